@@ -1,0 +1,147 @@
+/**
+ * Spectral weather fields: a field is a sum of K travelling plane waves over the
+ * continent, each drifting eastward with the westerlies and waxing, waning and wandering
+ * over days. Its value at a point and hour is the dot product of a per-point vector
+ * (cos θ, sin θ of each wave's spatial phase) with a per-hour vector (the waves'
+ * amplitude times cos/sin of their temporal phase). Per-hour vectors are shared by every
+ * point of a request, so a field over thousands of plants and hours costs a small matrix
+ * product, and every value is exactly reproducible whatever window it is computed in.
+ */
+import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, ValueNoise1Walker, ValueNoise2Walker, seedOf, unit } from './hash.ts';
+
+export interface FieldSpec {
+  /** Names the field; with the world seed it fixes every component. */
+  name: string;
+  components: number;
+  minWavelengthKm: number;
+  maxWavelengthKm: number;
+  /** Mean eastward drift of the wave pattern. */
+  driftKmPerHour: number;
+  /** Time scale over which a wave's amplitude and phase wander. */
+  lifetimeHours: number;
+}
+
+const KM_PER_DEG_LAT = 110.57;
+/** Longitude degrees are taken at 38°N, the middle of the service area. */
+const KM_PER_DEG_LON = 111.32 * Math.cos((38 * Math.PI) / 180);
+
+/** Relative amplitude wander of a wave (1 ± this × noise). */
+const AMPLITUDE_WANDER = 0.5;
+/** Radians of phase wander of a wave. */
+const PHASE_WANDER = 1.5;
+
+export class SpectralField {
+  readonly k: number;
+  private readonly kx: Float64Array;
+  private readonly ky: Float64Array;
+  private readonly phase: Float64Array;
+  private readonly omega: Float64Array;
+  private readonly seed: number;
+  private readonly lifetime: number;
+  /** Per-wave amplitude that makes the truth field's variance about 1. */
+  private readonly truthAmp: number;
+  /** Per-wave amplitude that makes an error field's variance about 1. */
+  private readonly errorAmp: number;
+
+  constructor(spec: FieldSpec, worldSeed: number) {
+    const k = spec.components;
+    this.k = k;
+    this.seed = seedOf(`${worldSeed}:${spec.name}`);
+    this.lifetime = spec.lifetimeHours;
+    this.kx = new Float64Array(k);
+    this.ky = new Float64Array(k);
+    this.phase = new Float64Array(k);
+    this.omega = new Float64Array(k);
+    const logMin = Math.log(spec.minWavelengthKm);
+    const logMax = Math.log(spec.maxWavelengthKm);
+    for (let j = 0; j < k; j++) {
+      const wavelength = Math.exp(logMin + (logMax - logMin) * unit(this.seed, 1, j));
+      const direction = Math.PI * unit(this.seed, 2, j);
+      const wavenumber = (2 * Math.PI) / wavelength;
+      this.kx[j] = wavenumber * Math.cos(direction);
+      this.ky[j] = wavenumber * Math.sin(direction);
+      this.phase[j] = 2 * Math.PI * unit(this.seed, 3, j);
+      const drift = spec.driftKmPerHour * (0.7 + 0.6 * unit(this.seed, 4, j));
+      // phase kx(x - drift t): the crests move east whatever the sign of kx.
+      this.omega[j] = this.kx[j] * drift;
+    }
+    const meanSquareModulation = 1 + (AMPLITUDE_WANDER * VALUE_NOISE1_SD) ** 2;
+    this.truthAmp = Math.sqrt(2 / (k * meanSquareModulation));
+    this.errorAmp = Math.sqrt(2 / k);
+  }
+
+  /** Writes (cos θj, sin θj) for every wave at a point into out[0 .. 2K). */
+  pointBasis(latDeg: number, lonDeg: number, out: Float64Array): void {
+    const x = lonDeg * KM_PER_DEG_LON;
+    const y = latDeg * KM_PER_DEG_LAT;
+    for (let j = 0; j < this.k; j++) {
+      const theta = this.kx[j] * x + this.ky[j] * y + this.phase[j];
+      out[2 * j] = Math.cos(theta);
+      out[2 * j + 1] = Math.sin(theta);
+    }
+  }
+
+  /**
+   * Truth time basis: row i of `out` (2K values) for the instant hours[i] (epoch hours,
+   * fractional allowed). With `trailingHours` W > 0 it is the mean over the W hours before
+   * the instant instead (each wave averaged analytically: its phase moved back W/2 and its
+   * amplitude scaled by sinc(ωW/2)).
+   */
+  timeBasis(hours: ArrayLike<number>, out: Float64Array, trailingHours = 0): void {
+    const k = this.k;
+    const n = hours.length;
+    // Wave by wave, so the slowly varying modulation noise walks along its lattice.
+    for (let j = 0; j < k; j++) {
+      const ampNoise = new ValueNoise1Walker(this.seed, 10 + 2 * j);
+      const phaseNoise = new ValueNoise1Walker(this.seed, 11 + 2 * j);
+      const damping = this.truthAmp * sincOf(this.omega[j] * trailingHours * 0.5);
+      const omega = this.omega[j];
+      for (let i = 0; i < n; i++) {
+        const t = hours[i] - trailingHours / 2;
+        const slow = t / this.lifetime;
+        const amplitude = damping * (1 + AMPLITUDE_WANDER * ampNoise.at(slow));
+        const angle = omega * t + PHASE_WANDER * phaseNoise.at(slow);
+        const at = i * 2 * k + 2 * j;
+        out[at] = amplitude * Math.cos(angle);
+        out[at + 1] = amplitude * Math.sin(angle);
+      }
+    }
+  }
+
+  /**
+   * Error time basis for forecast runs: row i describes the error pattern of the run
+   * created at created[i] for the valid hour valid[i]. Each wave's amplitude is smooth
+   * noise over (valid, created) with time scales validTau and runTau, so the error of
+   * consecutive runs differs little while runs days apart have independent errors.
+   */
+  errorBasis(valid: ArrayLike<number>, created: ArrayLike<number>, out: Float64Array, validTau: number, runTau: number, stream: number): void {
+    const k = this.k;
+    const n = valid.length;
+    const amp = this.errorAmp / VALUE_NOISE2_SD;
+    for (let j = 0; j < k; j++) {
+      const ampNoise = new ValueNoise2Walker(this.seed, 1000 * stream + j);
+      const phaseNoise = new ValueNoise1Walker(this.seed, 500 + j);
+      const omega = this.omega[j];
+      for (let i = 0; i < n; i++) {
+        const v = valid[i];
+        const amplitude = amp * ampNoise.at(v / validTau, created[i] / runTau);
+        const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);
+        const at = i * 2 * k + 2 * j;
+        out[at] = amplitude * Math.cos(angle);
+        out[at + 1] = amplitude * Math.sin(angle);
+      }
+    }
+  }
+}
+
+function sincOf(x: number): number {
+  return x === 0 ? 1 : Math.sin(x) / x;
+}
+
+/** Value of a field at one point and one row: dot(pointBasis, timeBasis row). */
+export function dotRow(point: Float64Array, time: Float64Array, row: number, k2: number): number {
+  const base = row * k2;
+  let s = 0;
+  for (let j = 0; j < k2; j++) s += point[j] * time[base + j];
+  return s;
+}

@@ -1,0 +1,138 @@
+/**
+ * Deterministic pseudo-randomness for the synthetic world. Every random number is a
+ * pure function of integer coordinates (a counter-based hash), never of call order, so
+ * any value can be recomputed alone and is the same on every machine.
+ */
+
+/** 32-bit avalanche mix (the murmur3 finaliser constants). */
+function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Hash of up to four integers (each folded to 32 bits) to an unsigned 32-bit integer. */
+export function hash4(a: number, b: number, c = 0, d = 0): number {
+  let h = mix32((a | 0) ^ 0x9e3779b9);
+  h = mix32(h ^ Math.imul(b | 0, 0x27d4eb2f));
+  h = mix32(h ^ Math.imul(c | 0, 0x165667b1));
+  h = mix32(h ^ Math.imul(d | 0, 0x61c88647));
+  return h;
+}
+
+/** Uniform in [0, 1). */
+export function unit(a: number, b: number, c = 0, d = 0): number {
+  return hash4(a, b, c, d) / 4294967296;
+}
+
+/** Uniform in [-1, 1). */
+export function signedUnit(a: number, b: number, c = 0, d = 0): number {
+  return hash4(a, b, c, d) / 2147483648 - 1;
+}
+
+/** Roughly standard normal: the sum of three uniforms, rescaled (cheap and bounded at ±3). */
+export function gaussianish(a: number, b: number, c = 0, d = 0): number {
+  return (signedUnit(a, b, c, d) + signedUnit(a, b, c, d ^ 0x5bd1e995) + signedUnit(a, b, c, d ^ 0x1b873593)) * 1.0;
+}
+
+/** A stable 32-bit seed from a name, so streams can be named instead of numbered. */
+export function seedOf(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return mix32(h);
+}
+
+/** Smooth interpolation weight with zero slope at the lattice points. */
+function smooth(t: number): number {
+  return t * t * (3 - 2 * t);
+}
+
+/**
+ * 1-D value noise: smooth in `x`, lattice spacing 1, values roughly N(0, 0.55²)
+ * (interpolation between independent lattice values shrinks the variance).
+ */
+export function valueNoise1(seed: number, stream: number, x: number): number {
+  const i = Math.floor(x);
+  const t = smooth(x - i);
+  const a = gaussianish(seed, stream, i);
+  const b = gaussianish(seed, stream, i + 1);
+  return a + (b - a) * t;
+}
+
+/** 2-D value noise over (x, y), lattice spacing 1 in both. */
+export function valueNoise2(seed: number, stream: number, x: number, y: number): number {
+  const i = Math.floor(x);
+  const j = Math.floor(y);
+  const tx = smooth(x - i);
+  const ty = smooth(y - j);
+  const a = gaussianish(seed, stream, i, j);
+  const b = gaussianish(seed, stream, i + 1, j);
+  const c = gaussianish(seed, stream, i, j + 1);
+  const d = gaussianish(seed, stream, i + 1, j + 1);
+  const top = a + (b - a) * tx;
+  const bottom = c + (d - c) * tx;
+  return top + (bottom - top) * ty;
+}
+
+/**
+ * Value noise along a monotone sequence of positions: the lattice values of the current
+ * cell are kept between calls, so a long series costs one hash per lattice cell instead of
+ * several per point. Gives exactly the same numbers as valueNoise1.
+ */
+export class ValueNoise1Walker {
+  private cell = Number.NaN;
+  private a = 0;
+  private b = 0;
+  constructor(
+    private readonly seed: number,
+    private readonly stream: number,
+  ) {}
+
+  at(x: number): number {
+    const i = Math.floor(x);
+    if (i !== this.cell) {
+      this.a = i === this.cell + 1 ? this.b : gaussianish(this.seed, this.stream, i);
+      this.b = gaussianish(this.seed, this.stream, i + 1);
+      this.cell = i;
+    }
+    return this.a + (this.b - this.a) * smooth(x - i);
+  }
+}
+
+/** Same as valueNoise2, remembering the four corner values of the last cell used. */
+export class ValueNoise2Walker {
+  private ci = Number.NaN;
+  private cj = Number.NaN;
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private d = 0;
+  constructor(
+    private readonly seed: number,
+    private readonly stream: number,
+  ) {}
+
+  at(x: number, y: number): number {
+    const i = Math.floor(x);
+    const j = Math.floor(y);
+    if (i !== this.ci || j !== this.cj) {
+      this.a = gaussianish(this.seed, this.stream, i, j);
+      this.b = gaussianish(this.seed, this.stream, i + 1, j);
+      this.c = gaussianish(this.seed, this.stream, i, j + 1);
+      this.d = gaussianish(this.seed, this.stream, i + 1, j + 1);
+      this.ci = i;
+      this.cj = j;
+    }
+    const tx = smooth(x - i);
+    const top = this.a + (this.b - this.a) * tx;
+    const bottom = this.c + (this.d - this.c) * tx;
+    return top + (bottom - top) * smooth(y - j);
+  }
+}
+
+/** Standard deviation of valueNoise1/valueNoise2 averaged over positions (measured once). */
+export const VALUE_NOISE1_SD = 0.86;
+export const VALUE_NOISE2_SD = 0.75;

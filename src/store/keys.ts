@@ -1,0 +1,125 @@
+/**
+ * API keys and their per-ISO subscriptions.
+ *
+ * A key is `gc_` + 32 URL-safe characters from 24 random bytes. Only its SHA-256 is
+ * stored: keys are long random secrets (not passwords), so a fast unsalted hash is the
+ * right tool — it cannot be brute-forced and lets a request find its key by index.
+ * Keys also have a short public id (`key_` + 8 hex) used to list and revoke them.
+ */
+import crypto from 'node:crypto';
+import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import type { Sql } from './sql.ts';
+
+export const LEVELS = ['core', 'advanced', 'enterprise'] as const;
+export type Level = (typeof LEVELS)[number];
+export type SubscriptionIso = IsoCode | 'all';
+
+export interface Subscription {
+  iso: SubscriptionIso;
+  level: Level;
+}
+
+export interface KeyInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  subscriptions: Subscription[];
+}
+
+export function levelRank(level: Level): number {
+  return LEVELS.indexOf(level);
+}
+
+export function hashKey(key: string): string {
+  return crypto.createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function isSubscriptionIso(s: string): s is SubscriptionIso {
+  return s === 'all' || (ISO_CODES as readonly string[]).includes(s);
+}
+
+export function isLevel(s: string): s is Level {
+  return (LEVELS as readonly string[]).includes(s);
+}
+
+/** The level a key's subscriptions grant for an ISO: the best of its own and 'all'. */
+export function levelFor(subscriptions: readonly Subscription[], iso: IsoCode): Level | null {
+  let best: Level | null = null;
+  for (const s of subscriptions) {
+    if ((s.iso === iso || s.iso === 'all') && (best === null || levelRank(s.level) > levelRank(best))) best = s.level;
+  }
+  return best;
+}
+
+export function formatSubscriptions(subscriptions: readonly Subscription[]): string {
+  return subscriptions.map((s) => `${s.iso}=${s.level}`).join(',');
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export class KeyStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** Creates a key and returns its id and the secret, which is shown this once only. */
+  async create(name: string, subscriptions: readonly Subscription[]): Promise<{ id: string; key: string }> {
+    const key = 'gc_' + crypto.randomBytes(24).toString('base64url');
+    const id = 'key_' + crypto.randomBytes(4).toString('hex');
+    await this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO api_keys (id, name, key_hash) VALUES ($1, $2, $3)', [id, name, hashKey(key)]);
+      for (const s of subscriptions) {
+        await tx.query(
+          `INSERT INTO subscriptions (key_id, iso, level) VALUES ($1, $2, $3)
+           ON CONFLICT (key_id, iso) DO UPDATE SET level = EXCLUDED.level`,
+          [id, s.iso, s.level],
+        );
+      }
+    });
+    return { id, key };
+  }
+
+  async list(): Promise<KeyInfo[]> {
+    const keys = await this.sql.query<KeyRow>('SELECT id, name, created_at, revoked_at FROM api_keys ORDER BY created_at, id');
+    const subs = await this.sql.query<{ key_id: string; iso: SubscriptionIso; level: Level }>(
+      'SELECT key_id, iso, level FROM subscriptions ORDER BY key_id, iso',
+    );
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      createdAt: new Date(k.created_at),
+      revokedAt: k.revoked_at ? new Date(k.revoked_at) : null,
+      subscriptions: subs.filter((s) => s.key_id === k.id).map((s) => ({ iso: s.iso, level: s.level })),
+    }));
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  async revoke(id: string): Promise<boolean> {
+    const rows = await this.sql.query<{ id: string }>(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING id',
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /** The active key with this secret, or null for an unknown or revoked key. */
+  async authenticate(key: string): Promise<KeyInfo | null> {
+    const rows = await this.sql.query<KeyRow>(
+      'SELECT id, name, created_at, revoked_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [hashKey(key)],
+    );
+    if (rows.length === 0) return null;
+    const k = rows[0];
+    const subs = await this.sql.query<Subscription>('SELECT iso, level FROM subscriptions WHERE key_id = $1 ORDER BY iso', [k.id]);
+    return { id: k.id, name: k.name, createdAt: new Date(k.created_at), revokedAt: null, subscriptions: subs };
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys');
+    return rows[0].n;
+  }
+}

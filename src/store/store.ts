@@ -1,0 +1,49 @@
+/** Opens the service's store: migrations applied, key store ready. */
+import { openEmbedded } from './embedded.ts';
+import { KeyStore } from './keys.ts';
+import { migrate } from './migrations.ts';
+import type { Sql } from './sql.ts';
+
+export interface Store {
+  sql: Sql;
+  keys: KeyStore;
+  /** Reads and writes small named flags (e.g. that the demo key was made). */
+  getMeta(name: string): Promise<string | null>;
+  setMeta(name: string, value: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  /** Names the process in the data directory's lock (shown to a process refused the lock). */
+  command: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const sql = await openEmbedded(options.dataDir, options.command);
+  try {
+    await migrate(sql);
+  } catch (e) {
+    await sql.close();
+    throw e;
+  }
+  return storeOn(sql);
+}
+
+export function storeOn(sql: Sql): Store {
+  return {
+    sql,
+    keys: new KeyStore(sql),
+    async getMeta(name) {
+      const rows = await sql.query<{ value: string }>('SELECT value FROM meta WHERE name = $1', [name]);
+      return rows.length ? rows[0].value : null;
+    },
+    async setMeta(name, value) {
+      await sql.query('INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [
+        name,
+        value,
+      ]);
+    },
+    close: () => sql.close(),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Wind plant output (realism-targets §5a).
+ *
+ * Chain per plant-hour: power-law shear from 100 m to hub height → hub temperature by the
+ * −6.5 K/km lapse and hub pressure by the hypsometric equation → air density p/(R_d·T)
+ * → density-equivalent speed v·(ρ/1.225)^(1/3) → generic normalised power curve rescaled to the
+ * plant's rated speed, averaged over a ±10 % fleet speed spread → cut-out (ramped over
+ * 24–26 m/s of actual hub speed across the fleet) → availability 0.97 → × (1 − icing).
+ *
+ * Every function returns a number and allocates nothing.
+ */
+import type { WindPlant } from '../../catalog/types.ts';
+
+export interface WindWeather {
+  /** Wind speed at 100 m above ground, m/s. */
+  speed100mMs: number;
+  /** 2 m air temperature, °C. */
+  tempC: number;
+  /** Surface pressure, Pa. */
+  pressurePa: number;
+  /** Power-law shear exponent α (v ∝ h^α). */
+  shearAlpha: number;
+  /** Fraction of output lost to icing, 0..1. */
+  icingLoss: number;
+}
+
+/**
+ * Generic fleet-average normalised power curve, index = wind speed in m/s (0…25), at standard
+ * density (realism-targets §5a): cut-in 3 m/s, 0.999 at 14 m/s, 1 up to cut-out 25 m/s;
+ * 0 above cut-out.
+ */
+export const NORMALISED_POWER_CURVE: readonly number[] = Object.freeze([
+  0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999,
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]);
+
+/** Speed (m/s) at which the tabulated generic curve reaches 0.999. */
+export const GENERIC_RATED_SPEED_MS = 14;
+export const CUT_IN_MS = 3;
+export const CUT_OUT_MS = 25;
+/** Plant availability (turbine downtime, balance-of-plant, curtailment). */
+export const WIND_AVAILABILITY = 0.97;
+/** Standard air density, kg/m³. */
+export const RHO_STD = 1.225;
+/** Dry-air gas constant, J/(kg·K). */
+export const R_DRY = 287.05;
+const G0 = 9.80665;
+const LAPSE_K_PER_M = 0.0065;
+/** Relative speed spread of the fleet-smoothing points (v·(1 ± spread)). */
+const FLEET_SPREAD = 0.1;
+/** Half-width (m/s) of the fleet cut-out ramp around CUT_OUT_MS. */
+const CUT_OUT_HALF_WIDTH = 1;
+
+const CURVE = Float64Array.from(NORMALISED_POWER_CURVE);
+const LAST = CURVE.length - 1;
+
+/** Air density, kg/m³, from temperature (°C) and pressure (Pa): ρ = p/(R_d·T). */
+export function airDensity(tempC: number, pressurePa: number): number {
+  return pressurePa / (R_DRY * (tempC + 273.15));
+}
+
+/** Standard-atmosphere surface pressure, Pa, at an elevation in metres. */
+export function pressureAtElevation(elevationM: number): number {
+  return 101325 * Math.pow(1 - 2.25577e-5 * elevationM, 5.25588);
+}
+
+/**
+ * Generic curve at a table speed u (m/s), linear between 1 m/s steps, hard cut-in at 3 m/s,
+ * held at 1 beyond the table (no cut-out: handled separately).
+ */
+function curveAtTableSpeed(u: number): number {
+  if (!(u >= CUT_IN_MS)) return 0;
+  if (u >= LAST) return 1;
+  const i = u | 0;
+  return CURVE[i] + (CURVE[i + 1] - CURVE[i]) * (u - i);
+}
+
+/**
+ * Map a hub speed to the speed axis of the generic curve so the curve reaches 0.999 at the
+ * plant's rated speed while cut-in stays at 3 m/s: linear between (3 → 3) and (rated → 14),
+ * a 1:1 shift above rated.
+ */
+function tableSpeed(v: number, ratedMs: number, slope: number): number {
+  if (v <= CUT_IN_MS) return v;
+  if (v <= ratedMs) return CUT_IN_MS + (v - CUT_IN_MS) * slope;
+  return GENERIC_RATED_SPEED_MS + (v - ratedMs);
+}
+
+function sanitiseRated(ratedSpeedMs: number): number {
+  return ratedSpeedMs > 5 ? (ratedSpeedMs < 20 ? ratedSpeedMs : 20) : 5;
+}
+
+/**
+ * Single-turbine normalised power (0..1) at a density-equivalent hub speed, with the curve
+ * rescaled to `ratedSpeedMs`; 0 below cut-in (3 m/s) and above cut-out (25 m/s).
+ */
+export function normalisedPower(
+  speedMs: number,
+  ratedSpeedMs: number = GENERIC_RATED_SPEED_MS,
+): number {
+  if (!(speedMs >= CUT_IN_MS) || speedMs > CUT_OUT_MS) return 0;
+  const r = sanitiseRated(ratedSpeedMs);
+  const slope = (GENERIC_RATED_SPEED_MS - CUT_IN_MS) / (r - CUT_IN_MS);
+  return curveAtTableSpeed(tableSpeed(speedMs, r, slope));
+}
+
+/**
+ * Plant-average normalised power (0..1) for a density-equivalent hub speed `vEq` and an actual
+ * hub speed `vHub`: the rescaled curve averaged over 0.9v, v, 1.1v (weights ¼, ½, ¼), times the
+ * fraction of turbines still running near cut-out (linear from 1 at 24 m/s to 0 at 26 m/s).
+ */
+export function fleetNormalisedPower(vEq: number, vHub: number, ratedSpeedMs: number): number {
+  if (!(vEq > 0)) return 0;
+  if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
+  const r = sanitiseRated(ratedSpeedMs);
+  const slope = (GENERIC_RATED_SPEED_MS - CUT_IN_MS) / (r - CUT_IN_MS);
+  const p =
+    0.25 * curveAtTableSpeed(tableSpeed(vEq * (1 - FLEET_SPREAD), r, slope)) +
+    0.5 * curveAtTableSpeed(tableSpeed(vEq, r, slope)) +
+    0.25 * curveAtTableSpeed(tableSpeed(vEq * (1 + FLEET_SPREAD), r, slope));
+  if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) {
+    return (p * (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub)) / (2 * CUT_OUT_HALF_WIDTH);
+  }
+  return p;
+}
+
+/** AC output of a wind plant for one hour, MW, in [0, capacity_mw]. */
+export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
+  const cap = plant.capacity_mw;
+  if (!(cap > 0)) return 0;
+  const v100 = wx.speed100mMs;
+  if (!(v100 > 0)) return 0;
+
+  const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
+  const alpha = Number.isFinite(wx.shearAlpha) ? wx.shearAlpha : 1 / 7;
+  const vHub = hub === 100 ? v100 : v100 * Math.pow(hub / 100, alpha);
+
+  // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
+  const dz = hub - 2;
+  const tHubK = wx.tempC + 273.15 - LAPSE_K_PER_M * dz;
+  const tMeanK = tHubK + 0.5 * LAPSE_K_PER_M * dz;
+  // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
+  // expansion is exact to ~1e-7 and saves an exp per call.
+  const x = (G0 * dz) / (R_DRY * tMeanK);
+  const pHub = wx.pressurePa * (1 - x + 0.5 * x * x);
+  const rho = pHub / (R_DRY * tHubK);
+  const vEq = rho > 0 ? vHub * Math.cbrt(rho / RHO_STD) : vHub;
+
+  let frac = fleetNormalisedPower(vEq, vHub, plant.rated_speed_ms) * WIND_AVAILABILITY;
+  const ice = wx.icingLoss;
+  if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
+  if (!(frac > 0)) return 0;
+  const p = frac * cap;
+  return p < cap ? p : cap;
+}

@@ -95,11 +95,11 @@ export function pointClimate(lat: number, lon: number): PointClimate {
   const lakes = gauss(lat, 42.5, 2.5) * gauss(lon, -86, 6);
   const northeast = gauss(lat, 44, 2.5) * gauss(lon, -72, 5);
   const southeast = lat < 36 && lon > -95 ? 1 : 0;
-  const windMean = 6.4 + 2.6 * plains + 2.2 * passes + 0.8 * lakes + 0.9 * northeast - 0.9 * southeast;
+  const windMean = 5.3 + 2.2 * plains + 2.2 * passes + 1.0 * lakes + 1.1 * northeast - 0.6 * southeast;
   const [wsc, wss] = seasonPhasor(0.16 * (1 - passes) - 0.12 * passes, 95 + 100 * passes);
   const [wdc, wds] = diurnalPhasor(0.13 * plains + 0.05 - 0.1 * passes, 2 + 16 * passes, lon);
 
-  const cloudLogit = -0.1 - 1.3 * desert - 0.6 * marine + 0.4 * lakes + 0.3 * northeast;
+  const cloudLogit = -0.3 - 1.6 * desert - 0.6 * marine + 0.4 * lakes + 0.3 * northeast;
   // Winters are cloudier in the north and around the lakes; California summers are clear.
   const [csc, css] = seasonPhasor(-(0.25 + 0.3 * lakes + 0.6 * marine + 0.4 * desert), 190);
 

@@ -6,6 +6,9 @@
  * amplitude times cos/sin of their temporal phase). Per-hour vectors are shared by every
  * point of a request, so a field over thousands of plants and hours costs a small matrix
  * product, and every value is exactly reproducible whatever window it is computed in.
+ *
+ * Time bases are stored component-major: entry (row i, basis element m) lives at
+ * m·n + i, so a point's series is a sum of 2K long contiguous axpy loops.
  */
 import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, ValueNoise1Walker, ValueNoise2Walker, seedOf, unit } from './hash.ts';
 
@@ -82,7 +85,7 @@ export class SpectralField {
   }
 
   /**
-   * Truth time basis: row i of `out` (2K values) for the instant hours[i] (epoch hours,
+   * Truth time basis: row i (2K values, component-major, see above) for the instant hours[i] (epoch hours,
    * fractional allowed). With `trailingHours` W > 0 it is the mean over the W hours before
    * the instant instead (each wave averaged analytically: its phase moved back W/2 and its
    * amplitude scaled by sinc(ωW/2)).
@@ -101,9 +104,8 @@ export class SpectralField {
         const slow = t / this.lifetime;
         const amplitude = damping * (1 + AMPLITUDE_WANDER * ampNoise.at(slow));
         const angle = omega * t + PHASE_WANDER * phaseNoise.at(slow);
-        const at = i * 2 * k + 2 * j;
-        out[at] = amplitude * Math.cos(angle);
-        out[at + 1] = amplitude * Math.sin(angle);
+        out[2 * j * n + i] = amplitude * Math.cos(angle);
+        out[(2 * j + 1) * n + i] = amplitude * Math.sin(angle);
       }
     }
   }
@@ -126,9 +128,8 @@ export class SpectralField {
         const v = valid[i];
         const amplitude = amp * ampNoise.at(v / validTau, created[i] / runTau);
         const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);
-        const at = i * 2 * k + 2 * j;
-        out[at] = amplitude * Math.cos(angle);
-        out[at + 1] = amplitude * Math.sin(angle);
+        out[2 * j * n + i] = amplitude * Math.cos(angle);
+        out[(2 * j + 1) * n + i] = amplitude * Math.sin(angle);
       }
     }
   }
@@ -138,10 +139,36 @@ function sincOf(x: number): number {
   return x === 0 ? 1 : Math.sin(x) / x;
 }
 
-/** Value of a field at one point and one row: dot(pointBasis, timeBasis row). */
-export function dotRow(point: Float64Array, time: Float64Array, row: number, k2: number): number {
-  const base = row * k2;
+/** Value of a field at one point and one row of a component-major time basis of n rows. */
+export function dotRow(point: Float64Array, time: Float64Array, row: number, n: number): number {
   let s = 0;
-  for (let j = 0; j < k2; j++) s += point[j] * time[base + j];
+  for (let m = 0, at = row; m < point.length; m++, at += n) s += point[m] * time[at];
   return s;
+}
+
+/** Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]. */
+export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array): void {
+  const n = out.length;
+  out.fill(0);
+  // Four basis rows per pass: a quarter of the loads and stores of `out` (the hot loop).
+  // The basis length 2K is always even; a remaining pair is handled after.
+  const m4 = point.length - (point.length % 4);
+  for (let m = 0; m < m4; m += 4) {
+    const w0 = point[m];
+    const w1 = point[m + 1];
+    const w2 = point[m + 2];
+    const w3 = point[m + 3];
+    const o0 = m * n;
+    const o1 = o0 + n;
+    const o2 = o1 + n;
+    const o3 = o2 + n;
+    for (let i = 0; i < n; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i] + (w2 * time[o2 + i] + w3 * time[o3 + i]);
+  }
+  for (let m = m4; m < point.length; m += 2) {
+    const w0 = point[m];
+    const w1 = point[m + 1];
+    const o0 = m * n;
+    const o1 = o0 + n;
+    for (let i = 0; i < n; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i];
+  }
 }

@@ -4,16 +4,18 @@
  * scales (synoptic: continent-wide, days; meso: regional, hours) and a point-local part.
  *
  * A forecast made at `created` for hour `valid` sees each anomaly S as
- *   α·S + β·E,  α = 1 − e²,  β = e·√(1 − e²),
+ *   α·S + β·E,  α = 1 − e²/2,  β = √(1 − α²),
  * where E is an independent error field of the same scale and e = e(lead) the model's
- * error fraction, growing from e0 towards 1 with lead time. That is the structure of an
- * ideal forecast: its error (variance e²) is uncorrelated with the forecast itself, so
- * long leads fade to climatology instead of becoming noisier than it. Error fields vary
- * smoothly with the run time, so consecutive runs differ little.
+ * error fraction, growing from e0 towards 1 with lead time. The error then has variance
+ * exactly e² (of the climatological anomaly variance), and the forecast keeps the full
+ * variance of the weather: forecast wind and cloud go through non-linear physics
+ * (power curves, clipping), and a damped forecast would bias output low. At the longest
+ * leads the error equals that of climatology. Error fields vary smoothly with the run
+ * time, so consecutive runs differ little.
  */
-import { dotRow, SpectralField, type FieldSpec } from './field.ts';
+import { dotAllRows, dotRow, SpectralField, type FieldSpec } from './field.ts';
 import { hourPhase, pointClimate, type HourPhase, type PointClimate } from './climate.ts';
-import { VALUE_NOISE1_SD, valueNoise1 } from './hash.ts';
+import { VALUE_NOISE1_SD, ValueNoise1Walker } from './hash.ts';
 
 /** Error fraction of a forecast: e(L) = √(e0² + (1 − e0²)(1 − exp(−L/τ))), capped at 1. */
 export interface ErrorGrowth {
@@ -33,21 +35,30 @@ export interface WeatherSkill {
   localMemoryHours: number;
 }
 
-/** Which variables a computation needs; temperature is always computed. */
+/**
+ * Which variables a computation needs; temperature is always computed. Humidity,
+ * precipitation and the 24-hour trailing values serve only icing and snow, which cannot
+ * happen in warm air, so they are computed only on rows colder than COLD_ROW_MAX_C and
+ * left at 0 elsewhere.
+ */
 export interface WeatherNeeds {
   wind?: boolean;
   cloud?: boolean;
-  /** humidity and precipitation (needs cloud) */
+  /** humidity and precipitation on cold rows (needs cloud) */
   moisture?: boolean;
-  /** 24-hour trailing temperature and cloudiness, for snow lying on panels */
+  /** 24-hour trailing temperature and storminess on cold rows, for snow lying on panels */
   trailing?: boolean;
 }
+
+/** Above this 2 m temperature (°C) icing and snow cover are impossible in this world. */
+export const COLD_ROW_MAX_C = 10;
 
 /** Hourly weather at one point. Values are hour averages (evaluated at mid-hour). */
 export interface WeatherSeries {
   tempC: Float64Array;
   wind100Ms: Float64Array;
   cloudCover: Float64Array;
+  /** Only on cold rows (see WeatherNeeds); 0 elsewhere. */
   precipMmH: Float64Array;
   relHumidity: Float64Array;
   tempTrail24C: Float64Array;
@@ -79,15 +90,15 @@ type GroupName =
   | 'precip.meso';
 
 const GROUP_SPECS: Record<GroupName, Omit<FieldSpec, 'name'>> = {
-  'temp.synoptic': { components: 12, minWavelengthKm: 1500, maxWavelengthKm: 5000, driftKmPerHour: 30, lifetimeHours: 96 },
-  'temp.meso': { components: 8, minWavelengthKm: 250, maxWavelengthKm: 900, driftKmPerHour: 35, lifetimeHours: 30 },
-  'windU.synoptic': { components: 12, minWavelengthKm: 1000, maxWavelengthKm: 4000, driftKmPerHour: 30, lifetimeHours: 72 },
-  'windU.meso': { components: 8, minWavelengthKm: 150, maxWavelengthKm: 600, driftKmPerHour: 35, lifetimeHours: 18 },
-  'windV.synoptic': { components: 12, minWavelengthKm: 1000, maxWavelengthKm: 4000, driftKmPerHour: 30, lifetimeHours: 72 },
-  'windV.meso': { components: 8, minWavelengthKm: 150, maxWavelengthKm: 600, driftKmPerHour: 35, lifetimeHours: 18 },
+  'temp.synoptic': { components: 10, minWavelengthKm: 1500, maxWavelengthKm: 5000, driftKmPerHour: 30, lifetimeHours: 96 },
+  'temp.meso': { components: 6, minWavelengthKm: 250, maxWavelengthKm: 900, driftKmPerHour: 35, lifetimeHours: 30 },
+  'windU.synoptic': { components: 10, minWavelengthKm: 1000, maxWavelengthKm: 4000, driftKmPerHour: 30, lifetimeHours: 72 },
+  'windU.meso': { components: 6, minWavelengthKm: 150, maxWavelengthKm: 600, driftKmPerHour: 35, lifetimeHours: 18 },
+  'windV.synoptic': { components: 10, minWavelengthKm: 1000, maxWavelengthKm: 4000, driftKmPerHour: 30, lifetimeHours: 72 },
+  'windV.meso': { components: 6, minWavelengthKm: 150, maxWavelengthKm: 600, driftKmPerHour: 35, lifetimeHours: 18 },
   'cloud.synoptic': { components: 10, minWavelengthKm: 800, maxWavelengthKm: 3000, driftKmPerHour: 30, lifetimeHours: 48 },
-  'cloud.meso': { components: 10, minWavelengthKm: 80, maxWavelengthKm: 400, driftKmPerHour: 30, lifetimeHours: 8 },
-  'precip.meso': { components: 8, minWavelengthKm: 60, maxWavelengthKm: 300, driftKmPerHour: 30, lifetimeHours: 6 },
+  'cloud.meso': { components: 8, minWavelengthKm: 80, maxWavelengthKm: 400, driftKmPerHour: 30, lifetimeHours: 8 },
+  'precip.meso': { components: 6, minWavelengthKm: 60, maxWavelengthKm: 300, driftKmPerHour: 30, lifetimeHours: 6 },
 };
 
 /** Weights of the synoptic and meso parts of each anomaly (squares sum to 1). */
@@ -154,7 +165,9 @@ export class WeatherWorld {
     const key = `${errorSeedName}:${group}`;
     let f = this.errors.get(key);
     if (!f) {
-      f = new SpectralField({ name: `error:${key}`, ...GROUP_SPECS[group] }, this.seed);
+      // Errors need less spatial detail than the weather itself: about half the waves.
+      const spec = GROUP_SPECS[group];
+      f = new SpectralField({ name: `error:${key}`, ...spec, components: Math.ceil(spec.components / 2) + 1 }, this.seed);
       this.errors.set(key, f);
     }
     return f;
@@ -171,6 +184,7 @@ class PreparedGroup {
   readonly trailTime: Float64Array | null;
   private readonly pointTruth: Float64Array;
   private readonly pointError: Float64Array;
+  private readonly errorScratch: Float64Array;
 
   constructor(
     private readonly truthField: SpectralField,
@@ -189,16 +203,18 @@ class PreparedGroup {
     this.trailTime = trailing ? new Float64Array(n * this.k2) : null;
     if (this.trailTime) truthField.timeBasis(mid, this.trailTime, 24);
     this.pointTruth = new Float64Array(this.k2);
-    this.pointError = new Float64Array(this.k2);
+    this.pointError = new Float64Array(errorField ? 2 * errorField.k : 0);
+    this.errorScratch = new Float64Array(errorField ? n : 0);
     if (errorField && created && growth) {
-      this.errorTime = new Float64Array(n * this.k2);
+      this.errorTime = new Float64Array(n * 2 * errorField.k);
       errorField.errorBasis(mid, created, this.errorTime, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, stream);
       this.alpha = new Float64Array(n);
       this.beta = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const e = errorFraction(growth, errorScale, mid[i] - created[i]);
-        this.alpha[i] = 1 - e * e;
-        this.beta[i] = e * Math.sqrt(1 - e * e);
+        const a = 1 - (e * e) / 2;
+        this.alpha[i] = a;
+        this.beta[i] = Math.sqrt(1 - a * a);
       }
     } else {
       this.errorTime = null;
@@ -212,16 +228,28 @@ class PreparedGroup {
     if (this.errorField) this.errorField.pointBasis(lat, lon, this.pointError);
   }
 
-  /** The anomaly (unit variance) at row i as the truth or the forecast sees it. */
-  value(i: number): number {
-    const s = dotRow(this.pointTruth, this.truthTime, i, this.k2);
-    if (!this.errorTime) return s;
-    return this.alpha![i] * s + this.beta![i] * dotRow(this.pointError, this.errorTime, i, this.k2);
+  /** The anomaly (unit variance) on every row, as the truth or the forecast sees it. */
+  fill(out: Float64Array): void {
+    dotAllRows(this.pointTruth, this.truthTime, out);
+    if (!this.errorTime) return;
+    const err = this.errorScratch;
+    dotAllRows(this.pointError, this.errorTime, err);
+    const alpha = this.alpha!;
+    const beta = this.beta!;
+    for (let i = 0; i < out.length; i++) out[i] = alpha[i] * out[i] + beta[i] * err[i];
   }
 
-  /** The 24-hour trailing mean of the anomaly at row i (forecasts damp it like the anomaly). */
-  trailing(i: number): number {
-    const s = dotRow(this.pointTruth, this.trailTime!, i, this.k2);
+  /** The anomaly on one row (for variables needed on a few rows only). */
+  valueAt(i: number): number {
+    const n = this.alpha ? this.alpha.length : this.truthTime.length / this.k2;
+    const s = dotRow(this.pointTruth, this.truthTime, i, n);
+    if (!this.errorTime) return s;
+    return this.alpha![i] * s + this.beta![i] * dotRow(this.pointError, this.errorTime, i, n);
+  }
+
+  /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */
+  trailingAt(i: number): number {
+    const s = dotRow(this.pointTruth, this.trailTime!, i, this.trailTime!.length / this.k2);
     return this.alpha ? this.alpha[i] * s : s;
   }
 }
@@ -246,6 +274,8 @@ export class WeatherBatch {
   private readonly phases: HourPhase[];
   private readonly groups = new Map<GroupName, PreparedGroup>();
   private readonly localMemory: Float64Array | null;
+  /** Per-row work buffers reused for every point. */
+  private readonly scratch: Float64Array[];
 
   constructor(world: WeatherWorld, rows: WeatherRows, skill: WeatherSkill | null, readonly needs: WeatherNeeds) {
     const n = rows.valid.length;
@@ -258,6 +288,7 @@ export class WeatherBatch {
       hourPhase(this.mid[i], p);
       return p;
     });
+    this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
     this.localMemory = this.created ? new Float64Array(n) : null;
     if (this.localMemory && skill) {
       for (let i = 0; i < n; i++) this.localMemory[i] = Math.exp(-Math.max(0, this.mid[i] - this.created![i]) / skill.localMemoryHours);
@@ -296,56 +327,105 @@ export class WeatherBatch {
   sample(climate: PointClimate, localSeed: number, out: WeatherSeries): void {
     for (const g of this.groups.values()) g.setPoint(climate.lat, climate.lon);
     const n = this.n;
-    const tSyn = this.groups.get('temp.synoptic')!;
-    const tMeso = this.groups.get('temp.meso')!;
-    const uSyn = this.groups.get('windU.synoptic');
-    const uMeso = this.groups.get('windU.meso');
-    const vSyn = this.groups.get('windV.synoptic');
-    const vMeso = this.groups.get('windV.meso');
-    const cSyn = this.groups.get('cloud.synoptic');
-    const cMeso = this.groups.get('cloud.meso');
-    const pMeso = this.groups.get('precip.meso');
     const c = climate;
+    const a1 = this.scratch[0];
+    const a2 = this.scratch[1];
+    const a3 = this.scratch[2];
+    const a4 = this.scratch[3];
+
+    this.group('temp.synoptic').fill(a1);
+    this.group('temp.meso').fill(a2);
     for (let i = 0; i < n; i++) {
       const ph = this.phases[i];
       const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
       const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
-      // Anomalies are larger in winter (peak mid-January).
-      const winter = 0.97 * ph.seasonCos + 0.25 * ph.seasonSin;
-      const sd = c.tempAnomalySd * (1 + 0.4 * winter);
-      const tempNormal = c.tempMean + season + c.tempDiurnalHalfRange * diurnal;
-      out.tempC[i] = tempNormal + sd * (TEMP_W[0] * tSyn.value(i) + TEMP_W[1] * tMeso.value(i));
-      const memory = this.localMemory ? this.localMemory[i] : 1;
+      out.tempC[i] = c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (TEMP_W[0] * a1[i] + TEMP_W[1] * a2[i]);
+    }
 
-      if (uSyn && uMeso && vSyn && vMeso) {
-        const a = WIND_W[0] * uSyn.value(i) + WIND_W[1] * uMeso.value(i);
-        const b = WIND_W[0] * vSyn.value(i) + WIND_W[1] * vMeso.value(i);
+    if (this.needs.wind) {
+      this.group('windU.synoptic').fill(a1);
+      this.group('windU.meso').fill(a2);
+      this.group('windV.synoptic').fill(a3);
+      this.group('windV.meso').fill(a4);
+      const local = new ValueNoise1Walker(localSeed, 1);
+      for (let i = 0; i < n; i++) {
+        const ph = this.phases[i];
+        const a = WIND_W[0] * a1[i] + WIND_W[1] * a2[i];
+        const b = WIND_W[0] * a3[i] + WIND_W[1] * a4[i];
         const seasonal = 1 + c.windSeasonCos * ph.seasonCos + c.windSeasonSin * ph.seasonSin;
         const dayNight = 1 + c.windDiurnalCos * ph.dayCos + c.windDiurnalSin * ph.daySin;
-        const local = 1 + LOCAL_WIND_SD * memory * (valueNoise1(localSeed, 1, this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
-        const rice = Math.hypot(1 + WIND_SPREAD * a, WIND_SPREAD * b) / RICE_MEAN;
-        out.wind100Ms[i] = Math.max(0, c.windMean * seasonal * dayNight * rice * local);
+        const gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
+        const x = 1 + WIND_SPREAD * a;
+        const y = WIND_SPREAD * b;
+        out.wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
       }
+    }
 
-      if (cSyn && cMeso) {
-        const z = CLOUD_W[0] * cSyn.value(i) + CLOUD_W[1] * cMeso.value(i);
-        const local = LOCAL_CLOUD_SD * memory * (valueNoise1(localSeed, 2, this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
-        const seasonal = c.cloudSeasonCos * ph.seasonCos + c.cloudSeasonSin * ph.seasonSin;
-        out.cloudCover[i] = logistic(c.cloudLogit + seasonal + 1.7 * z + local);
-        if (pMeso) {
-          const potential = 0.75 * z + 0.66 * pMeso.value(i);
-          const precip = Math.max(0, potential - 1.35) * 1.6;
-          out.precipMmH[i] = precip;
-          const rh = 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, precip / 0.5);
-          out.relHumidity[i] = Math.min(100, Math.max(8, rh));
+    if (this.needs.cloud) {
+      this.group('cloud.synoptic').fill(a1);
+      this.group('cloud.meso').fill(a2);
+      const local = new ValueNoise1Walker(localSeed, 2);
+      for (let i = 0; i < n; i++) {
+        const ph = this.phases[i];
+        const z = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
+        a3[i] = z;
+        const patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
+        out.cloudCover[i] = this.cloudCover(c, ph, z, patch);
+      }
+    }
+
+    if (this.needs.moisture || this.needs.trailing) {
+      const precip = this.groups.get('precip.meso');
+      const tSyn = this.group('temp.synoptic');
+      const cSyn = this.group('cloud.synoptic');
+      const cMeso = this.group('cloud.meso');
+      const cloudFilled = !!this.needs.cloud;
+      for (let i = 0; i < n; i++) {
+        out.precipMmH[i] = 0;
+        out.relHumidity[i] = 0;
+        out.tempTrail24C[i] = 0;
+        out.stormTrail24[i] = 0;
+        if (!cloudFilled) out.cloudCover[i] = 0;
+        if (out.tempC[i] >= COLD_ROW_MAX_C) continue;
+        const ph = this.phases[i];
+        // Without a cloud series (wind plants) the cloud anomaly is computed on cold rows only.
+        const z = cloudFilled ? a3[i] : CLOUD_W[0] * cSyn.valueAt(i) + CLOUD_W[1] * cMeso.valueAt(i);
+        if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, ph, z, 0);
+        if (precip) {
+          const potential = 0.75 * z + 0.66 * precip.valueAt(i);
+          const rate = Math.max(0, potential - 1.35) * 1.6;
+          const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
+          out.precipMmH[i] = rate;
+          out.relHumidity[i] = Math.min(100, Math.max(8, 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, rate / 0.5)));
         }
         if (this.needs.trailing) {
           // Daily-mean temperature (no diurnal term) plus the trailing synoptic anomaly.
-          out.tempTrail24C[i] = c.tempMean + season + sd * TEMP_W[0] * tSyn.trailing(i);
-          out.stormTrail24[i] = CLOUD_W[0] * cSyn.trailing(i);
+          const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
+          out.tempTrail24C[i] = c.tempMean + season + this.tempSd(c, ph) * TEMP_W[0] * tSyn.trailingAt(i);
+          out.stormTrail24[i] = CLOUD_W[0] * cSyn.trailingAt(i);
         }
       }
     }
+  }
+
+  private cloudCover(c: PointClimate, ph: HourPhase, z: number, patch: number): number {
+    const seasonal = c.cloudSeasonCos * ph.seasonCos + c.cloudSeasonSin * ph.seasonSin;
+    return logistic(c.cloudLogit + seasonal + 1.7 * z + patch);
+  }
+
+  private group(name: GroupName): PreparedGroup {
+    return this.groups.get(name)!;
+  }
+
+  /** Standard deviation of temperature anomalies: larger in winter (peak mid-January). */
+  private tempSd(c: PointClimate, ph: HourPhase): number {
+    const winter = 0.97 * ph.seasonCos + 0.25 * ph.seasonSin;
+    return c.tempAnomalySd * (1 + 0.4 * winter);
+  }
+
+  /** How much of the point-local weather a forecast still knows at this row (1 for truth). */
+  private memory(i: number): number {
+    return this.localMemory ? this.localMemory[i] : 1;
   }
 }
 

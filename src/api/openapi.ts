@@ -1,0 +1,156 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route declarations. Paths are relative to
+ * /v1 (the server URL), as in the public service's document; the official Python client
+ * derives its method names from the summaries (reference isoview-api.md §6).
+ */
+import { ISO_CODES } from '../catalog/isos.ts';
+import { openApiParameter } from './params.ts';
+import type { RouteDef } from './route.ts';
+
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+
+const SCHEMAS: Record<string, object> = {
+  TimeseriesResponse: {
+    type: 'object',
+    title: 'TimeseriesResponse',
+    required: ['model', 'created_at', 'units', 'timezone', 'time_utc', 'time_local', 'columns', 'values'],
+    properties: {
+      model: { ...nullable({ type: 'string' }), title: 'Model', description: 'Model that produced the data; null for actuals.' },
+      created_at: {
+        ...nullable({ type: 'string', format: 'date-time' }),
+        title: 'Created At',
+        description: 'UTC creation time of the run; null for stitched (continuous) series and actuals.',
+      },
+      units: { type: 'string', title: 'Units', description: 'One unit for all values: MW, °C, %, USD/MWh or $/MMBtu.' },
+      timezone: { type: 'string', format: 'zoneinfo', title: 'Timezone', description: 'IANA zone of time_local.' },
+      time_utc: {
+        type: 'array',
+        items: { type: 'string', format: 'date-time' },
+        title: 'Time Utc',
+        description: 'Period-beginning UTC timestamps, one per row.',
+      },
+      time_local: {
+        type: 'array',
+        items: { type: 'string', format: 'date-time' },
+        title: 'Time Local',
+        description: 'The same instants in `timezone`, with their true UTC offset.',
+      },
+      columns: {
+        type: 'array',
+        items: { type: 'array', items: { type: 'string' } },
+        title: 'Columns',
+        description: 'Label(s) of each series: one entry per level.',
+      },
+      values: {
+        type: 'array',
+        items: { type: 'array', items: nullable({ type: 'number' }) },
+        title: 'Values',
+        description: 'Column-major: values[i] is the series of columns[i]; null where there is no value.',
+      },
+    },
+  },
+  Plant: {
+    type: 'object',
+    title: 'Plant',
+    required: ['id', 'name', 'plant_type', 'capacity_mw', 'iso', 'state', 'latitude', 'longitude', 'operations_begin_date', 'status'],
+    properties: {
+      id: { type: 'integer', title: 'Id' },
+      name: { type: 'string', title: 'Name' },
+      plant_type: { type: 'string', enum: ['wind', 'solar'], title: 'Plant Type' },
+      capacity_mw: { type: 'number', title: 'Capacity Mw' },
+      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      state: { type: 'string', title: 'State' },
+      latitude: { type: 'number', title: 'Latitude' },
+      longitude: { type: 'number', title: 'Longitude' },
+      operations_begin_date: { type: 'string', format: 'date', title: 'Operations Begin Date' },
+      status: { type: 'string', enum: ['operating', 'planned'], title: 'Status' },
+      summary: { ...nullable({ type: 'string' }), title: 'Summary' },
+      county_fips: { type: 'string', title: 'County Fips' },
+    },
+    additionalProperties: true,
+  },
+  ValidationError: {
+    type: 'object',
+    title: 'ValidationError',
+    required: ['loc', 'msg', 'type'],
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
+      msg: { type: 'string', title: 'Message' },
+      type: { type: 'string', title: 'Error Type' },
+      input: { title: 'Input' },
+      ctx: { type: 'object', title: 'Context' },
+    },
+  },
+  HTTPValidationError: {
+    type: 'object',
+    title: 'HTTPValidationError',
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
+  },
+  ErrorResponse: {
+    type: 'object',
+    title: 'ErrorResponse',
+    properties: {
+      detail: {
+        type: 'array',
+        items: { type: 'object', properties: { type: { type: 'string' }, msg: { type: 'string' } } },
+        title: 'Detail',
+      },
+    },
+  },
+};
+
+/** FastAPI's operationId: function name + path with non-word characters as '_' + method. */
+export function operationId(route: RouteDef): string {
+  return `${route.name}${route.path.replace(/\W/g, '_')}_get`;
+}
+
+function responseSchema(route: RouteDef): object {
+  if (route.response.kind === 'timeseries') return { $ref: '#/components/schemas/TimeseriesResponse' };
+  return { type: 'array', items: { $ref: `#/components/schemas/${route.response.schema}` }, title: `Response ${route.name}` };
+}
+
+const errorResponse = (description: string, schema = 'ErrorResponse') => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+});
+
+export function buildOpenApi(routes: readonly RouteDef[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    paths[route.path] = {
+      get: {
+        tags: [route.tag],
+        summary: route.summary,
+        description: `${route.description}\n\nAccess level: ${route.level}.`,
+        operationId: operationId(route),
+        security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }],
+        parameters: route.params.map(openApiParameter),
+        responses: {
+          '200': { description: 'Successful Response', content: { 'application/json': { schema: responseSchema(route) } } },
+          '401': errorResponse('Missing or invalid API key'),
+          '403': errorResponse('The key has no subscription at the needed level for this ISO'),
+          '422': errorResponse('Validation Error', 'HTTPValidationError'),
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'gridcast',
+      version,
+      description:
+        'Forecasts, historical forecasts and actuals for North American electricity markets, ' +
+        'compatible with the Forecast Data Service Interface Specification.',
+    },
+    servers: [{ url: '/v1' }],
+    paths,
+    components: {
+      schemas: SCHEMAS,
+      securitySchemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (recommended).' },
+        APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Your API key as a query parameter; the header wins if both are sent.' },
+      },
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * A route of the public API, declared once: the same declaration drives the HTTP route,
+ * parameter validation, authorisation and the OpenAPI document.
+ */
+import type { IsoCode } from '../catalog/isos.ts';
+import type { Frame } from '../query/frame.ts';
+import type { KeyInfo, Level } from '../store/keys.ts';
+import type { Clock } from '../time/clock.ts';
+import type { WeatherWorld } from '../world/weather.ts';
+import type { ParamSpec, ParamValue } from './params.ts';
+
+export interface RouteContext {
+  params: Record<string, ParamValue>;
+  /** The raw query parameters (for echoing inputs in errors). */
+  raw: Record<string, string | string[] | undefined>;
+  key: KeyInfo;
+  nowMs: number;
+  world: WeatherWorld;
+}
+
+export interface RouteDef {
+  /** Path under /v1 in OpenAPI form, e.g. /plant/{iso}/{metric}/continuous. */
+  path: string;
+  /** FastAPI-style function name; the operationId is derived from it. */
+  name: string;
+  summary: string;
+  description: string;
+  tag: string;
+  /** The subscription level the route needs for the ISO in its path. */
+  level: Level;
+  params: readonly ParamSpec[];
+  /** A TimeseriesResponse, or an array of records of the named schema. */
+  response: { kind: 'timeseries' } | { kind: 'records'; schema: string };
+  handle(ctx: RouteContext): Frame | unknown[] | Promise<Frame | unknown[]>;
+}
+
+/** ISO the request is about (path parameter `iso`). */
+export function isoOf(ctx: { params: Record<string, ParamValue> }): IsoCode {
+  return ctx.params.iso as IsoCode;
+}
+
+export interface AppDeps {
+  clock: Clock;
+  world: WeatherWorld;
+}

@@ -1,0 +1,57 @@
+/** Parameter declarations shared by several routes, worded as the public docs word them. */
+import { ISO_CODES } from '../../catalog/isos.ts';
+import type { RequestInstant } from '../../query/window.ts';
+import type { ParamSpec, ParamValue, ParsedDateTime } from '../params.ts';
+
+export const ISO_PARAM: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: ISO_CODES, required: true, description: 'ISO identifier.' };
+
+export const START_PARAM: ParamSpec = {
+  name: 'start',
+  in: 'query',
+  kind: 'datetime',
+  description:
+    'Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end.',
+};
+
+export const END_PARAM: ParamSpec = {
+  name: 'end',
+  in: 'query',
+  kind: 'datetime',
+  description:
+    'End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days.',
+};
+
+export const ID_PARAM: ParamSpec = {
+  name: 'id',
+  in: 'query',
+  kind: 'string',
+  description: 'Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO.',
+};
+
+export const LATEST_HOUR_PARAM: ParamSpec = {
+  name: 'latest_hour',
+  in: 'query',
+  kind: 'int',
+  ge: 0,
+  le: 23,
+  default: 10,
+  description: 'Local hour of the ISO (0-23) whose model run is picked for each day.',
+};
+
+export const DAYS_AHEAD_PARAM: ParamSpec = {
+  name: 'days_ahead',
+  in: 'query',
+  kind: 'int',
+  ge: 1,
+  le: 14,
+  default: 1,
+  description: 'Lead time in days: each day D takes the run of day D − days_ahead at latest_hour.',
+};
+
+/** A parsed start/end parameter in the form the query layer takes. */
+export function requestInstant(value: ParamValue, raw: unknown): RequestInstant | undefined {
+  if (value === undefined) return undefined;
+  const dt = value as ParsedDateTime;
+  const text = Array.isArray(raw) ? String(raw[raw.length - 1]) : String(raw);
+  return { epochMs: dt.epochMs, dateOnly: dt.dateOnly, raw: text };
+}

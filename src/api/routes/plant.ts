@@ -1,0 +1,65 @@
+/** The plant group: /plant/{iso}/{metric}/… (access level: advanced). */
+import type { IsoCode } from '../../catalog/isos.ts';
+import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
+import { listPlants, plantContinuous } from '../../query/plants.ts';
+import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
+import type { ParamSpec } from '../params.ts';
+import type { RouteDef } from '../route.ts';
+import { DAYS_AHEAD_PARAM, END_PARAM, ID_PARAM, ISO_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
+
+const METRIC_PARAM: ParamSpec = {
+  name: 'metric',
+  in: 'path',
+  kind: 'enum',
+  values: PLANT_METRICS,
+  required: true,
+  description: 'Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%).',
+};
+
+const CONTINUOUS_MODEL_PARAM: ParamSpec = {
+  name: 'model',
+  in: 'query',
+  kind: 'enum',
+  values: FORECAST_MODEL_NAMES,
+  default: 'optimized',
+  description: 'Forecast model: optimized (hourly runs, 15 days) or iso (four runs a day, 8 days).',
+};
+
+export const plantRoutes: RouteDef[] = [
+  {
+    path: '/plant/{iso}/{metric}/list',
+    name: 'list_plants',
+    summary: 'List Plants',
+    description: 'Active wind or solar plants of the ISO for the metric, with their physical parameters.',
+    tag: 'plants',
+    level: 'advanced',
+    params: [ISO_PARAM, METRIC_PARAM],
+    response: { kind: 'records', schema: 'Plant' },
+    handle: ({ params, nowMs }) => listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs),
+  },
+  {
+    path: '/plant/{iso}/{metric}/continuous',
+    name: 'continuous',
+    summary: 'Get Continuous Forecast',
+    description:
+      'Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before ' +
+      '(D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). ' +
+      'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
+    tag: 'plants',
+    level: 'advanced',
+    params: [ISO_PARAM, METRIC_PARAM, START_PARAM, END_PARAM, ID_PARAM, CONTINUOUS_MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM],
+    response: { kind: 'timeseries' },
+    handle: ({ params, nowMs, world, raw }) =>
+      plantContinuous(world, {
+        iso: params.iso as IsoCode,
+        metric: params.metric as PlantMetric,
+        id: params.id as string | undefined,
+        model: params.model as ForecastModelName,
+        latestHour: params.latest_hour as number,
+        daysAhead: params.days_ahead as number,
+        start: requestInstant(params.start, raw.start),
+        end: requestInstant(params.end, raw.end),
+        nowMs,
+      }),
+  },
+];

@@ -1,0 +1,33 @@
+/**
+ * A Frame is what every data query returns: a time axis and labelled columns. Columns
+ * are computed lazily, one at a time, so a writer can stream a response of any size
+ * while holding a single column in memory. NaN in a column means "no value" (null).
+ */
+export interface FrameColumn {
+  /** One label per level, e.g. ["60012"] or ["ercot_total", "p10"]. */
+  label: readonly string[];
+  /** Writes the column's values (one per row of the time axis) into `out`. */
+  fill(out: Float64Array): void;
+}
+
+export interface Frame {
+  model: string | null;
+  /** Creation epoch hour of the run, or null for stitched series and actuals. */
+  createdAtHour: number | null;
+  units: string;
+  timezone: string;
+  /** Period-beginning epoch hours of the rows (UTC). */
+  hours: ArrayLike<number>;
+  /** Decimal places the values are rounded to when written. */
+  decimals: number;
+  columns: FrameColumn[];
+}
+
+/** Decimal places per unit: finer than any real meter or forecast resolves. */
+export const DECIMALS_BY_UNIT: Record<string, number> = {
+  MW: 1,
+  '%': 1,
+  '°C': 2,
+  'USD/MWh': 2,
+  '$/MMBtu': 3,
+};

@@ -12,13 +12,40 @@ import { formatLocalHour } from '../time/zones.ts';
 /** Above this many values a frame is streamed rather than built as one string. */
 const STREAM_ABOVE_VALUES = 20_000;
 
+/**
+ * Text of small non-negative rounded values, by decimals then by the value in units of
+ * the last decimal: number-to-string conversion is the writer's main cost, and output
+ * values repeat (0, capacity, common MW levels), so each text is made once per process.
+ */
+const TEXT_CACHE_SIZE = 1 << 20;
+const textCaches = new Map<number, (string | undefined)[]>();
+
+function textCache(decimals: number): (string | undefined)[] {
+  let cache = textCaches.get(decimals);
+  if (!cache) {
+    cache = new Array<string | undefined>(TEXT_CACHE_SIZE);
+    textCaches.set(decimals, cache);
+  }
+  return cache;
+}
+
 /** `[1.5,null,2]` with values rounded to `decimals` places; NaN and ±Infinity are null. */
 export function formatValues(values: Float64Array, decimals: number): string {
   const scale = 10 ** decimals;
+  const cache = textCache(decimals);
   const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    parts[i] = Number.isFinite(v) ? String(Math.round(v * scale) / scale) : 'null';
+    if (!Number.isFinite(v)) {
+      parts[i] = 'null';
+      continue;
+    }
+    const units = Math.round(v * scale);
+    if (units >= 0 && units < TEXT_CACHE_SIZE) {
+      parts[i] = cache[units] ??= String(units / scale);
+    } else {
+      parts[i] = String(units / scale);
+    }
   }
   return '[' + parts.join(',') + ']';
 }

@@ -146,10 +146,13 @@ export function dotRow(point: Float64Array, time: Float64Array, row: number, n: 
   return s;
 }
 
-/** Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]. */
-export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array): void {
+/**
+ * Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]
+ * (added to what `out` holds when `accumulate` is set).
+ */
+export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, accumulate = false): void {
   const n = out.length;
-  out.fill(0);
+  if (!accumulate) out.fill(0);
   // Four basis rows per pass: a quarter of the loads and stores of `out` (the hot loop).
   // The basis length 2K is always even; a remaining pair is handled after.
   const m4 = point.length - (point.length % 4);

@@ -134,6 +134,14 @@ const RICE_MEAN = (() => {
   return sum / wsum;
 })();
 
+/** Multiplies row i of a component-major basis (n rows) by weights[i]. */
+function scaleRows(basis: Float64Array, weights: Float64Array): void {
+  const n = weights.length;
+  for (let at = 0; at < basis.length; at += n) {
+    for (let i = 0; i < n; i++) basis[at + i] *= weights[i];
+  }
+}
+
 function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
@@ -184,7 +192,6 @@ class PreparedGroup {
   readonly trailTime: Float64Array | null;
   private readonly pointTruth: Float64Array;
   private readonly pointError: Float64Array;
-  private readonly errorScratch: Float64Array;
 
   constructor(
     private readonly truthField: SpectralField,
@@ -204,7 +211,6 @@ class PreparedGroup {
     if (this.trailTime) truthField.timeBasis(mid, this.trailTime, 24);
     this.pointTruth = new Float64Array(this.k2);
     this.pointError = new Float64Array(errorField ? 2 * errorField.k : 0);
-    this.errorScratch = new Float64Array(errorField ? n : 0);
     if (errorField && created && growth) {
       this.errorTime = new Float64Array(n * 2 * errorField.k);
       errorField.errorBasis(mid, created, this.errorTime, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, stream);
@@ -216,6 +222,10 @@ class PreparedGroup {
         this.alpha[i] = a;
         this.beta[i] = Math.sqrt(1 - a * a);
       }
+      // Fold the blend weights into the shared bases once, so each point needs only
+      // two dot products per row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
+      scaleRows(this.truthTime, this.alpha);
+      scaleRows(this.errorTime, this.beta);
     } else {
       this.errorTime = null;
       this.alpha = null;
@@ -231,12 +241,7 @@ class PreparedGroup {
   /** The anomaly (unit variance) on every row, as the truth or the forecast sees it. */
   fill(out: Float64Array): void {
     dotAllRows(this.pointTruth, this.truthTime, out);
-    if (!this.errorTime) return;
-    const err = this.errorScratch;
-    dotAllRows(this.pointError, this.errorTime, err);
-    const alpha = this.alpha!;
-    const beta = this.beta!;
-    for (let i = 0; i < out.length; i++) out[i] = alpha[i] * out[i] + beta[i] * err[i];
+    if (this.errorTime) dotAllRows(this.pointError, this.errorTime, out, true);
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
@@ -244,7 +249,7 @@ class PreparedGroup {
     const n = this.alpha ? this.alpha.length : this.truthTime.length / this.k2;
     const s = dotRow(this.pointTruth, this.truthTime, i, n);
     if (!this.errorTime) return s;
-    return this.alpha![i] * s + this.beta![i] * dotRow(this.pointError, this.errorTime, i, n);
+    return s + dotRow(this.pointError, this.errorTime, i, n);
   }
 
   /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */

@@ -5,6 +5,7 @@
  *   gridcast keys list [--data DIR]
  *   gridcast keys revoke ID [--data DIR]
  */
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../api/app.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
@@ -78,13 +79,13 @@ async function keysCommand(argv: string[]): Promise<void> {
 }
 
 /** On the first start with an empty store, one all-ISO enterprise key so a new user can start at once. */
-async function ensureDemoKey(store: Store): Promise<void> {
+async function ensureDemoKey(store: Store, baseUrl: string): Promise<void> {
   if ((await store.getMeta('demo_key_created')) !== null) return;
   if ((await store.keys.count()) === 0) {
     const { id, key } = await store.keys.create('demo', [{ iso: 'all', level: 'enterprise' }]);
     process.stdout.write(
       `gridcast: created a demo API key ${id} (all ISOs, enterprise). It is shown only this once:\n${key}\n` +
-        `Try: curl -H 'X-API-Key: ${key}' 'http://localhost:8000/v1/plant/ercot/wind/list'\n`,
+        `Try: curl -H 'X-API-Key: ${key}' '${baseUrl}/v1/plant/ercot/wind/list'\n`,
     );
   }
   await store.setMeta('demo_key_created', new Date().toISOString());
@@ -97,7 +98,7 @@ async function serveCommand(argv: string[]): Promise<void> {
   const host = optionValue(args, 'host', process.env.HOST || '127.0.0.1')!;
   const clock = clockFromEnv();
   const store = await openStore({ dataDir: dataDir(args), command: `gridcast serve (port ${port})` });
-  await ensureDemoKey(store);
+  await ensureDemoKey(store, `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`);
   const app = await buildApp({ store, clock, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
   let closing = false;
   const shutdown = async () => {
@@ -109,7 +110,9 @@ async function serveCommand(argv: string[]): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   await app.listen({ port, host });
-  process.stdout.write(`gridcast: listening on http://${host}:${port} (docs at /docs, data in ${dataDir(args)})\n`);
+  // The bound port: with --port 0 the system picks one, and the message must name it.
+  const bound = (app.server.address() as AddressInfo).port;
+  process.stdout.write(`gridcast: listening on http://${host}:${bound} (docs at /docs, data in ${dataDir(args)})\n`);
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -42,8 +42,12 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
 }
 
+/**
+ * JSON bodies go out as Buffers: for a string Fastify appends `; charset=utf-8`, while the
+ * public service (Starlette JSONResponse) sends exactly `application/json`.
+ */
 function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).header('content-type', 'application/json').send(JSON.stringify(body));
+  return reply.code(status).headers(headers).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
 function isFrame(x: Frame | unknown[]): x is Frame {
@@ -62,6 +66,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : options.logger,
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: 1000, querystringParser: (qs: string) => parseQueryString(qs) },
+    // A path Fastify cannot route (bad percent-encoding, an over-long segment) is an
+    // unknown path; answer in the public service's shape rather than Fastify's.
+    frameworkErrors: (_error, _req, reply) => {
+      void sendJson(reply, 404, NOT_FOUND);
+    },
   });
 
   await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
@@ -101,7 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     authorize(key, values.iso as IsoCode, def.level);
     const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world });
     if (!isFrame(result)) return sendJson(reply, 200, result);
-    return reply.code(200).header('content-type', 'application/json').send(frameBody(result));
+    const body = frameBody(result);
+    return reply.code(200).header('content-type', 'application/json').send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -79,16 +79,11 @@ async function keysCommand(argv: string[]): Promise<void> {
 }
 
 /** On the first start with an empty store, one all-ISO enterprise key so a new user can start at once. */
-async function ensureDemoKey(store: Store, baseUrl: string): Promise<void> {
-  if ((await store.getMeta('demo_key_created')) !== null) return;
-  if ((await store.keys.count()) === 0) {
-    const { id, key } = await store.keys.create('demo', [{ iso: 'all', level: 'enterprise' }]);
-    process.stdout.write(
-      `gridcast: created a demo API key ${id} (all ISOs, enterprise). It is shown only this once:\n${key}\n` +
-        `Try: curl -H 'X-API-Key: ${key}' '${baseUrl}/v1/plant/ercot/wind/list'\n`,
-    );
-  }
+async function ensureDemoKey(store: Store): Promise<{ id: string; key: string } | null> {
+  if ((await store.getMeta('demo_key_created')) !== null) return null;
+  const created = (await store.keys.count()) === 0 ? await store.keys.create('demo', [{ iso: 'all', level: 'enterprise' }]) : null;
   await store.setMeta('demo_key_created', new Date().toISOString());
+  return created;
 }
 
 async function serveCommand(argv: string[]): Promise<void> {
@@ -98,7 +93,8 @@ async function serveCommand(argv: string[]): Promise<void> {
   const host = optionValue(args, 'host', process.env.HOST || '127.0.0.1')!;
   const clock = clockFromEnv();
   const store = await openStore({ dataDir: dataDir(args), command: `gridcast serve (port ${port})` });
-  await ensureDemoKey(store, `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`);
+  const demo = await ensureDemoKey(store);
+  if (demo) process.stdout.write(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}\n`);
   const app = await buildApp({ store, clock, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
   let closing = false;
   const shutdown = async () => {
@@ -112,7 +108,9 @@ async function serveCommand(argv: string[]): Promise<void> {
   await app.listen({ port, host });
   // The bound port: with --port 0 the system picks one, and the message must name it.
   const bound = (app.server.address() as AddressInfo).port;
-  process.stdout.write(`gridcast: listening on http://${host}:${bound} (docs at /docs, data in ${dataDir(args)})\n`);
+  const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}`;
+  if (demo) process.stdout.write(`Try: curl -H 'X-API-Key: ${demo.key}' '${base}/v1/plant/ercot/wind/list'\n`);
+  process.stdout.write(`gridcast: listening on ${base} (docs at /docs, data in ${dataDir(args)})\n`);
 }
 
 async function main(argv: string[]): Promise<void> {

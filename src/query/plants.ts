@@ -80,9 +80,12 @@ export function plantContinuous(world: WeatherWorld, r: PlantContinuousRequest):
   const firstHour = localDayStartHour(timezone, FORECAST_HISTORY_START);
   const rows = stitchRows(stitch, window, firstHour, r.nowMs);
   if (rows.valid.length === 0) {
+    // Point at the parameter that put the window where there is no data, if one was sent.
+    const tooEarly = window.endHour < firstHour;
+    const param = tooEarly ? (r.end ? 'end' : 'start') : r.start ? 'start' : 'end';
     throw queryValueError(
-      window.endHour < firstHour ? 'end' : 'start',
-      (window.endHour < firstHour ? r.end?.raw : r.start?.raw) ?? null,
+      param,
+      (param === 'end' ? r.end?.raw : r.start?.raw) ?? null,
       `no forecast data in the requested window: continuous forecasts exist for local days from 2026-01-01 ` +
         `through the last day whose run (days_ahead=${r.daysAhead}, latest_hour=${r.latestHour}) has been issued`,
     );

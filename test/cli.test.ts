@@ -1,0 +1,183 @@
+/**
+ * Acceptance ("Foundation"): the `gridcast` command as an operator runs it — real child
+ * processes of src/cli/main.ts on a temporary data directory.
+ *
+ * The tests run in order on one data directory: `serve` on the empty directory (demo key,
+ * lock held), then `keys create/list/revoke` once the server has stopped.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { NOW_ISO, ROOT, rawRequest } from './helpers.ts';
+
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+const KEY_RE = /^gc_[A-Za-z0-9_-]{32}$/;
+const ENV: NodeJS.ProcessEnv = { ...process.env, GRIDCAST_NOW: NOW_ISO, GRIDCAST_LOG: 'off' };
+delete ENV.GRIDCAST_DATA_DIR;
+delete ENV.PORT;
+delete ENV.HOST;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function gridcast(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: ENV, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+
+let dataDir: string;
+let server: ChildProcess | undefined;
+
+before(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-cli-'));
+});
+
+after(() => {
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('gridcast serve', () => {
+  let stdout = '';
+  let baseUrl = '';
+  let demoKey = '';
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  test('on an empty data directory prints a demo key and the URL it listens on', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
+      cwd: ROOT,
+      env: ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server = child;
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
+      child.stdout!.on('data', (c: Buffer) => {
+        stdout += c.toString();
+        const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
+      });
+    });
+    assert.notEqual(new URL(baseUrl).port, '0', 'the bound port, not the requested 0');
+    const keys = lines(stdout).filter((l) => KEY_RE.test(l));
+    assert.equal(keys.length, 1, `exactly one demo key line in: ${stdout}`);
+    demoKey = keys[0];
+    assert.match(stdout, /demo API key key_[0-9a-f]{8}/);
+  });
+
+  test('the demo key works over HTTP, and GRIDCAST_NOW freezes "now"', async () => {
+    const list = await rawRequest(baseUrl, '/v1/plant/ercot/wind/list', { 'x-api-key': demoKey });
+    assert.equal(list.status, 200, list.text.slice(0, 300));
+    const plants = list.json();
+    assert.ok(Array.isArray(plants) && plants.length > 0);
+    const id = plants[0].id;
+    const res = await rawRequest(baseUrl, `/v1/plant/ercot/wind/continuous?id=${id}`, { 'x-api-key': demoKey });
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    // Now = 2026-06-15T18:00Z (13:00 CDT): the default window ends with local day 2026-06-16.
+    assert.equal(res.json().time_utc.at(-1), '2026-06-17T04:00:00Z');
+    const noKey = await rawRequest(baseUrl, '/v1/plant/ercot/wind/list');
+    assert.equal(noKey.status, 401);
+  });
+
+  test('while it runs, another gridcast process on the same data directory is refused (exit 1, "in use")', async () => {
+    const run = await gridcast(['keys', 'list', '--data', dataDir]);
+    assert.equal(run.code, 1, `exit code; stderr: ${run.stderr}`);
+    assert.match(run.stderr, /^gridcast: The data directory .+ is in use by process \d+ \(gridcast serve/);
+    assert.match(run.stderr, /one process at a time/);
+    assert.equal(run.stdout, '');
+  });
+
+  test('SIGTERM stops the server cleanly and releases the data directory', async () => {
+    assert.ok(server, 'the server runs');
+    server.kill('SIGTERM');
+    const { code, signal } = await exited;
+    assert.equal(signal, null, 'it handled SIGTERM itself');
+    assert.equal(code, 0);
+    assert.equal(fs.existsSync(path.join(dataDir, 'gridcast.lock')), false, 'lock file removed');
+    const run = await gridcast(['keys', 'list', '--data', dataDir]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = lines(run.stdout);
+    assert.equal(out.length, 1, `one key (the demo key): ${run.stdout}`);
+    assert.match(out[0], /^key_[0-9a-f]{8}\tdemo\tall=enterprise\tactive$/);
+    assert.ok(!run.stdout.includes(demoKey), 'the secret is never listed');
+  });
+});
+
+describe('gridcast keys', () => {
+  let id = '';
+  let secret = '';
+
+  test('create prints the key alone on the last stdout line and exits 0', async () => {
+    const run = await gridcast(['keys', 'create', '--name', 'x', '--subscription', 'ercot=advanced', '--subscription', 'all=core', '--data', dataDir]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = lines(run.stdout);
+    secret = out.at(-1)!;
+    assert.match(secret, KEY_RE);
+    const m = /(key_[0-9a-f]{8})/.exec(out.slice(0, -1).join('\n'));
+    assert.ok(m, `the key id is shown: ${run.stdout}`);
+    id = m[1];
+  });
+
+  test('list prints one line per key starting with its id, never the secret', async () => {
+    const run = await gridcast(['keys', 'list', '--data', dataDir]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = lines(run.stdout);
+    assert.equal(out.length, 2, run.stdout);
+    const line = out.find((l) => l.startsWith(`${id}\t`));
+    assert.ok(line, `a line for ${id}: ${run.stdout}`);
+    assert.equal(line, `${id}\tx\tall=core,ercot=advanced\tactive`);
+    assert.ok(!run.stdout.includes(secret), 'the secret is never listed');
+    assert.ok(!run.stdout.includes(secret.slice(3, 15)), 'not even part of it');
+  });
+
+  test('revoke ID revokes it, and list shows it revoked', async () => {
+    const run = await gridcast(['keys', 'revoke', id, '--data', dataDir]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `Revoked ${id}\n`);
+    const list = await gridcast(['keys', 'list', '--data', dataDir]);
+    assert.equal(list.code, 0, list.stderr);
+    const line = lines(list.stdout).find((l) => l.startsWith(`${id}\t`));
+    assert.match(line ?? '', new RegExp(`^${id}\\tx\\tall=core,ercot=advanced\\trevoked \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z$`));
+    const demo = lines(list.stdout).find((l) => !l.startsWith(`${id}\t`));
+    assert.match(demo ?? '', /\tactive$/, 'the other key stays active');
+  });
+
+  test('revoking an unknown id exits 1 with a message', async () => {
+    const run = await gridcast(['keys', 'revoke', 'key_00000000', '--data', dataDir]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, "gridcast: no key with id 'key_00000000'\n");
+  });
+
+  test('a bad --subscription exits 2 with a message naming it', async () => {
+    const bads = ['foo=bar', 'ercot=gold', 'ercot', 'ercot=core=x'];
+    const runs = await Promise.all(bads.map((bad) => gridcast(['keys', 'create', '--name', 'y', '--subscription', bad, '--data', dataDir])));
+    for (const [i, bad] of bads.entries()) {
+      const run = runs[i];
+      assert.equal(run.code, 2, `${bad}: exit code`);
+      assert.match(run.stderr, new RegExp(`^gridcast: --subscription takes ISO=LEVEL .*\\(got '${bad}'\\)`), bad);
+      assert.equal(run.stdout, '', `${bad}: nothing on stdout`);
+    }
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * Shared test helpers: a real app (buildApp) listening on a real socket, backed by a real
+ * embedded store (PGlite) in a fresh temporary directory, with a frozen clock.
+ *
+ * Opening a PGlite store takes seconds, so a test file opens one store and shares it; any
+ * number of apps (e.g. with different clocks) may run on that one Store object.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/api/app.ts';
+import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
+import { openStore, type Store } from '../src/store/store.ts';
+import { fixedClock, type Clock } from '../src/time/clock.ts';
+
+/** The frozen "now" of most tests: a summer afternoon (13:00 in Chicago). */
+export const NOW_ISO = '2026-06-15T18:00:00Z';
+export const NOW_MS = Date.parse(NOW_ISO);
+
+/** Repository root (the CLI and child scripts run from here). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface TestStore {
+  store: Store;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh embedded store in a new temporary directory; close() also deletes the directory. */
+export async function openTestStore(): Promise<TestStore> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-test-'));
+  const store = await openStore({ dataDir, command: 'test' });
+  return {
+    store,
+    dataDir,
+    async close() {
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a key; subscriptions as `{ ercot: 'advanced', all: 'core' }`. Returns the secret. */
+export async function createKey(store: Store, subscriptions: Partial<Record<SubscriptionIso, Level>>, name = 'test'): Promise<string> {
+  const subs: Subscription[] = Object.entries(subscriptions).map(([iso, level]) => ({ iso: iso as SubscriptionIso, level: level! }));
+  return (await store.keys.create(name, subs)).key;
+}
+
+export interface Response {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body exactly as it came over the wire (still compressed if the server compressed it). */
+  raw: Buffer;
+  /** The body as text, decompressed when content-encoding says gzip/deflate. */
+  text: string;
+  json(): any;
+}
+
+export type Query = Record<string, string | number | readonly (string | number)[] | undefined> | string;
+
+export interface GetOptions {
+  key?: string;
+  /** An object (values are percent-encoded; arrays repeat the parameter) or a raw query string. */
+  query?: Query;
+  headers?: Record<string, string>;
+}
+
+/** `a=1&b=2` from a query object, or the raw string as given. */
+export function queryString(query: Query | undefined): string {
+  if (query === undefined) return '';
+  if (typeof query === 'string') return query;
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.join('&');
+}
+
+/**
+ * One GET over a real socket with node:http, which sends the path byte for byte (no URL
+ * normalisation, no automatic decompression): what a client sees, exactly.
+ */
+export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Response> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: pathAndQuery, method, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const encoding = res.headers['content-encoding'];
+          const body = encoding === 'gzip' ? zlib.gunzipSync(raw) : encoding === 'deflate' ? zlib.inflateSync(raw) : raw;
+          const text = body.toString('utf8');
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            raw,
+            text,
+            json: () => JSON.parse(text),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  baseUrl: string;
+  /** GET `path` (e.g. /v1/plant/ercot/wind/continuous) with an optional key (sent as X-API-Key). */
+  get(path: string, options?: GetOptions): Promise<Response>;
+  request(method: string, path: string, options?: GetOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  clock?: Clock;
+  /** Defaults to the app's own default; 0 makes revocation take effect at once. */
+  authCacheMs?: number;
+}
+
+/** buildApp on `store`, listening on an ephemeral port of 127.0.0.1. */
+export async function startServer(store: Store, options: ServerOptions = {}): Promise<TestServer> {
+  const app = await buildApp({ store, clock: options.clock ?? fixedClock(NOW_MS), authCacheMs: options.authCacheMs });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const request = (method: string, p: string, options: GetOptions = {}) => {
+    const qs = queryString(options.query);
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.key !== undefined) headers['x-api-key'] = options.key;
+    return rawRequest(baseUrl, qs ? `${p}?${qs}` : p, headers, method);
+  };
+  return {
+    app,
+    baseUrl,
+    get: (p, options) => request('GET', p, options),
+    request,
+    close: () => app.close(),
+  };
+}
+
+export interface TestApp extends TestServer {
+  store: Store;
+  dataDir: string;
+  /** Creates a key with these subscriptions and returns the secret. */
+  key(subscriptions: Partial<Record<SubscriptionIso, Level>>, name?: string): Promise<string>;
+}
+
+/** A fresh store plus a server on it; close() stops the server, closes the store and deletes it. */
+export async function startTestApp(options: ServerOptions = {}): Promise<TestApp> {
+  const ts = await openTestStore();
+  let server: TestServer;
+  try {
+    server = await startServer(ts.store, options);
+  } catch (e) {
+    await ts.close();
+    throw e;
+  }
+  return {
+    ...server,
+    store: ts.store,
+    dataDir: ts.dataDir,
+    key: (subs, name) => createKey(ts.store, subs, name),
+    async close() {
+      await server.close();
+      await ts.close();
+    },
+  };
+}
+
+/** The TimeseriesResponse fields, as the tests read them. */
+export interface Timeseries {
+  model: string | null;
+  created_at: string | null;
+  units: string;
+  timezone: string;
+  time_utc: string[];
+  time_local: string[];
+  columns: string[][];
+  values: (number | null)[][];
+}

@@ -39,6 +39,10 @@ export class BlockCache {
     }
   }
 
+  get enabled(): boolean {
+    return this.budgetBytes > 0;
+  }
+
   get size(): number {
     return this.map.size;
   }

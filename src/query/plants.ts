@@ -148,8 +148,8 @@ function dayBlocks(rows: StitchedRows): DayBlock[] {
  */
 function cachedColumn(prefix: string, blocks: DayBlock[], n: number, compute: (values: Float64Array) => void): Float64Array {
   const values = new Float64Array(n);
-  let complete = true;
-  for (const b of blocks) {
+  let complete = blockCache.enabled;
+  for (const b of complete ? blocks : []) {
     const hit = blockCache.get(`${prefix}:${b.key}`);
     if (!hit) {
       complete = false;
@@ -159,6 +159,6 @@ function cachedColumn(prefix: string, blocks: DayBlock[], n: number, compute: (v
   }
   if (complete) return values;
   compute(values);
-  for (const b of blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
+  if (blockCache.enabled) for (const b of blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
   return values;
 }

@@ -42,20 +42,27 @@ export function offsetMinutesAt(zone: string, ms: number): number {
   return Math.round((wallAsUtc - wholeSecondMs) / 60_000);
 }
 
-/** Offset in minutes at an epoch hour; US zones change offset only on whole hours. */
+/**
+ * Offset in minutes at an epoch hour. US zones change offset only on whole hours and at
+ * most once a day, so one lookup at each end of a UTC day settles all its hours unless a
+ * transition falls inside it.
+ */
 export function offsetMinutesAtHour(zone: string, hour: number): number {
   let cache = offsetCache.get(zone);
   if (!cache) {
     cache = new Map();
     offsetCache.set(zone, cache);
   }
-  let off = cache.get(hour);
-  if (off === undefined) {
-    off = offsetMinutesAt(zone, hour * HOUR_MS);
-    if (cache.size > 200_000) cache.clear();
-    cache.set(hour, off);
+  const day = Math.floor(hour / DAY_HOURS);
+  let perDay = cache.get(day);
+  if (perDay === undefined) {
+    const first = offsetMinutesAt(zone, day * DAY_HOURS * HOUR_MS);
+    const last = offsetMinutesAt(zone, (day * DAY_HOURS + DAY_HOURS - 1) * HOUR_MS);
+    perDay = first === last ? first : -100_000; // marker: this day has a transition
+    if (cache.size > 100_000) cache.clear();
+    cache.set(day, perDay);
   }
-  return off;
+  return perDay !== -100_000 ? perDay : offsetMinutesAt(zone, hour * HOUR_MS);
 }
 
 function pad2(n: number): string {

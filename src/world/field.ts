@@ -150,9 +150,9 @@ export function dotRow(point: Float64Array, time: Float64Array, row: number, n: 
  * Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]
  * (added to what `out` holds when `accumulate` is set).
  */
-export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, accumulate = false): void {
+export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, accumulate = false, from = 0, to = out.length): void {
   const n = out.length;
-  if (!accumulate) out.fill(0);
+  if (!accumulate) out.fill(0, from, to);
   // Four basis rows per pass: a quarter of the loads and stores of `out` (the hot loop).
   // The basis length 2K is always even; a remaining pair is handled after.
   const m4 = point.length - (point.length % 4);
@@ -165,13 +165,13 @@ export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64
     const o1 = o0 + n;
     const o2 = o1 + n;
     const o3 = o2 + n;
-    for (let i = 0; i < n; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i] + (w2 * time[o2 + i] + w3 * time[o3 + i]);
+    for (let i = from; i < to; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i] + (w2 * time[o2 + i] + w3 * time[o3 + i]);
   }
   for (let m = m4; m < point.length; m += 2) {
     const w0 = point[m];
     const w1 = point[m + 1];
     const o0 = m * n;
     const o1 = o0 + n;
-    for (let i = 0; i < n; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i];
+    for (let i = from; i < to; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i];
   }
 }

@@ -134,6 +134,21 @@ const RICE_MEAN = (() => {
   return sum / wsum;
 })();
 
+/** Contiguous [from, to) row ranges where the temperature is below COLD_ROW_MAX_C. */
+function coldSpans(tempC: Float64Array): [number, number][] {
+  const spans: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i <= tempC.length; i++) {
+    const cold = i < tempC.length && tempC[i] < COLD_ROW_MAX_C;
+    if (cold && start < 0) start = i;
+    else if (!cold && start >= 0) {
+      spans.push([start, i]);
+      start = -1;
+    }
+  }
+  return spans;
+}
+
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
 function scaleRows(basis: Float64Array, weights: Float64Array): void {
   const n = weights.length;
@@ -238,10 +253,10 @@ class PreparedGroup {
     if (this.errorField) this.errorField.pointBasis(lat, lon, this.pointError);
   }
 
-  /** The anomaly (unit variance) on every row, as the truth or the forecast sees it. */
-  fill(out: Float64Array): void {
-    dotAllRows(this.pointTruth, this.truthTime, out);
-    if (this.errorTime) dotAllRows(this.pointError, this.errorTime, out, true);
+  /** The anomaly (unit variance) on rows [from, to), as the truth or the forecast sees it. */
+  fill(out: Float64Array, from = 0, to = out.length): void {
+    dotAllRows(this.pointTruth, this.truthTime, out, false, from, to);
+    if (this.errorTime) dotAllRows(this.pointError, this.errorTime, out, true, from, to);
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
@@ -383,8 +398,18 @@ export class WeatherBatch {
       const precip = this.groups.get('precip.meso');
       const tSyn = this.group('temp.synoptic');
       const cSyn = this.group('cloud.synoptic');
-      const cMeso = this.group('cloud.meso');
       const cloudFilled = !!this.needs.cloud;
+      // Range fills are far cheaper per row than single-row lookups, so the cloud anomaly
+      // (when no cloud series was made, e.g. for wind plants) and the precipitation anomaly
+      // are filled over each contiguous span of cold rows.
+      for (const [from, to] of coldSpans(out.tempC)) {
+        if (!cloudFilled) {
+          this.group('cloud.synoptic').fill(a1, from, to);
+          this.group('cloud.meso').fill(a2, from, to);
+          for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
+        }
+        if (precip) precip.fill(a4, from, to);
+      }
       for (let i = 0; i < n; i++) {
         out.precipMmH[i] = 0;
         out.relHumidity[i] = 0;
@@ -393,11 +418,10 @@ export class WeatherBatch {
         if (!cloudFilled) out.cloudCover[i] = 0;
         if (out.tempC[i] >= COLD_ROW_MAX_C) continue;
         const ph = this.phases[i];
-        // Without a cloud series (wind plants) the cloud anomaly is computed on cold rows only.
-        const z = cloudFilled ? a3[i] : CLOUD_W[0] * cSyn.valueAt(i) + CLOUD_W[1] * cMeso.valueAt(i);
+        const z = a3[i];
         if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, ph, z, 0);
         if (precip) {
-          const potential = 0.75 * z + 0.66 * precip.valueAt(i);
+          const potential = 0.75 * z + 0.66 * a4[i];
           const rate = Math.max(0, potential - 1.35) * 1.6;
           const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
           out.precipMmH[i] = rate;

@@ -124,6 +124,35 @@ export function fleetNormalisedPower(vEq: number, vHub: number, ratedSpeedMs: nu
   return p;
 }
 
+/**
+ * Per-plant constants, computed once per plant object: the shear factor to hub height and
+ * the plant's fleet curve (without cut-out) tabulated every 0.05 m/s of density-equivalent
+ * speed, so an hour costs one table interpolation instead of three curve evaluations.
+ */
+interface WindPlantConstants {
+  alpha: number;
+  shearFactor: number;
+  hub: number;
+  curve: Float64Array;
+}
+
+const CURVE_STEP_MS = 0.05;
+const CURVE_MAX_MS = 40;
+const windConstants = new WeakMap<WindPlant, WindPlantConstants>();
+
+function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
+  let k = windConstants.get(plant);
+  if (!k || k.alpha !== alpha) {
+    const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
+    const curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
+    // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
+    for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, plant.rated_speed_ms);
+    k = { alpha, shearFactor: hub === 100 ? 1 : Math.pow(hub / 100, alpha), hub, curve };
+    windConstants.set(plant, k);
+  }
+  return k;
+}
+
 /** AC output of a wind plant for one hour, MW, in [0, capacity_mw]. */
 export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const cap = plant.capacity_mw;
@@ -131,12 +160,13 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const v100 = wx.speed100mMs;
   if (!(v100 > 0)) return 0;
 
-  const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
   const alpha = Number.isFinite(wx.shearAlpha) ? wx.shearAlpha : 1 / 7;
-  const vHub = hub === 100 ? v100 : v100 * Math.pow(hub / 100, alpha);
+  const k = windPlantConstants(plant, alpha);
+  const vHub = v100 * k.shearFactor;
+  if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
 
   // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
-  const dz = hub - 2;
+  const dz = k.hub - 2;
   const tHubK = wx.tempC + 273.15 - LAPSE_K_PER_M * dz;
   const tMeanK = tHubK + 0.5 * LAPSE_K_PER_M * dz;
   // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
@@ -146,7 +176,11 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const rho = pHub / (R_DRY * tHubK);
   const vEq = rho > 0 ? vHub * Math.cbrt(rho / RHO_STD) : vHub;
 
-  let frac = fleetNormalisedPower(vEq, vHub, plant.rated_speed_ms) * WIND_AVAILABILITY;
+  const pos = Math.min(vEq, CURVE_MAX_MS) / CURVE_STEP_MS;
+  const i = pos | 0;
+  let frac = k.curve[i] + (k.curve[i + 1] - k.curve[i]) * (pos - i);
+  if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) frac *= (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub) / (2 * CUT_OUT_HALF_WIDTH);
+  frac *= WIND_AVAILABILITY;
   const ice = wx.icingLoss;
   if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
   if (!(frac > 0)) return 0;

@@ -39,6 +39,11 @@ export class BlockCache {
     }
   }
 
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+  }
+
   get enabled(): boolean {
     return this.budgetBytes > 0;
   }

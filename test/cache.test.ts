@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BlockCache, blockCache } from '../src/query/blockCache.ts';
+import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
+import { frameJsonPieces } from '../src/api/writer.ts';
+import { WeatherWorld } from '../src/world/weather.ts';
+
+const world = new WeatherWorld();
+const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });
+const request = (start: string, end: string, id?: string): PlantContinuousRequest => ({
+  iso: 'spp',
+  metric: 'wind',
+  id,
+  model: 'optimized',
+  latestHour: 10,
+  daysAhead: 1,
+  start: day(start),
+  end: day(end),
+  nowMs: Date.parse('2026-06-15T18:00:00Z'),
+});
+const body = (r: PlantContinuousRequest) => [...frameJsonPieces(plantContinuous(world, r))].join('');
+
+test('a window served from cached day blocks of a larger request equals a cold computation', () => {
+  blockCache.clear();
+  const cold = body(request('2026-03-05', '2026-03-09'));
+  blockCache.clear();
+  body(request('2026-03-01', '2026-03-20')); // caches every day of the larger window
+  const sizeAfterLarge = blockCache.size;
+  assert.ok(sizeAfterLarge > 0, 'the larger request filled the cache');
+  const warm = body(request('2026-03-05', '2026-03-09'));
+  assert.equal(blockCache.size, sizeAfterLarge, 'the sub-window computed nothing new');
+  assert.equal(warm, cold);
+});
+
+test('the LRU cache drops the least recently used blocks beyond its budget', () => {
+  const cache = new BlockCache(3 * (8 * 24 + 120));
+  for (const k of ['a', 'b', 'c']) cache.set(k, new Float64Array(24));
+  assert.ok(cache.get('a')); // a becomes the most recently used
+  cache.set('d', new Float64Array(24));
+  assert.equal(cache.size, 3);
+  assert.equal(cache.get('b'), undefined, 'b was the least recently used');
+  assert.ok(cache.get('a') && cache.get('c') && cache.get('d'));
+  const off = new BlockCache(0);
+  off.set('x', new Float64Array(24));
+  assert.equal(off.size, 0);
+  assert.equal(off.enabled, false);
+});

@@ -32,13 +32,13 @@ test('a window served from cached day blocks of a larger request equals a cold c
   assert.equal(warm, cold);
 });
 
-test('the LRU cache drops the least recently used blocks beyond its budget', () => {
+test('beyond its budget the cache drops the oldest block not used since it was stored', () => {
   const cache = new BlockCache(3 * (8 * 24 + 120));
   for (const k of ['a', 'b', 'c']) cache.set(k, new Float64Array(24));
-  assert.ok(cache.get('a')); // a becomes the most recently used
+  assert.ok(cache.get('a')); // a is used, so it gets a second chance
   cache.set('d', new Float64Array(24));
   assert.equal(cache.size, 3);
-  assert.equal(cache.get('b'), undefined, 'b was the least recently used');
+  assert.equal(cache.get('b'), undefined, 'b was the oldest unused block');
   assert.ok(cache.get('a') && cache.get('c') && cache.get('d'));
   const off = new BlockCache(0);
   off.set('x', new Float64Array(24));

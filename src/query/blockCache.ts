@@ -2,25 +2,29 @@
  * A per-process cache of computed day blocks. An issued forecast never changes, so the
  * values of (target, metric, model, run, local day) computed once are valid forever; big
  * repeated or overlapping requests (dashboards, backtests paging through a year) then cost
- * little more than writing the response. Least recently used blocks are dropped beyond
- * the byte budget (GRIDCAST_CACHE_MB, default 256; 0 turns the cache off).
+ * little more than writing the response. Beyond the byte budget (GRIDCAST_CACHE_MB,
+ * default 256; 0 turns the cache off) the oldest blocks not used recently are dropped.
  */
 const BLOCK_OVERHEAD_BYTES = 120;
 
+interface Entry {
+  block: Float64Array;
+  /** Set on every hit; eviction gives a used entry a second chance (the CLOCK policy). */
+  used: boolean;
+}
+
 export class BlockCache {
-  private readonly map = new Map<string, Float64Array>();
+  private readonly map = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes: number) {}
 
+  /** A hit only flags the entry, so lookups (tens of thousands per request) stay cheap. */
   get(key: string): Float64Array | undefined {
-    const block = this.map.get(key);
-    if (block) {
-      // Re-insert to mark it most recently used (Map keeps insertion order).
-      this.map.delete(key);
-      this.map.set(key, block);
-    }
-    return block;
+    const entry = this.map.get(key);
+    if (!entry) return undefined;
+    entry.used = true;
+    return entry.block;
   }
 
   set(key: string, block: Float64Array): void {
@@ -28,14 +32,24 @@ export class BlockCache {
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
-      this.bytes -= old.byteLength + BLOCK_OVERHEAD_BYTES;
+      this.bytes -= old.block.byteLength + BLOCK_OVERHEAD_BYTES;
     }
-    this.map.set(key, block);
+    this.map.set(key, { block, used: false });
     this.bytes += block.byteLength + BLOCK_OVERHEAD_BYTES;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.map.delete(k);
-      this.bytes -= v.byteLength + BLOCK_OVERHEAD_BYTES;
+    if (this.bytes > this.budgetBytes) this.evict();
+  }
+
+  /** Drops the oldest entries not used since their last chance until within budget. */
+  private evict(): void {
+    while (this.bytes > this.budgetBytes && this.map.size > 0) {
+      const [key, entry] = this.map.entries().next().value as [string, Entry];
+      this.map.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.map.set(key, entry); // second chance: to the back of the queue
+      } else {
+        this.bytes -= entry.block.byteLength + BLOCK_OVERHEAD_BYTES;
+      }
     }
   }
 

@@ -10,6 +10,7 @@
 import { ISO_CODES, type IsoCode } from './isos.ts';
 import type { Plant, PlantType, SolarPlant, WindPlant } from './types.ts';
 import { county, locate } from './geography.ts';
+import { mix32 } from '../util/mix32.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Fleet sizes
@@ -352,26 +353,17 @@ const COUNTY_NAME_SHARE = 0.3;
 
 const SEED = 0x6a1dca57;
 
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
 /** A reproducible stream of uniforms in [0, 1) named by integer keys. */
 class Stream {
   private readonly key: number;
   private n = 0;
   constructor(...keys: number[]) {
     let h = SEED;
-    for (const k of keys) h = fmix32((h ^ fmix32(k >>> 0)) + 0x9e3779b9);
+    for (const k of keys) h = mix32((h ^ mix32(k >>> 0)) + 0x9e3779b9);
     this.key = h;
   }
   next(): number {
-    return fmix32(this.key + Math.imul(++this.n, 0x9e3779b9)) / 4294967296;
+    return mix32(this.key + Math.imul(++this.n, 0x9e3779b9)) / 4294967296;
   }
   normal(): number {
     const u = 1 - this.next();

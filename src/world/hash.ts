@@ -3,16 +3,7 @@
  * pure function of integer coordinates (a counter-based hash), never of call order, so
  * any value can be recomputed alone and is the same on every machine.
  */
-
-/** 32-bit avalanche mix (the murmur3 finaliser constants). */
-function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+import { mix32 } from '../util/mix32.ts';
 
 /** Hash of up to four integers (each folded to 32 bits) to an unsigned 32-bit integer. */
 export function hash4(a: number, b: number, c = 0, d = 0): number {

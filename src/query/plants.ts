@@ -4,15 +4,14 @@ import { plantById, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
 import { FORECAST_MODELS, type ForecastModelName } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { localDayStartHour, parseDate } from '../time/zones.ts';
-import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
-import { WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, type PlantMetric } from '../world/plantOutput.ts';
+import type { WeatherWorld } from '../world/weather.ts';
 import { queryValueError } from './errors.ts';
-import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
-import { blockCache } from './blockCache.ts';
+import { lastStitchableDay, stitchRows, type StitchOptions } from './continuous.ts';
+import { PlantColumns } from './plantColumns.ts';
 import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
-import { addDays, localDateOfHour, type CivilDate } from '../time/zones.ts';
+import { addDays, localDateOfHour, localDayStartHour, parseDate, type CivilDate } from '../time/zones.ts';
 
 /** Forecast history begins with this local day in every ISO. */
 export const FORECAST_HISTORY_START: CivilDate = { year: 2026, month: 1, day: 1 };
@@ -93,10 +92,7 @@ export function plantContinuous(world: WeatherWorld, r: PlantContinuousRequest):
   // Values are computed (and cached) for whole local days; the response is cut to the window.
   const fullDays = stitchRows(stitch, { startHour: localDayStartHour(timezone, localDateOfHour(timezone, rows.valid[0])), endHour: rows.valid[rows.valid.length - 1] + 24 }, firstHour, r.nowMs);
   const offset = fullDays.valid.indexOf(rows.valid[0]);
-  const blocks = dayBlocks(fullDays);
-  let computer: PlantSeriesComputer | null = null;
-  const computerFor = () =>
-    (computer ??= new PlantSeriesComputer(new WeatherBatch(world, fullDays, model.skill, weatherNeedsFor(r.metric)), r.metric, fullDays.valid));
+  const columns = new PlantColumns(world, r.metric, model, fullDays);
   const units = PLANT_METRIC_UNITS[r.metric];
   return {
     model: r.model,
@@ -108,57 +104,8 @@ export function plantContinuous(world: WeatherWorld, r: PlantContinuousRequest):
     columns: plants.map((plant) => ({
       label: [String(plant.id)],
       fill(out: Float64Array) {
-        const full = cachedColumn(`plant:${plant.id}:${r.metric}:${r.model}`, blocks, fullDays.valid.length, (values) => {
-          const begins = localDayStartHour(timezone, parseDate(plant.operations_begin_date));
-          computerFor().compute(plant, begins, values);
-          // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
-          for (let i = 0; i < values.length; i++) {
-            if (fullDays.valid[i] - fullDays.created[i] >= model.horizonHours) values[i] = Number.NaN;
-          }
-        });
-        out.set(full.subarray(offset, offset + out.length));
+        out.set(columns.values(plant).subarray(offset, offset + out.length));
       },
     })),
   };
-}
-
-/** A run of rows that one run serves on one local day: [from, to) row indices. */
-interface DayBlock {
-  from: number;
-  to: number;
-  key: string;
-}
-
-/** Splits stitched whole-day rows into their day blocks (a block changes with the run). */
-function dayBlocks(rows: StitchedRows): DayBlock[] {
-  const blocks: DayBlock[] = [];
-  let from = 0;
-  for (let i = 1; i <= rows.valid.length; i++) {
-    if (i === rows.valid.length || rows.created[i] !== rows.created[from] || rows.valid[i] - rows.valid[from] >= 25) {
-      blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
-      from = i;
-    }
-  }
-  return blocks;
-}
-
-/**
- * The column over all rows, from cached day blocks when every block is cached, else
- * computed by `compute` (over all rows) and cached block by block.
- */
-function cachedColumn(prefix: string, blocks: DayBlock[], n: number, compute: (values: Float64Array) => void): Float64Array {
-  const values = new Float64Array(n);
-  let complete = blockCache.enabled;
-  for (const b of complete ? blocks : []) {
-    const hit = blockCache.get(`${prefix}:${b.key}`);
-    if (!hit) {
-      complete = false;
-      break;
-    }
-    values.set(hit, b.from);
-  }
-  if (complete) return values;
-  compute(values);
-  if (blockCache.enabled) for (const b of blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
-  return values;
 }

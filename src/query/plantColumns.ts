@@ -1,0 +1,84 @@
+/**
+ * Plant series over a set of rows, computed once per plant and kept in the block cache.
+ * Rows are whole local days (stitched continuous days, or a single run's span), so every
+ * block — one run on one local day — is cached and reused by any later request that
+ * needs it: the plant endpoints, and the regions, whose wind and solar are sums of plants.
+ */
+import { ISOS } from '../catalog/isos.ts';
+import type { Plant } from '../catalog/types.ts';
+import type { ForecastModel } from '../models/forecastModels.ts';
+import { localDayStartHour, parseDate } from '../time/zones.ts';
+import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
+import { WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { blockCache } from './blockCache.ts';
+import type { StitchedRows } from './continuous.ts';
+
+/** A run of rows that one run serves on one local day: [from, to) row indices. */
+interface DayBlock {
+  from: number;
+  to: number;
+  key: string;
+}
+
+/** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
+function dayBlocks(rows: StitchedRows): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  let from = 0;
+  for (let i = 1; i <= rows.valid.length; i++) {
+    if (i === rows.valid.length || rows.created[i] !== rows.created[from] || rows.valid[i] - rows.valid[from] >= 25) {
+      blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
+      from = i;
+    }
+  }
+  return blocks;
+}
+
+/** Marks truth rows in block keys and batches (no run). */
+export const TRUTH = Number.NaN;
+
+export class PlantColumns {
+  private readonly blocks: DayBlock[];
+  private computer: PlantSeriesComputer | null = null;
+
+  /**
+   * `model` null means truth (actuals): rows' `created` is ignored and no horizon applies.
+   */
+  constructor(
+    private readonly world: WeatherWorld,
+    readonly metric: PlantMetric,
+    private readonly model: ForecastModel | null,
+    readonly rows: StitchedRows,
+  ) {
+    this.blocks = dayBlocks(rows);
+  }
+
+  private computerFor(): PlantSeriesComputer {
+    return (this.computer ??= new PlantSeriesComputer(
+      new WeatherBatch(this.world, { valid: this.rows.valid, created: this.model ? this.rows.created : null }, this.model?.skill ?? null, weatherNeedsFor(this.metric)),
+      this.metric,
+      this.rows.valid,
+    ));
+  }
+
+  /** The plant's values on every row (NaN before it began operating or beyond a run's horizon). */
+  values(plant: Plant): Float64Array {
+    const n = this.rows.valid.length;
+    const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
+    const values = new Float64Array(n);
+    if (blockCache.enabled && this.blocks.every((b) => this.copyCached(`${prefix}:${b.key}`, values, b.from))) return values;
+    const begins = localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
+    this.computerFor().compute(plant, begins, values);
+    if (this.model) {
+      // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
+      for (let i = 0; i < n; i++) if (this.rows.valid[i] - this.rows.created[i] >= this.model.horizonHours) values[i] = Number.NaN;
+    }
+    if (blockCache.enabled) for (const b of this.blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
+    return values;
+  }
+
+  private copyCached(key: string, into: Float64Array, at: number): boolean {
+    const hit = blockCache.get(key);
+    if (hit) into.set(hit, at);
+    return hit !== undefined;
+  }
+}

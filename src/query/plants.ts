@@ -11,7 +11,8 @@ import { lastStitchableDay, stitchRows, type StitchOptions } from './continuous.
 import { PlantColumns } from './plantColumns.ts';
 import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
-import { addDays, localDateOfHour, localDayStartHour, parseDate, type CivilDate } from '../time/zones.ts';
+import { addDays, formatDate, localDateOfHour, localDayStartHour, parseDate, type CivilDate } from '../time/zones.ts';
+import { runAsOf, singleRunRows } from './runs.ts';
 
 /** Forecast history begins with this local day in every ISO. */
 export const FORECAST_HISTORY_START: CivilDate = { year: 2026, month: 1, day: 1 };
@@ -57,6 +58,67 @@ export function selectPlants(iso: IsoCode, metric: PlantMetric, id: string | und
   return [plant];
 }
 
+export interface PlantForecastRequest {
+  iso: IsoCode;
+  metric: PlantMetric;
+  id?: string;
+  model: ForecastModelName;
+  forecastedBy?: RequestInstant;
+  nowMs: number;
+}
+
+/** One run of the model: the latest created at or before `forecasted_by` (default now). */
+export function plantForecast(world: WeatherWorld, r: PlantForecastRequest): Frame {
+  const plants = selectPlants(r.iso, r.metric, r.id);
+  const timezone = ISOS[r.iso].timezone;
+  const model = FORECAST_MODELS[r.model];
+  const created = runAsOf(model, r.forecastedBy?.epochMs, r.nowMs);
+  if (created < localDayStartHour(timezone, addDays(FORECAST_HISTORY_START, -1))) {
+    throw queryValueError(
+      'forecasted_by',
+      r.forecastedBy?.raw ?? null,
+      'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
+    );
+  }
+  const rows = singleRunRows(model, created);
+  const columns = new PlantColumns(world, r.metric, model, rows);
+  const units = PLANT_METRIC_UNITS[r.metric];
+  return {
+    model: r.model,
+    createdAtHour: created,
+    units,
+    timezone,
+    hours: rows.valid,
+    decimals: DECIMALS_BY_UNIT[units],
+    columns: plants.map((plant) => ({ label: [String(plant.id)], fill: (out: Float64Array) => out.set(columns.values(plant)) })),
+  };
+}
+
+/** Backcasts reach back to the start of the actuals: the current model run over history. */
+export const BACKCAST_HISTORY_START: CivilDate = { year: 2023, month: 1, day: 1 };
+
+export interface PlantBackcastRequest {
+  iso: IsoCode;
+  metric: PlantMetric;
+  id?: string;
+  start?: RequestInstant;
+  end?: RequestInstant;
+  nowMs: number;
+}
+
+/**
+ * The day-ahead backcast: the current optimized model's day-ahead forecasts over history
+ * (days_ahead 1, latest_hour 10), for evaluating the model against actuals.
+ */
+export function plantBackcast(world: WeatherWorld, r: PlantBackcastRequest): Frame {
+  return plantContinuous(
+    world,
+    { ...r, model: 'optimized', latestHour: 10, daysAhead: 1 },
+    BACKCAST_HISTORY_START,
+    'day-ahead backcasts',
+  );
+}
+
 export interface PlantContinuousRequest {
   iso: IsoCode;
   metric: PlantMetric;
@@ -69,14 +131,19 @@ export interface PlantContinuousRequest {
   nowMs: number;
 }
 
-export function plantContinuous(world: WeatherWorld, r: PlantContinuousRequest): Frame {
+export function plantContinuous(
+  world: WeatherWorld,
+  r: PlantContinuousRequest,
+  historyStart: CivilDate = FORECAST_HISTORY_START,
+  kind = 'continuous forecasts',
+): Frame {
   const plants = selectPlants(r.iso, r.metric, r.id);
   const timezone = ISOS[r.iso].timezone;
   const model = FORECAST_MODELS[r.model];
   const stitch: StitchOptions = { timezone, model, latestHour: r.latestHour, daysAhead: r.daysAhead };
   const lastHour = localDayStartHour(timezone, addDays(lastStitchableDay(stitch, r.nowMs), 1)) - 1;
   const window = resolveWindow(r.start, r.end, timezone, { lastHour, days: DEFAULT_CONTINUOUS_DAYS });
-  const firstHour = localDayStartHour(timezone, FORECAST_HISTORY_START);
+  const firstHour = localDayStartHour(timezone, historyStart);
   const rows = stitchRows(stitch, window, firstHour, r.nowMs);
   if (rows.valid.length === 0) {
     // Point at the parameter that put the window where there is no data, if one was sent.
@@ -85,7 +152,7 @@ export function plantContinuous(world: WeatherWorld, r: PlantContinuousRequest):
     throw queryValueError(
       param,
       (param === 'end' ? r.end?.raw : r.start?.raw) ?? null,
-      `no forecast data in the requested window: continuous forecasts exist for local days from 2026-01-01 ` +
+      `no forecast data in the requested window: ${kind} exist for local days from ${formatDate(historyStart)} ` +
         `through the last day whose run (days_ahead=${r.daysAhead}, latest_hour=${r.latestHour}) has been issued`,
     );
   }

@@ -21,6 +21,15 @@ export const END_PARAM: ParamSpec = {
     'End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days.',
 };
 
+export const FORECASTED_BY_PARAM: ParamSpec = {
+  name: 'forecasted_by',
+  in: 'query',
+  kind: 'datetime',
+  description:
+    'Only runs created at or before this instant are considered: the answer is the forecast as it stood then ' +
+    '(a datetime without an offset is UTC). Default: now.',
+};
+
 export const ID_PARAM: ParamSpec = {
   name: 'id',
   in: 'query',

@@ -1,11 +1,11 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced). */
 import type { IsoCode } from '../../catalog/isos.ts';
 import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
-import { listPlants, plantContinuous } from '../../query/plants.ts';
+import { listPlants, plantBackcast, plantContinuous, plantForecast } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
-import { DAYS_AHEAD_PARAM, END_PARAM, ID_PARAM, ISO_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
+import { DAYS_AHEAD_PARAM, END_PARAM, FORECASTED_BY_PARAM, ID_PARAM, ISO_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
 
 const METRIC_PARAM: ParamSpec = {
   name: 'metric',
@@ -24,6 +24,8 @@ const CONTINUOUS_MODEL_PARAM: ParamSpec = {
   default: 'optimized',
   description: 'Forecast model: optimized (hourly runs, 15 days) or iso (four runs a day, 8 days).',
 };
+
+const FORECAST_MODEL_PARAM: ParamSpec = { ...CONTINUOUS_MODEL_PARAM, description: 'Forecast model: optimized (default) or iso.' };
 
 export const plantRoutes: RouteDef[] = [
   {
@@ -57,6 +59,48 @@ export const plantRoutes: RouteDef[] = [
         model: params.model as ForecastModelName,
         latestHour: params.latest_hour as number,
         daysAhead: params.days_ahead as number,
+        start: requestInstant(params.start, raw.start),
+        end: requestInstant(params.end, raw.end),
+        nowMs,
+      }),
+  },
+  {
+    path: '/plant/{iso}/{metric}/forecast',
+    name: 'forecast',
+    summary: 'Get Plant Forecast',
+    description:
+      'The most recent forecast run for one or all plants, or with forecasted_by the latest run created at or before that ' +
+      'instant (history from the runs for 2026-01-01). Theoretical generation potential: no curtailment or maintenance.',
+    tag: 'plants',
+    level: 'advanced',
+    params: [ISO_PARAM, METRIC_PARAM, FORECASTED_BY_PARAM, FORECAST_MODEL_PARAM, ID_PARAM],
+    response: { kind: 'timeseries' },
+    handle: ({ params, nowMs, world, raw }) =>
+      plantForecast(world, {
+        iso: params.iso as IsoCode,
+        metric: params.metric as PlantMetric,
+        id: params.id as string | undefined,
+        model: params.model as ForecastModelName,
+        forecastedBy: requestInstant(params.forecasted_by, raw.forecasted_by),
+        nowMs,
+      }),
+  },
+  {
+    path: '/plant/{iso}/{metric}/backcast',
+    name: 'backcast',
+    summary: 'Get Day-Ahead Backcast',
+    description:
+      "A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, " +
+      'from 2023-01-01, for evaluating the model against actuals.',
+    tag: 'plants',
+    level: 'enterprise',
+    params: [ISO_PARAM, METRIC_PARAM, START_PARAM, END_PARAM, ID_PARAM],
+    response: { kind: 'timeseries' },
+    handle: ({ params, nowMs, world, raw }) =>
+      plantBackcast(world, {
+        iso: params.iso as IsoCode,
+        metric: params.metric as PlantMetric,
+        id: params.id as string | undefined,
         start: requestInstant(params.start, raw.start),
         end: requestInstant(params.end, raw.end),
         nowMs,

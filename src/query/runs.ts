@@ -1,0 +1,46 @@
+/**
+ * Rows of the other request kinds, next to continuous stitching (continuous.ts):
+ * - a single run (`forecast`): the latest run created at or before `forecasted_by`
+ *   (default: now; never after now — later runs do not exist yet), all its valid hours;
+ * - actuals: truth for hours that have passed, after a short publication lag.
+ */
+import type { ForecastModel } from '../models/forecastModels.ts';
+import { latestRunAtOrBefore } from '../models/forecastModels.ts';
+import { HOUR_MS } from '../time/hours.ts';
+import type { StitchedRows } from './continuous.ts';
+import type { HourWindow } from './window.ts';
+
+/** An actual for hour h is published once h has ended plus this lag. */
+export const ACTUAL_LAG_MINUTES = 15;
+
+/** The last hour whose actual is published at `nowMs`. */
+export function lastActualHour(nowMs: number): number {
+  return Math.floor((nowMs - ACTUAL_LAG_MINUTES * 60_000) / HOUR_MS) - 1;
+}
+
+/** Creation hour of the run a `forecast` request means. */
+export function runAsOf(model: ForecastModel, forecastedByMs: number | undefined, nowMs: number): number {
+  const asOf = Math.min(forecastedByMs ?? nowMs, nowMs);
+  return latestRunAtOrBefore(model, Math.floor(asOf / HOUR_MS));
+}
+
+/** Every valid hour of the run created at `created`. */
+export function singleRunRows(model: ForecastModel, created: number): StitchedRows {
+  const rows: StitchedRows = { valid: [], created: [] };
+  for (let h = created; h < created + model.horizonHours; h++) {
+    rows.valid.push(h);
+    rows.created.push(created);
+  }
+  return rows;
+}
+
+/** Truth rows over a window, cut at `firstHour` (history start) and at the last published hour. */
+export function actualRows(window: HourWindow, firstHour: number, nowMs: number): StitchedRows {
+  const rows: StitchedRows = { valid: [], created: [] };
+  const last = Math.min(window.endHour, lastActualHour(nowMs));
+  for (let h = Math.max(window.startHour, firstHour); h <= last; h++) {
+    rows.valid.push(h);
+    rows.created.push(Number.NaN);
+  }
+  return rows;
+}

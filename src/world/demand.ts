@@ -1,0 +1,528 @@
+/**
+ * Regional weather-driven quantities — population-weighted temperature ("poptemp") and
+ * demand — for a set of rows, truth or as a forecast run saw them.
+ *
+ * poptemp (°C) of a zone is Σ weight × temperature over its load centres (catalog/regions.ts);
+ * the ISO total's is the population-weighted mean of its zones' poptemps.
+ *
+ * Demand (MW) of a zone, at hour h of local day D (realism-targets §6, §7):
+ *
+ *   load = share · [ base · shape(h) + Σc wc · ( heat(Tc) · heatShape(h) + cool(Tc) · coolShape(h) ) ]
+ *          · calendar(D, h) · (1 + noise(h))
+ *
+ * - share: the zone's population share in its ISO; base, slopes: the ISO's DEMAND_PARAMS.
+ * - Tc: the effective temperature at load centre c, a blend of the smoothed daily mean
+ *   0.5·mean(D) + 0.3·mean(D−1) + 0.2·mean(D−2) (thermal mass, multi-day heat build-up) and the
+ *   hourly temperature (intraday shape). Degree days are taken per centre and then weighted
+ *   (a zone spanning climates is not averaged into mildness).
+ * - heat(T) = heatSlope·(HDD + heatConvex·max(0, HEAT_CONVEX_BELOW_C − T)), HDD = max(0, heatBase − T):
+ *   steeper below −5 °C (resistance heat).
+ * - cool(T) = coolSlope·(CDD + coolCurve·CDD²), CDD = max(0, T − coolBase): steeper when hot.
+ * - shape: hourly profile by season (winter: morning ~8 h and evening ~18–19 h peaks; summer:
+ *   one afternoon peak 15–18 h), flatter mornings on weekends; CAISO and ISO-NE lose some load at
+ *   midday to behind-the-meter solar.
+ * - calendar: Saturday and Sunday lower than weekdays, NERC holidays (New Year, Memorial Day,
+ *   Independence Day, Labor Day, Thanksgiving, Christmas; Sunday → Monday) like Sundays. The
+ *   true depth of each holiday varies a little from year to year; forecasts assume the nominal one.
+ * - noise: smooth multiplicative load noise (an ISO-wide part at two time scales and a zone
+ *   part), the truth's alone; a forecast knows it at lead L only as noise·exp(−L/τ).
+ *
+ * The ISO total's demand is exactly the sum of its zones' demand.
+ *
+ * Lags are evaluated at earlier hours of the same run, never taken from the requested window,
+ * so a value depends only on (region, valid hour, run) and not on the window asked for. Hours
+ * already past when a run was made (valid < created) are observed: the run sees the truth there.
+ */
+import type { IsoCode } from '../catalog/isos.ts';
+import { loadCentres, populationShare, zoneRegionsOf, type Region } from '../catalog/regions.ts';
+import { localDateOfHour, localDayStartHour, localHourOfDay, type CivilDate } from '../time/zones.ts';
+import { VALUE_NOISE1_SD, ValueNoise1Walker, seedOf, signedUnit } from './hash.ts';
+import { newWeatherSeries, pointClimate, WeatherBatch, type WeatherRows, type WeatherSeries, type WeatherSkill, type WeatherWorld } from './weather.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+export interface DemandParams {
+  /** Weather-free load of the ISO (MW): the mean of base · shape · calendar is about this. */
+  baseMw: number;
+  /** Heating degrees below this effective temperature (°C). */
+  heatBaseC: number;
+  /** MW per heating degree (ISO-wide). */
+  heatSlopeMwPerC: number;
+  /** Extra heating degrees per °C below HEAT_CONVEX_BELOW_C (resistance heat). */
+  heatConvex: number;
+  /** Cooling degrees above this effective temperature (°C). */
+  coolBaseC: number;
+  /** MW per cooling degree (ISO-wide) at the balance point. */
+  coolSlopeMwPerC: number;
+  /** Quadratic steepening of cooling: cool = slope·(CDD + coolCurve·CDD²). */
+  coolCurve: number;
+  /** Midday load lost to behind-the-meter solar, as a fraction of base at solar noon in summer. */
+  btmSolar: number;
+  /** Standard deviation of the relative load noise. */
+  noiseSd: number;
+}
+
+/**
+ * Per-ISO parameters, calibrated with scripts/demand-calibration.ts so that 2026 truth lands
+ * near realism-targets §2a (peak / mean / min of `<iso>_total`, GW) and day-ahead forecasts near
+ * §1a. Heating slopes follow §6: ~25 % of the cooling slope in MISO and ISO-NE, ~35–40 % in PJM,
+ * ~40–50 % in ERCOT and SPP (but the synthetic world's winters decide how much load they add).
+ */
+export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = {
+  pjm: { baseMw: 80_000, heatBaseC: 14, heatSlopeMwPerC: 1_500, heatConvex: 0.5, coolBaseC: 18.5, coolSlopeMwPerC: 3_800, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.012 },
+  miso: { baseMw: 68_000, heatBaseC: 13, heatSlopeMwPerC: 900, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 3_200, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.012 },
+  spp: { baseMw: 28_000, heatBaseC: 14, heatSlopeMwPerC: 600, heatConvex: 0.6, coolBaseC: 19, coolSlopeMwPerC: 1_500, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
+  ercot: { baseMw: 42_000, heatBaseC: 14, heatSlopeMwPerC: 1_400, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 2_200, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
+  caiso: { baseMw: 25_000, heatBaseC: 13, heatSlopeMwPerC: 400, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_800, coolCurve: 0.05, btmSolar: 0.08, noiseSd: 0.014 },
+  nyiso: { baseMw: 17_000, heatBaseC: 13, heatSlopeMwPerC: 250, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 1_000, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
+  isone: { baseMw: 13_000, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 850, coolCurve: 0.04, btmSolar: 0.04, noiseSd: 0.013 },
+};
+
+/** Below this effective temperature heating steepens (°C). */
+const HEAT_CONVEX_BELOW_C = -5;
+/** Weight of the smoothed daily mean in the effective temperature (the rest is the hourly value). */
+const SMOOTH_WEIGHT = 0.6;
+/** Weights of today's, yesterday's and the day before's mean temperature. */
+const LAG_WEIGHTS = [0.5, 0.3, 0.2] as const;
+/** Calendar factors: Saturday, Sunday (and holidays). */
+const SATURDAY = 0.94;
+const SUNDAY = 0.905;
+/** Year-to-year spread of a holiday's true depth (relative, uniform ±). */
+const HOLIDAY_SPREAD = 0.03;
+/** Time scales of the load noise parts (hours between lattice points). */
+const NOISE_SLOW_HOURS = 30;
+const NOISE_FAST_HOURS = 5;
+const NOISE_ZONE_HOURS = 8;
+/** A forecast's knowledge of the load noise decays with lead over this many × the skill's localMemoryHours. */
+const NOISE_MEMORY_PER_LOCAL_HOUR = 4;
+
+// ---------------------------------------------------------------------------------------------
+// Daily shapes (local clock hour 0–23; each normalised to mean 1)
+
+function normalised(values: number[]): Float64Array {
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  return Float64Array.from(values, (v) => v / mean);
+}
+
+const WINTER_WEEKDAY = normalised([
+  0.88, 0.85, 0.84, 0.84, 0.86, 0.91, 0.99, 1.05, 1.07, 1.06, 1.04, 1.03,
+  1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04, 0.98, 0.92,
+]);
+const SUMMER_WEEKDAY = normalised([
+  0.9, 0.86, 0.83, 0.81, 0.81, 0.83, 0.87, 0.92, 0.96, 1.0, 1.03, 1.06,
+  1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99, 0.94,
+]);
+/** Weekends and holidays: later, softer morning ramp (relative change by hour). */
+const WEEKEND_MORNING = Float64Array.from({ length: 24 }, (_, h) => 1 - 0.05 * Math.exp(-(((h - 7.5) / 2.2) ** 2)));
+/** Air conditioning runs hardest late afternoon; heating mornings and evenings. */
+const COOL_SHAPE = Float64Array.from({ length: 24 }, (_, h) => 1 + 0.3 * Math.cos((2 * Math.PI * (h - 17)) / 24));
+const HEAT_SHAPE = Float64Array.from(
+  { length: 24 },
+  (_, h) => 0.9 + 0.12 * Math.exp(-(((h - 8) / 2.5) ** 2)) + 0.12 * Math.exp(-(((h - 19) / 2.5) ** 2)),
+);
+/** Behind-the-meter solar by local hour (a bell around 13 h), peak 1. */
+const BTM_SHAPE = Float64Array.from({ length: 24 }, (_, h) => Math.exp(-(((h + 0.5 - 13) / 2.6) ** 2)));
+
+// ---------------------------------------------------------------------------------------------
+// Calendar
+
+function dayNumber(d: CivilDate): number {
+  return Date.UTC(d.year, d.month - 1, d.day) / 86_400_000;
+}
+
+function weekdayOf(d: CivilDate): number {
+  return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+}
+
+/** n-th (1-based) weekday `wd` of a month, or the last one for n = −1. */
+function nthWeekday(year: number, month: number, wd: number, n: number): number {
+  if (n > 0) {
+    const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+    return 1 + ((wd - first + 7) % 7) + 7 * (n - 1);
+  }
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const last = new Date(Date.UTC(year, month - 1, lastDay)).getUTCDay();
+  return lastDay - ((last - wd + 7) % 7);
+}
+
+/**
+ * The NERC holidays of a year as observed (a holiday on Sunday is observed on Monday; one on
+ * Saturday stays on Saturday): New Year's Day, Memorial Day, Independence Day, Labor Day,
+ * Thanksgiving Day, Christmas Day. Index in the list = holiday id 0..5.
+ */
+export function nercHolidays(year: number): CivilDate[] {
+  const fixed = (month: number, day: number): CivilDate => {
+    const d = { year, month, day };
+    if (weekdayOf(d) === 0) {
+      const next = new Date(Date.UTC(year, month - 1, day + 1));
+      return { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() };
+    }
+    return d;
+  };
+  return [
+    fixed(1, 1),
+    { year, month: 5, day: nthWeekday(year, 5, 1, -1) },
+    fixed(7, 4),
+    { year, month: 9, day: nthWeekday(year, 9, 1, 1) },
+    { year, month: 11, day: nthWeekday(year, 11, 4, 4) },
+    fixed(12, 25),
+  ];
+}
+
+const holidayCache = new Map<number, Map<number, number>>();
+
+/** Holiday id (0..5) of a civil date, or −1. */
+export function nercHolidayOf(d: CivilDate): number {
+  let m = holidayCache.get(d.year);
+  if (!m) {
+    m = new Map(nercHolidays(d.year).map((h, i) => [dayNumber(h), i]));
+    holidayCache.set(d.year, m);
+  }
+  return m.get(dayNumber(d)) ?? -1;
+}
+
+/** Calendar factor of a day, nominal (what forecasts assume) and true. */
+function calendarFactors(d: CivilDate): { nominal: number; truth: number; weekendLike: boolean } {
+  const holiday = nercHolidayOf(d);
+  if (holiday >= 0) {
+    const spread = HOLIDAY_SPREAD * signedUnit(seedOf('demand:holiday'), d.year, holiday);
+    return { nominal: SUNDAY, truth: SUNDAY * (1 + spread), weekendLike: true };
+  }
+  const wd = weekdayOf(d);
+  const f = wd === 0 ? SUNDAY : wd === 6 ? SATURDAY : 1;
+  return { nominal: f, truth: f, weekendLike: wd === 0 || wd === 6 };
+}
+
+/** Summer weight of a day (0 mid-January → 1 mid-July), from the day of the year. */
+function summerWeight(d: CivilDate): number {
+  const doy = dayNumber(d) - Date.UTC(d.year, 0, 1) / 86_400_000;
+  return 0.5 - 0.5 * Math.cos((2 * Math.PI * (doy - 15)) / 365.25);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batches that know their origin
+
+interface BatchOrigin {
+  world: WeatherWorld;
+  skill: WeatherSkill | null;
+  /** Creation hour of each row's run, or null for truth. */
+  created: Float64Array | null;
+}
+
+const origins = new WeakMap<WeatherBatch, BatchOrigin>();
+
+/**
+ * A temperature-only WeatherBatch for `rows` that RegionWeatherComputer can extend to the
+ * earlier hours its lags need (same world and skill, same run per row). `skill` null means
+ * truth. Equivalent to `new WeatherBatch(world, rows, skill, {})` plus that knowledge.
+ */
+export function regionWeatherBatch(world: WeatherWorld, rows: WeatherRows, skill: WeatherSkill | null): WeatherBatch {
+  const batch = new WeatherBatch(world, rows, skill, {});
+  origins.set(batch, { world, skill, created: skill && rows.created ? Float64Array.from(rows.created) : null });
+  return batch;
+}
+
+/**
+ * The origin of a batch: registered by regionWeatherBatch, or read from a WeatherBatch that
+ * exposes `world`, `skill` and `createdHours` itself.
+ */
+function originOf(batch: WeatherBatch): BatchOrigin {
+  const known = origins.get(batch);
+  if (known) return known;
+  const open = batch as unknown as { world?: WeatherWorld; skill?: WeatherSkill | null; createdHours?: Float64Array | null };
+  if (open.world && open.skill !== undefined && open.createdHours !== undefined) {
+    return { world: open.world, skill: open.skill, created: open.skill ? open.createdHours : null };
+  }
+  throw new Error('RegionWeatherComputer: make the batch with regionWeatherBatch(world, rows, skill)');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The computer
+
+/** A local day of one run inside the extended rows: ext rows [from, to). */
+interface DayBlock {
+  from: number;
+  to: number;
+}
+
+/** Per load centre: hourly temperature on the requested rows and the smoothed daily temperature. */
+interface CentreSeries {
+  hourly: Float64Array;
+  smooth: Float64Array;
+}
+
+/**
+ * Computes poptemp and demand of any region of one ISO over a set of rows. Build it once per
+ * request and ask for as many regions as needed: centre temperatures and zone results are
+ * shared (the total reuses its zones).
+ */
+export class RegionWeatherComputer {
+  readonly n: number;
+  private readonly origin: BatchOrigin;
+  /** Per requested row: index of its own hour in the extended rows, and its three day blocks. */
+  private readonly rowExt: Int32Array;
+  private readonly rowDay: Int32Array;
+  private readonly rowDay1: Int32Array;
+  private readonly rowDay2: Int32Array;
+  private readonly blocks: DayBlock[] = [];
+  /** Extended rows: which batch computes each (0 forecast, 1 truth) and the row there. */
+  private readonly extSource: Uint8Array;
+  private readonly extIndex: Int32Array;
+  private readonly forecastBatch: WeatherBatch | null;
+  private readonly truthBatch: WeatherBatch | null;
+  private readonly forecastSeries: WeatherSeries | null;
+  private readonly truthSeries: WeatherSeries | null;
+  private readonly extTemp: Float64Array;
+  /** Region-independent per-row terms. */
+  private readonly localHour: Uint8Array;
+  private readonly summer: Float64Array;
+  private readonly calendar: Float64Array;
+  private readonly weekendLike: Uint8Array;
+  private readonly noiseMemory: Float64Array;
+  private readonly centreCache = new Map<string, CentreSeries>();
+  private readonly poptempCache = new Map<string, Float64Array>();
+  private readonly demandCache = new Map<string, Float64Array>();
+
+  constructor(
+    batch: WeatherBatch,
+    private readonly validHours: ArrayLike<number>,
+    readonly timezone: string,
+  ) {
+    const n = validHours.length;
+    this.n = n;
+    if (batch.n !== n) throw new Error(`RegionWeatherComputer: batch has ${batch.n} rows, validHours ${n}`);
+    this.origin = originOf(batch);
+    const created = this.origin.created;
+
+    // Local dates (cached per UTC day: an offset change happens at most once a day).
+    const dateOf = new Map<number, CivilDate>();
+    const dayStart = new Map<number, number>();
+    const startOfDay = (d: CivilDate): number => {
+      const k = dayNumber(d);
+      let s = dayStart.get(k);
+      if (s === undefined) {
+        s = localDayStartHour(timezone, d);
+        dayStart.set(k, s);
+      }
+      return s;
+    };
+    const civilOfDayNumber = (k: number): CivilDate => {
+      const d = new Date(k * 86_400_000);
+      return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+    };
+
+    this.localHour = new Uint8Array(n);
+    this.summer = new Float64Array(n);
+    this.calendar = new Float64Array(n);
+    this.weekendLike = new Uint8Array(n);
+    this.noiseMemory = new Float64Array(n);
+    const rowDayNumber = new Float64Array(n);
+    const calendarCache = new Map<number, ReturnType<typeof calendarFactors>>();
+    const memoryTau = this.origin.skill ? NOISE_MEMORY_PER_LOCAL_HOUR * this.origin.skill.localMemoryHours : 1;
+    for (let i = 0; i < n; i++) {
+      const h = validHours[i];
+      let date = dateOf.get(h);
+      if (!date) {
+        date = localDateOfHour(timezone, h);
+        dateOf.set(h, date);
+      }
+      const k = dayNumber(date);
+      rowDayNumber[i] = k;
+      this.localHour[i] = localHourOfDay(timezone, h);
+      let cal = calendarCache.get(k);
+      if (!cal) {
+        cal = calendarFactors(date);
+        calendarCache.set(k, cal);
+      }
+      this.calendar[i] = created ? cal.nominal : cal.truth;
+      this.weekendLike[i] = cal.weekendLike ? 1 : 0;
+      this.summer[i] = summerWeight(date);
+      this.noiseMemory[i] = created ? Math.exp(-Math.max(0, h + 0.5 - created[i]) / memoryTau) : 1;
+    }
+
+    // Extended rows: for each group of consecutive rows of one run, every hour of the local
+    // days D−2..D of its rows.
+    const extValid: number[] = [];
+    const extCreated: number[] = [];
+    this.rowExt = new Int32Array(n);
+    this.rowDay = new Int32Array(n);
+    this.rowDay1 = new Int32Array(n);
+    this.rowDay2 = new Int32Array(n);
+    for (let g0 = 0; g0 < n; ) {
+      let g1 = g0 + 1;
+      while (g1 < n && (created ? created[g1] === created[g0] : true)) g1++;
+      const run = created ? created[g0] : Number.NaN;
+      const days = new Set<number>();
+      for (let i = g0; i < g1; i++) for (let lag = 0; lag <= 2; lag++) days.add(rowDayNumber[i] - lag);
+      const blockOf = new Map<number, number>();
+      for (const k of [...days].sort((a, b) => a - b)) {
+        const from = extValid.length;
+        const s = startOfDay(civilOfDayNumber(k));
+        const e = startOfDay(civilOfDayNumber(k + 1));
+        for (let h = s; h < e; h++) {
+          extValid.push(h);
+          extCreated.push(run);
+        }
+        blockOf.set(k, this.blocks.length);
+        this.blocks.push({ from, to: extValid.length });
+      }
+      for (let i = g0; i < g1; i++) {
+        const k = rowDayNumber[i];
+        const b = blockOf.get(k)!;
+        this.rowDay[i] = b;
+        this.rowDay1[i] = blockOf.get(k - 1)!;
+        this.rowDay2[i] = blockOf.get(k - 2)!;
+        this.rowExt[i] = this.blocks[b].from + (validHours[i] - startOfDay(civilOfDayNumber(k)));
+      }
+      g0 = g1;
+    }
+
+    // Forecast rows (valid hour not yet past at creation) and observed rows (truth).
+    const m = extValid.length;
+    this.extSource = new Uint8Array(m);
+    this.extIndex = new Int32Array(m);
+    const fValid: number[] = [];
+    const fCreated: number[] = [];
+    const tValid: number[] = [];
+    for (let j = 0; j < m; j++) {
+      if (created && extValid[j] >= extCreated[j]) {
+        this.extSource[j] = 0;
+        this.extIndex[j] = fValid.length;
+        fValid.push(extValid[j]);
+        fCreated.push(extCreated[j]);
+      } else {
+        this.extSource[j] = 1;
+        this.extIndex[j] = tValid.length;
+        tValid.push(extValid[j]);
+      }
+    }
+    const { world, skill } = this.origin;
+    this.forecastBatch = fValid.length > 0 ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null;
+    this.truthBatch = tValid.length > 0 ? new WeatherBatch(world, { valid: tValid, created: null }, null, {}) : null;
+    this.forecastSeries = this.forecastBatch ? newWeatherSeries(this.forecastBatch.n) : null;
+    this.truthSeries = this.truthBatch ? newWeatherSeries(this.truthBatch.n) : null;
+    this.extTemp = new Float64Array(m);
+  }
+
+  /** Population-weighted temperature (°C) of the region on every row. */
+  poptemp(region: Region, out: Float64Array): void {
+    out.set(this.poptempOf(region));
+  }
+
+  /** Demand (MW) of the region on every row; the ISO total is the sum of its zones. */
+  demand(region: Region, out: Float64Array): void {
+    if (region.region_type === 'iso') {
+      out.fill(0);
+      for (const z of zoneRegionsOf(region.iso)) {
+        const d = this.zoneDemand(z);
+        for (let i = 0; i < this.n; i++) out[i] += d[i];
+      }
+      return;
+    }
+    out.set(this.zoneDemand(region));
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private poptempOf(region: Region): Float64Array {
+    let p = this.poptempCache.get(region.id);
+    if (p) return p;
+    p = new Float64Array(this.n);
+    if (region.region_type === 'iso') {
+      for (const z of zoneRegionsOf(region.iso)) {
+        const share = populationShare(z);
+        const zp = this.poptempOf(z);
+        for (let i = 0; i < this.n; i++) p[i] += share * zp[i];
+      }
+    } else {
+      for (const c of loadCentres(region)) {
+        const s = this.centre(c.lat, c.lon);
+        for (let i = 0; i < this.n; i++) p[i] += c.weight * s.hourly[i];
+      }
+    }
+    this.poptempCache.set(region.id, p);
+    return p;
+  }
+
+  /** Temperatures at one load centre: hourly on the rows and the smoothed daily mean. */
+  private centre(lat: number, lon: number): CentreSeries {
+    const key = `${lat},${lon}`;
+    let s = this.centreCache.get(key);
+    if (s) return s;
+    const climate = pointClimate(lat, lon);
+    // Temperature has no point-local part, so the local seed only names the point.
+    const localSeed = seedOf(`centre:${lat.toFixed(4)},${lon.toFixed(4)}`);
+    const t = this.extTemp;
+    if (this.forecastBatch) this.forecastBatch.sample(climate, localSeed, this.forecastSeries!);
+    if (this.truthBatch) this.truthBatch.sample(climate, localSeed, this.truthSeries!);
+    const f = this.forecastSeries?.tempC;
+    const tr = this.truthSeries?.tempC;
+    for (let j = 0; j < t.length; j++) t[j] = this.extSource[j] === 0 ? f![this.extIndex[j]] : tr![this.extIndex[j]];
+    const means = new Float64Array(this.blocks.length);
+    for (let b = 0; b < this.blocks.length; b++) {
+      const { from, to } = this.blocks[b];
+      let sum = 0;
+      for (let j = from; j < to; j++) sum += t[j];
+      means[b] = sum / (to - from);
+    }
+    const hourly = new Float64Array(this.n);
+    const smooth = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) {
+      hourly[i] = t[this.rowExt[i]];
+      smooth[i] = LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
+    }
+    s = { hourly, smooth };
+    this.centreCache.set(key, s);
+    return s;
+  }
+
+  private zoneDemand(region: Region): Float64Array {
+    let d = this.demandCache.get(region.id);
+    if (d) return d;
+    const p = DEMAND_PARAMS[region.iso];
+    const share = populationShare(region);
+    const n = this.n;
+    // Weather-sensitive load per row, degree days weighted over the centres.
+    const heat = new Float64Array(n);
+    const cool = new Float64Array(n);
+    for (const c of loadCentres(region)) {
+      const s = this.centre(c.lat, c.lon);
+      for (let i = 0; i < n; i++) {
+        const te = SMOOTH_WEIGHT * s.smooth[i] + (1 - SMOOTH_WEIGHT) * s.hourly[i];
+        const hdd = Math.max(0, p.heatBaseC - te) + p.heatConvex * Math.max(0, HEAT_CONVEX_BELOW_C - te);
+        const cdd = Math.max(0, te - p.coolBaseC);
+        heat[i] += c.weight * hdd;
+        cool[i] += c.weight * (cdd + p.coolCurve * cdd * cdd);
+      }
+    }
+    const noise = this.noise(region);
+    d = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const h = this.localHour[i];
+      const s = this.summer[i];
+      let shape = (1 - s) * WINTER_WEEKDAY[h] + s * SUMMER_WEEKDAY[h];
+      if (this.weekendLike[i]) shape *= WEEKEND_MORNING[h];
+      shape -= p.btmSolar * (0.5 + 0.5 * s) * BTM_SHAPE[h];
+      const weather = p.heatSlopeMwPerC * heat[i] * HEAT_SHAPE[h] + p.coolSlopeMwPerC * cool[i] * COOL_SHAPE[h];
+      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * (1 + noise[i] * this.noiseMemory[i]);
+    }
+    this.demandCache.set(region.id, d);
+    return d;
+  }
+
+  /** Relative load noise of a zone on every row (truth; forecasts damp it with lead). */
+  private noise(region: Region): Float64Array {
+    const p = DEMAND_PARAMS[region.iso];
+    const slow = new ValueNoise1Walker(seedOf(`load-noise:${region.iso}`), 1);
+    const fast = new ValueNoise1Walker(seedOf(`load-noise:${region.iso}`), 2);
+    const zone = new ValueNoise1Walker(seedOf(`load-noise:${region.id}`), 3);
+    const out = new Float64Array(this.n);
+    const scale = p.noiseSd / VALUE_NOISE1_SD;
+    for (let i = 0; i < this.n; i++) {
+      const t = this.validHours[i] + 0.5;
+      out[i] = scale * (0.7 * slow.at(t / NOISE_SLOW_HOURS) + 0.5 * fast.at(t / NOISE_FAST_HOURS) + 0.5 * zone.at(t / NOISE_ZONE_HOURS));
+    }
+    return out;
+  }
+}

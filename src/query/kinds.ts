@@ -1,0 +1,122 @@
+/**
+ * The request kinds every target group shares, written once: continuous (stitched day
+ * by day), forecast (one run, with forecasted_by time travel) and actual (truth). A group
+ * (plants, regions, …) supplies its targets and a source of their values over rows.
+ */
+import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
+import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
+import { queryValueError } from './errors.ts';
+import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { actualRows, lastActualHour, runAsOf, singleRunRows } from './runs.ts';
+import { resolveWindow, type RequestInstant } from './window.ts';
+
+/** Forecast history begins with this local day in every ISO. */
+export const FORECAST_HISTORY_START: CivilDate = { year: 2026, month: 1, day: 1 };
+/** Actuals and backcasts reach back to this local day. */
+export const ACTUAL_HISTORY_START: CivilDate = { year: 2023, month: 1, day: 1 };
+/** Length of the default window of continuous and actual series, in local days. */
+export const DEFAULT_WINDOW_DAYS = 7;
+
+export interface SeriesGroup<T> {
+  timezone: string;
+  units: string;
+  targets: readonly T[];
+  label(target: T): string[];
+  /** Values of each target over `rows`; `model` null means truth. */
+  source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
+}
+
+function frameOf<T>(group: SeriesGroup<T>, model: string | null, createdAtHour: number | null, hours: number[], values: (t: T) => Float64Array, offset = 0): Frame {
+  return {
+    model,
+    createdAtHour,
+    units: group.units,
+    timezone: group.timezone,
+    hours,
+    decimals: DECIMALS_BY_UNIT[group.units],
+    columns: group.targets.map((t) => ({
+      label: group.label(t),
+      fill: (out: Float64Array) => out.set(values(t).subarray(offset, offset + out.length)),
+    })),
+  };
+}
+
+function noData(param: 'start' | 'end', raw: string | undefined, message: string): never {
+  throw queryValueError(param, raw ?? null, message);
+}
+
+export interface ContinuousParams {
+  model: ForecastModelName;
+  latestHour: number;
+  daysAhead: number;
+  start?: RequestInstant;
+  end?: RequestInstant;
+  nowMs: number;
+}
+
+/**
+ * For each local day D of the window, the latest run created at or before (D − days_ahead)
+ * at latest_hour:00 local time, cut to D's hours. Values are computed (and cached) for whole
+ * local days; the response is cut to the window.
+ */
+export function continuousFrame<T>(group: SeriesGroup<T>, p: ContinuousParams, historyStart = FORECAST_HISTORY_START, kind = 'continuous forecasts'): Frame {
+  const tz = group.timezone;
+  const model = FORECAST_MODELS[p.model];
+  const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
+  const lastHour = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
+  const window = resolveWindow(p.start, p.end, tz, { lastHour, days: DEFAULT_WINDOW_DAYS });
+  const firstHour = localDayStartHour(tz, historyStart);
+  const rows = stitchRows(stitch, window, firstHour, p.nowMs);
+  if (rows.valid.length === 0) {
+    // Point at the parameter that put the window where there is no data, if one was sent.
+    const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
+    noData(
+      param,
+      param === 'end' ? p.end?.raw : p.start?.raw,
+      `no forecast data in the requested window: ${kind} exist for local days from ${formatDate(historyStart)} ` +
+        `through the last day whose run (days_ahead=${p.daysAhead}, latest_hour=${p.latestHour}) has been issued`,
+    );
+  }
+  const fullDays = stitchRows(
+    stitch,
+    { startHour: localDayStartHour(tz, localDateOfHour(tz, rows.valid[0])), endHour: rows.valid[rows.valid.length - 1] + 24 },
+    firstHour,
+    p.nowMs,
+  );
+  const offset = fullDays.valid.indexOf(rows.valid[0]);
+  return frameOf(group, p.model, null, rows.valid, group.source(fullDays, model), offset);
+}
+
+/** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
+export function backcastFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+  return continuousFrame(group, { ...p, model: 'optimized', latestHour: 10, daysAhead: 1 }, ACTUAL_HISTORY_START, 'day-ahead backcasts');
+}
+
+/** One run: the latest created at or before `forecasted_by` (default now). */
+export function forecastFrame<T>(group: SeriesGroup<T>, p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
+  const model = FORECAST_MODELS[p.model];
+  const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
+  if (created < localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1))) {
+    throw queryValueError(
+      'forecasted_by',
+      p.forecastedBy?.raw ?? null,
+      'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
+    );
+  }
+  const rows = singleRunRows(model, created);
+  return frameOf(group, p.model, created, rows.valid, group.source(rows, model));
+}
+
+/** Truth over the window, for hours already published; from 2023-01-01. */
+export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+  const tz = group.timezone;
+  const window = resolveWindow(p.start, p.end, tz, { lastHour: lastActualHour(p.nowMs), days: DEFAULT_WINDOW_DAYS });
+  const firstHour = localDayStartHour(tz, ACTUAL_HISTORY_START);
+  const rows = actualRows(window, firstHour, p.nowMs);
+  if (rows.valid.length === 0) {
+    const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
+    noData(param, param === 'end' ? p.end?.raw : p.start?.raw, 'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published');
+  }
+  return frameOf(group, null, null, rows.valid, group.source(rows, null));
+}

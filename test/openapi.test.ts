@@ -164,15 +164,20 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  test('the Python client derives list_plants and, next to the other groups, get_plant_continuous_forecast', () => {
+  test('the Python client derives the reference method names (§6) for every served operation', () => {
     const names = clientMethodNames(doc.paths);
-    assert.equal(names.get(LIST), 'list_plants');
-    // The client inserts the group name only when another operation shares the summary.
-    // Until the region/county/lmp/cells continuous routes exist (issue 3 on), the plant
-    // route is the only "Get Continuous Forecast" and its method is get_continuous_forecast.
-    assert.equal(names.get(CONTINUOUS), 'get_continuous_forecast');
-    const withRegions = clientMethodNames({ ...doc.paths, '/region/{iso}/{metric}/continuous': { get: { summary: 'Get Continuous Forecast' } } });
-    assert.equal(withRegions.get(CONTINUOUS), 'get_plant_continuous_forecast');
+    const expected: Record<string, string> = {
+      '/region/{iso}/{metric}/list': 'list_regions',
+      '/region/{iso}/{metric}/forecast': 'get_regional_forecast',
+      '/region/{iso}/{metric}/continuous': 'get_region_continuous_forecast',
+      '/region/{iso}/{metric}/actual': 'get_historical_actuals',
+      '/region/{iso}/{metric}/backcast': 'get_region_day_ahead_backcast',
+      [LIST]: 'list_plants',
+      '/plant/{iso}/{metric}/forecast': 'get_plant_forecast',
+      [CONTINUOUS]: 'get_plant_continuous_forecast',
+      '/plant/{iso}/{metric}/backcast': 'get_plant_day_ahead_backcast',
+    };
+    assert.deepEqual(Object.fromEntries(names), expected);
   });
 });
 

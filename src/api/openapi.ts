@@ -49,6 +49,18 @@ const SCHEMAS: Record<string, object> = {
       },
     },
   },
+  Region: {
+    type: 'object',
+    title: 'Region',
+    required: ['id', 'name', 'region_type', 'iso', 'timezone'],
+    properties: {
+      id: { type: 'string', title: 'Id', description: '`<iso>_total` or `<iso>_<zone>`' },
+      name: { type: 'string', title: 'Name' },
+      region_type: { type: 'string', enum: ['iso', 'zone'], title: 'Region Type' },
+      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      timezone: { type: 'string', title: 'Timezone' },
+    },
+  },
   Plant: {
     type: 'object',
     title: 'Plant',

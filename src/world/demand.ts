@@ -70,13 +70,13 @@ export interface DemandParams {
  * ~40–50 % in ERCOT and SPP (but the synthetic world's winters decide how much load they add).
  */
 export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = {
-  pjm: { baseMw: 80_000, heatBaseC: 14, heatSlopeMwPerC: 1_500, heatConvex: 0.5, coolBaseC: 18.5, coolSlopeMwPerC: 3_800, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.012 },
-  miso: { baseMw: 68_000, heatBaseC: 13, heatSlopeMwPerC: 900, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 3_200, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.012 },
-  spp: { baseMw: 28_000, heatBaseC: 14, heatSlopeMwPerC: 600, heatConvex: 0.6, coolBaseC: 19, coolSlopeMwPerC: 1_500, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
-  ercot: { baseMw: 42_000, heatBaseC: 14, heatSlopeMwPerC: 1_400, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 2_200, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
-  caiso: { baseMw: 25_000, heatBaseC: 13, heatSlopeMwPerC: 400, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_800, coolCurve: 0.05, btmSolar: 0.08, noiseSd: 0.014 },
-  nyiso: { baseMw: 17_000, heatBaseC: 13, heatSlopeMwPerC: 250, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 1_000, coolCurve: 0.04, btmSolar: 0, noiseSd: 0.014 },
-  isone: { baseMw: 13_000, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 850, coolCurve: 0.04, btmSolar: 0.04, noiseSd: 0.013 },
+  pjm: { baseMw: 67_860, heatBaseC: 14, heatSlopeMwPerC: 3_270, heatConvex: 0.5, coolBaseC: 18.5, coolSlopeMwPerC: 4_490, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.016 },
+  miso: { baseMw: 60_680, heatBaseC: 13, heatSlopeMwPerC: 1_990, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 2_550, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.02 },
+  spp: { baseMw: 27_530, heatBaseC: 14, heatSlopeMwPerC: 710, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 790, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.03 },
+  ercot: { baseMw: 44_320, heatBaseC: 13, heatSlopeMwPerC: 1_500, heatConvex: 1, coolBaseC: 19, coolSlopeMwPerC: 1_130, coolCurve: 0.02, btmSolar: 0, noiseSd: 0.035 },
+  caiso: { baseMw: 24_030, heatBaseC: 13, heatSlopeMwPerC: 500, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_900, coolCurve: 0.04, btmSolar: 0.08, noiseSd: 0.032 },
+  nyiso: { baseMw: 16_810, heatBaseC: 13, heatSlopeMwPerC: 240, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 520, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.035 },
+  isone: { baseMw: 12_600, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 580, coolCurve: 0.03, btmSolar: 0.04, noiseSd: 0.022 },
 };
 
 /** Below this effective temperature heating steepens (°C). */
@@ -90,12 +90,17 @@ const SATURDAY = 0.94;
 const SUNDAY = 0.905;
 /** Year-to-year spread of a holiday's true depth (relative, uniform ±). */
 const HOLIDAY_SPREAD = 0.03;
-/** Time scales of the load noise parts (hours between lattice points). */
-const NOISE_SLOW_HOURS = 30;
-const NOISE_FAST_HOURS = 5;
-const NOISE_ZONE_HOURS = 8;
-/** A forecast's knowledge of the load noise decays with lead over this many × the skill's localMemoryHours. */
-const NOISE_MEMORY_PER_LOCAL_HOUR = 4;
+/**
+ * Parts of the load noise: an ISO-wide slow part (level shifts over days), an ISO-wide part
+ * over hours and a zone part. `hours` is the lattice spacing of the value noise, `weight` its
+ * share (squares sum to about 1), `memoryHours` the e-folding lead time over which a forecast
+ * still knows it (divided by the skill's errorScale: the ISO forgets faster).
+ */
+const NOISE_PARTS = [
+  { stream: 1, scope: 'iso', hours: 72, weight: 0.75, memoryHours: 96 },
+  { stream: 2, scope: 'iso', hours: 16, weight: 0.55, memoryHours: 16 },
+  { stream: 3, scope: 'zone', hours: 6, weight: 0.35, memoryHours: 6 },
+] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Daily shapes (local clock hour 0–23; each normalised to mean 1)
@@ -106,11 +111,11 @@ function normalised(values: number[]): Float64Array {
 }
 
 const WINTER_WEEKDAY = normalised([
-  0.88, 0.85, 0.84, 0.84, 0.86, 0.91, 0.99, 1.05, 1.07, 1.06, 1.04, 1.03,
-  1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04, 0.98, 0.92,
+  0.9, 0.875, 0.865, 0.865, 0.88, 0.925, 0.995, 1.05, 1.07, 1.06, 1.04, 1.03,
+  1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04, 0.99, 0.94,
 ]);
 const SUMMER_WEEKDAY = normalised([
-  0.9, 0.86, 0.83, 0.81, 0.81, 0.83, 0.87, 0.92, 0.96, 1.0, 1.03, 1.06,
+  0.91, 0.88, 0.855, 0.84, 0.84, 0.855, 0.89, 0.93, 0.965, 1.0, 1.03, 1.06,
   1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99, 0.94,
 ]);
 /** Weekends and holidays: later, softer morning ramp (relative change by hour). */
@@ -266,20 +271,19 @@ export class RegionWeatherComputer {
   private readonly rowDay1: Int32Array;
   private readonly rowDay2: Int32Array;
   private readonly blocks: DayBlock[] = [];
-  /** Extended rows: which batch computes each (0 forecast, 1 truth) and the row there. */
+  /** Extended rows: which source batch computes each, and the row there. */
   private readonly extSource: Uint8Array;
   private readonly extIndex: Int32Array;
-  private readonly forecastBatch: WeatherBatch | null;
-  private readonly truthBatch: WeatherBatch | null;
-  private readonly forecastSeries: WeatherSeries | null;
-  private readonly truthSeries: WeatherSeries | null;
+  /** The batches: 0 the caller's (requested rows), 1 other hours of the runs, 2 truth. */
+  private readonly sources: ({ batch: WeatherBatch; series: WeatherSeries } | null)[];
   private readonly extTemp: Float64Array;
   /** Region-independent per-row terms. */
   private readonly localHour: Uint8Array;
   private readonly summer: Float64Array;
   private readonly calendar: Float64Array;
   private readonly weekendLike: Uint8Array;
-  private readonly noiseMemory: Float64Array;
+  /** Per noise part, how much of it the rows' run knows (1 for truth and for observed hours). */
+  private readonly noiseMemory: Float64Array[];
   private readonly centreCache = new Map<string, CentreSeries>();
   private readonly poptempCache = new Map<string, Float64Array>();
   private readonly demandCache = new Map<string, Float64Array>();
@@ -316,10 +320,10 @@ export class RegionWeatherComputer {
     this.summer = new Float64Array(n);
     this.calendar = new Float64Array(n);
     this.weekendLike = new Uint8Array(n);
-    this.noiseMemory = new Float64Array(n);
+    this.noiseMemory = NOISE_PARTS.map(() => new Float64Array(n).fill(1));
     const rowDayNumber = new Float64Array(n);
     const calendarCache = new Map<number, ReturnType<typeof calendarFactors>>();
-    const memoryTau = this.origin.skill ? NOISE_MEMORY_PER_LOCAL_HOUR * this.origin.skill.localMemoryHours : 1;
+    const errorScale = this.origin.skill?.errorScale ?? 1;
     for (let i = 0; i < n; i++) {
       const h = validHours[i];
       let date = dateOf.get(h);
@@ -338,7 +342,10 @@ export class RegionWeatherComputer {
       this.calendar[i] = created ? cal.nominal : cal.truth;
       this.weekendLike[i] = cal.weekendLike ? 1 : 0;
       this.summer[i] = summerWeight(date);
-      this.noiseMemory[i] = created ? Math.exp(-Math.max(0, h + 0.5 - created[i]) / memoryTau) : 1;
+      if (created) {
+        const lead = Math.max(0, h + 0.5 - created[i]);
+        NOISE_PARTS.forEach((part, k) => (this.noiseMemory[k][i] = Math.exp((-lead * errorScale) / part.memoryHours)));
+      }
     }
 
     // Extended rows: for each group of consecutive rows of one run, every hour of the local
@@ -378,30 +385,46 @@ export class RegionWeatherComputer {
       g0 = g1;
     }
 
-    // Forecast rows (valid hour not yet past at creation) and observed rows (truth).
+    // Where each extended row's temperature comes from: the caller's batch for the requested
+    // rows themselves, a batch of the run for its other not-yet-past hours, and one truth batch
+    // (one row per hour) for hours already past when the run was made and for truth. A row's
+    // value does not depend on the batch that computes it, so this changes no number.
     const m = extValid.length;
     this.extSource = new Uint8Array(m);
-    this.extIndex = new Int32Array(m);
+    this.extIndex = new Int32Array(m).fill(-1);
+    for (let i = 0; i < n; i++) {
+      if (!created || validHours[i] >= created[i]) this.extIndex[this.rowExt[i]] = i;
+    }
     const fValid: number[] = [];
     const fCreated: number[] = [];
     const tValid: number[] = [];
+    const truthRowOf = new Map<number, number>();
     for (let j = 0; j < m; j++) {
-      if (created && extValid[j] >= extCreated[j]) {
+      if (this.extIndex[j] >= 0) {
         this.extSource[j] = 0;
+      } else if (created && extValid[j] >= extCreated[j]) {
+        this.extSource[j] = 1;
         this.extIndex[j] = fValid.length;
         fValid.push(extValid[j]);
         fCreated.push(extCreated[j]);
       } else {
-        this.extSource[j] = 1;
-        this.extIndex[j] = tValid.length;
-        tValid.push(extValid[j]);
+        this.extSource[j] = 2;
+        let t = truthRowOf.get(extValid[j]);
+        if (t === undefined) {
+          t = tValid.length;
+          truthRowOf.set(extValid[j], t);
+          tValid.push(extValid[j]);
+        }
+        this.extIndex[j] = t;
       }
     }
     const { world, skill } = this.origin;
-    this.forecastBatch = fValid.length > 0 ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null;
-    this.truthBatch = tValid.length > 0 ? new WeatherBatch(world, { valid: tValid, created: null }, null, {}) : null;
-    this.forecastSeries = this.forecastBatch ? newWeatherSeries(this.forecastBatch.n) : null;
-    this.truthSeries = this.truthBatch ? newWeatherSeries(this.truthBatch.n) : null;
+    const used = [true, fValid.length > 0, tValid.length > 0];
+    this.sources = [
+      used[0] ? batch : null,
+      used[1] ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null,
+      used[2] ? new WeatherBatch(world, { valid: tValid, created: null }, null, {}) : null,
+    ].map((b) => (b ? { batch: b, series: newWeatherSeries(b.n) } : null));
     this.extTemp = new Float64Array(m);
   }
 
@@ -454,11 +477,13 @@ export class RegionWeatherComputer {
     // Temperature has no point-local part, so the local seed only names the point.
     const localSeed = seedOf(`centre:${lat.toFixed(4)},${lon.toFixed(4)}`);
     const t = this.extTemp;
-    if (this.forecastBatch) this.forecastBatch.sample(climate, localSeed, this.forecastSeries!);
-    if (this.truthBatch) this.truthBatch.sample(climate, localSeed, this.truthSeries!);
-    const f = this.forecastSeries?.tempC;
-    const tr = this.truthSeries?.tempC;
-    for (let j = 0; j < t.length; j++) t[j] = this.extSource[j] === 0 ? f![this.extIndex[j]] : tr![this.extIndex[j]];
+    const temps: Float64Array[] = [];
+    this.sources.forEach((src, k) => {
+      if (!src) return;
+      src.batch.sample(climate, localSeed, src.series);
+      temps[k] = src.series.tempC;
+    });
+    for (let j = 0; j < t.length; j++) t[j] = temps[this.extSource[j]][this.extIndex[j]];
     const means = new Float64Array(this.blocks.length);
     for (let b = 0; b < this.blocks.length; b++) {
       const { from, to } = this.blocks[b];
@@ -505,24 +530,22 @@ export class RegionWeatherComputer {
       if (this.weekendLike[i]) shape *= WEEKEND_MORNING[h];
       shape -= p.btmSolar * (0.5 + 0.5 * s) * BTM_SHAPE[h];
       const weather = p.heatSlopeMwPerC * heat[i] * HEAT_SHAPE[h] + p.coolSlopeMwPerC * cool[i] * COOL_SHAPE[h];
-      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * (1 + noise[i] * this.noiseMemory[i]);
+      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * (1 + noise[i]);
     }
     this.demandCache.set(region.id, d);
     return d;
   }
 
-  /** Relative load noise of a zone on every row (truth; forecasts damp it with lead). */
+  /** Relative load noise of a zone on every row, as the rows' run knows it (all of it for truth). */
   private noise(region: Region): Float64Array {
-    const p = DEMAND_PARAMS[region.iso];
-    const slow = new ValueNoise1Walker(seedOf(`load-noise:${region.iso}`), 1);
-    const fast = new ValueNoise1Walker(seedOf(`load-noise:${region.iso}`), 2);
-    const zone = new ValueNoise1Walker(seedOf(`load-noise:${region.id}`), 3);
+    const scale = DEMAND_PARAMS[region.iso].noiseSd / VALUE_NOISE1_SD;
     const out = new Float64Array(this.n);
-    const scale = p.noiseSd / VALUE_NOISE1_SD;
-    for (let i = 0; i < this.n; i++) {
-      const t = this.validHours[i] + 0.5;
-      out[i] = scale * (0.7 * slow.at(t / NOISE_SLOW_HOURS) + 0.5 * fast.at(t / NOISE_FAST_HOURS) + 0.5 * zone.at(t / NOISE_ZONE_HOURS));
-    }
+    NOISE_PARTS.forEach((part, k) => {
+      const walker = new ValueNoise1Walker(seedOf(`load-noise:${part.scope === 'iso' ? region.iso : region.id}`), part.stream);
+      const memory = this.noiseMemory[k];
+      const w = scale * part.weight;
+      for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
+    });
     return out;
   }
 }

@@ -1,5 +1,6 @@
 /** Parameter declarations shared by several routes, worded as the public docs word them. */
 import { ISO_CODES } from '../../catalog/isos.ts';
+import { FORECAST_MODEL_NAMES } from '../../models/forecastModels.ts';
 import type { RequestInstant } from '../../query/window.ts';
 import type { ParamSpec, ParamValue, ParsedDateTime } from '../params.ts';
 
@@ -28,6 +29,15 @@ export const FORECASTED_BY_PARAM: ParamSpec = {
   description:
     'Only runs created at or before this instant are considered: the answer is the forecast as it stood then ' +
     '(a datetime without an offset is UTC). Default: now.',
+};
+
+export const MODEL_PARAM: ParamSpec = {
+  name: 'model',
+  in: 'query',
+  kind: 'enum',
+  values: FORECAST_MODEL_NAMES,
+  default: 'optimized',
+  description: 'Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO\'s own forecast: four runs a day, 8 days ahead).',
 };
 
 export const ID_PARAM: ParamSpec = {

@@ -1,11 +1,21 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced). */
 import type { IsoCode } from '../../catalog/isos.ts';
-import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
+import type { ForecastModelName } from '../../models/forecastModels.ts';
 import { listPlants, plantBackcast, plantContinuous, plantForecast } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
-import { DAYS_AHEAD_PARAM, END_PARAM, FORECASTED_BY_PARAM, ID_PARAM, ISO_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
+import {
+  DAYS_AHEAD_PARAM,
+  END_PARAM,
+  FORECASTED_BY_PARAM,
+  ID_PARAM,
+  ISO_PARAM,
+  LATEST_HOUR_PARAM,
+  MODEL_PARAM,
+  START_PARAM,
+  requestInstant,
+} from './common.ts';
 
 const METRIC_PARAM: ParamSpec = {
   name: 'metric',
@@ -15,17 +25,6 @@ const METRIC_PARAM: ParamSpec = {
   required: true,
   description: 'Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%).',
 };
-
-const CONTINUOUS_MODEL_PARAM: ParamSpec = {
-  name: 'model',
-  in: 'query',
-  kind: 'enum',
-  values: FORECAST_MODEL_NAMES,
-  default: 'optimized',
-  description: 'Forecast model: optimized (hourly runs, 15 days) or iso (four runs a day, 8 days).',
-};
-
-const FORECAST_MODEL_PARAM: ParamSpec = { ...CONTINUOUS_MODEL_PARAM, description: 'Forecast model: optimized (default) or iso.' };
 
 export const plantRoutes: RouteDef[] = [
   {
@@ -49,7 +48,7 @@ export const plantRoutes: RouteDef[] = [
       'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
     tag: 'plants',
     level: 'advanced',
-    params: [ISO_PARAM, METRIC_PARAM, START_PARAM, END_PARAM, ID_PARAM, CONTINUOUS_MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM],
+    params: [ISO_PARAM, METRIC_PARAM, START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM],
     response: { kind: 'timeseries' },
     handle: ({ params, nowMs, world, raw }) =>
       plantContinuous(world, {
@@ -73,7 +72,7 @@ export const plantRoutes: RouteDef[] = [
       'instant (history from the runs for 2026-01-01). Theoretical generation potential: no curtailment or maintenance.',
     tag: 'plants',
     level: 'advanced',
-    params: [ISO_PARAM, METRIC_PARAM, FORECASTED_BY_PARAM, FORECAST_MODEL_PARAM, ID_PARAM],
+    params: [ISO_PARAM, METRIC_PARAM, FORECASTED_BY_PARAM, MODEL_PARAM, ID_PARAM],
     response: { kind: 'timeseries' },
     handle: ({ params, nowMs, world, raw }) =>
       plantForecast(world, {

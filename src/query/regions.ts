@@ -1,0 +1,115 @@
+/**
+ * The region group: `<iso>_total` and the ISO's zones. Regional wind and solar are the
+ * sums of the plants in the region — for truth and for every model and run — and an ISO
+ * total is the sum of its zones, so aggregates always add up.
+ */
+import { ISOS, type IsoCode } from '../catalog/isos.ts';
+import { plantsOf } from '../catalog/plants.ts';
+import { regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
+import type { Plant } from '../catalog/types.ts';
+import type { ForecastModel, ForecastModelName } from '../models/forecastModels.ts';
+import type { WeatherWorld } from '../world/weather.ts';
+import type { StitchedRows } from './continuous.ts';
+import { queryValueError } from './errors.ts';
+import type { Frame } from './frame.ts';
+import { actualFrame, backcastFrame, continuousFrame, forecastFrame, type ContinuousParams, type SeriesGroup } from './kinds.ts';
+import { PlantColumns } from './plantColumns.ts';
+import type { RequestInstant } from './window.ts';
+
+export const REGION_METRICS = ['wind', 'solar'] as const;
+export type RegionMetric = (typeof REGION_METRICS)[number];
+
+const REGION_UNITS: Record<RegionMetric, string> = { wind: 'MW', solar: 'MW' };
+
+/** The public region record (reference isoview-api.md §2). */
+export function regionList(iso: IsoCode): Record<string, unknown>[] {
+  return regionsOf(iso).map((r) => ({ id: r.id, name: r.name, region_type: r.region_type, iso: r.iso, timezone: r.timezone }));
+}
+
+function selectRegions(iso: IsoCode, metric: RegionMetric, id: string | undefined): readonly Region[] {
+  if (id === undefined) return regionsOf(iso);
+  const region = regionById(id.trim());
+  if (!region || region.iso !== iso) {
+    throw queryValueError('id', id, `unknown region id '${id}' in ${iso}; GET /v1/region/${iso}/${metric}/list lists them`);
+  }
+  return [region];
+}
+
+/** Plants of each zone of an ISO, memoised per ISO and plant type. */
+const plantsByZone = new Map<string, Map<string, Plant[]>>();
+
+function zonePlants(iso: IsoCode, type: 'wind' | 'solar'): Map<string, Plant[]> {
+  const key = `${iso}:${type}`;
+  let byZone = plantsByZone.get(key);
+  if (!byZone) {
+    byZone = new Map(zoneRegionsOf(iso).map((z) => [z.id, [] as Plant[]]));
+    for (const p of plantsOf(iso, type)) byZone.get(zoneRegionOfPlant(p).id)!.push(p);
+    plantsByZone.set(key, byZone);
+  }
+  return byZone;
+}
+
+/**
+ * Sums of plant series: a plant that did not exist yet adds nothing; hours beyond a run's
+ * horizon have no value for the region either.
+ */
+function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, rows: StitchedRows, model: ForecastModel | null) {
+  const columns = new PlantColumns(world, metric, model, rows);
+  const byZone = zonePlants(iso, metric);
+  const n = rows.valid.length;
+  const zoneSums = new Map<string, Float64Array>();
+  const zoneSum = (zoneId: string): Float64Array => {
+    let sum = zoneSums.get(zoneId);
+    if (!sum) {
+      sum = new Float64Array(n);
+      for (const plant of byZone.get(zoneId) ?? []) {
+        const v = columns.values(plant);
+        for (let i = 0; i < n; i++) if (Number.isFinite(v[i])) sum[i] += v[i];
+      }
+      if (model) for (let i = 0; i < n; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) sum[i] = Number.NaN;
+      zoneSums.set(zoneId, sum);
+    }
+    return sum;
+  };
+  return (region: Region): Float64Array => {
+    if (region.region_type === 'zone') return zoneSum(region.id);
+    const total = new Float64Array(n);
+    for (const zone of zoneRegionsOf(iso)) {
+      const z = zoneSum(zone.id);
+      for (let i = 0; i < n; i++) total[i] += z[i];
+    }
+    return total;
+  };
+}
+
+function regionGroup(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, id: string | undefined): SeriesGroup<Region> {
+  return {
+    timezone: ISOS[iso].timezone,
+    units: REGION_UNITS[metric],
+    targets: selectRegions(iso, metric, id),
+    label: (region) => [region.id],
+    source: (rows, model) => plantSumSource(world, iso, metric, rows, model),
+  };
+}
+
+interface RegionTarget {
+  iso: IsoCode;
+  metric: RegionMetric;
+  id?: string;
+}
+
+export function regionForecast(world: WeatherWorld, r: RegionTarget & { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
+  return forecastFrame(regionGroup(world, r.iso, r.metric, r.id), r);
+}
+
+export function regionContinuous(world: WeatherWorld, r: RegionTarget & ContinuousParams): Frame {
+  return continuousFrame(regionGroup(world, r.iso, r.metric, r.id), r);
+}
+
+export function regionActual(world: WeatherWorld, r: RegionTarget & { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+  return actualFrame(regionGroup(world, r.iso, r.metric, r.id), r);
+}
+
+export function regionBackcast(world: WeatherWorld, r: RegionTarget & { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+  return backcastFrame(regionGroup(world, r.iso, r.metric, r.id), r);
+}

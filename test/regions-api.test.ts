@@ -1,0 +1,123 @@
+/**
+ * Regions over HTTP: the list, and the consistency rules users rely on — a zone is the
+ * sum of its plants, the ISO total the sum of its zones (for truth and every model), actuals
+ * never run ahead of now, and a forecast issued before an hour never changes afterwards.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixedClock } from '../src/time/clock.ts';
+import { startServer, startTestApp, type TestApp, type TestServer } from './helpers.ts';
+
+let t: TestApp;
+let later: TestServer;
+let key: string;
+let coreKey: string;
+
+before(async () => {
+  t = await startTestApp();
+  key = await t.key({ all: 'enterprise' });
+  coreKey = await t.key({ spp: 'core' });
+  // The same store seen a week later: what was issued before must not have changed.
+  later = await startServer(t.store, { clock: fixedClock(Date.parse('2026-06-22T18:00:00Z')) });
+});
+
+after(async () => {
+  await later?.close();
+  await t?.close();
+});
+
+const labelsOf = (body: any): string[] => body.columns.map((c: string[]) => c[0]);
+const column = (body: any, id: string): (number | null)[] => body.values[labelsOf(body).indexOf(id)];
+
+describe('region list', () => {
+  test('the total first, then the zones, with the public record fields', async () => {
+    const res = await t.get('/v1/region/spp/wind/list', { key: coreKey });
+    assert.equal(res.status, 200);
+    const list = res.json();
+    assert.deepEqual(list[0], { id: 'spp_total', name: 'SPP Total', region_type: 'iso', iso: 'spp', timezone: 'America/Chicago' });
+    assert.ok(list.length >= 3);
+    for (const r of list.slice(1)) {
+      assert.match(r.id, /^spp_[a-z0-9_]+$/);
+      assert.equal(r.region_type, 'zone');
+    }
+  });
+
+  test('the region group needs only the core level; backcast needs enterprise', async () => {
+    assert.equal((await t.get('/v1/region/spp/wind/actual', { key: coreKey })).status, 200);
+    const res = await t.get('/v1/region/spp/wind/backcast', { key: coreKey });
+    assert.equal(res.status, 403);
+    assert.equal(
+      res.text,
+      `{"detail":[{"type":"error","msg":"Your subscription for ISO 'spp' is at the 'core' level. This endpoint needs the 'enterprise' level or higher for 'spp'."}]}`,
+    );
+  });
+});
+
+describe('aggregates add up', () => {
+  for (const kind of ['continuous', 'actual', 'forecast'] as const) {
+    test(`${kind}: ERCOT zones sum to the total, and the total to the plants (within rounding)`, async () => {
+      const query = kind === 'forecast' ? { forecasted_by: '2026-06-10T15:00:00Z' } : { start: '2026-06-08', end: '2026-06-09' };
+      const regions = (await t.get(`/v1/region/ercot/wind/${kind}`, { key, query })).json();
+      const plantKind = kind === 'actual' ? 'backcast' : kind; // plants have no actuals: compare shapes only below
+      const total = column(regions, 'ercot_total');
+      const zones = labelsOf(regions).filter((id) => id !== 'ercot_total');
+      assert.ok(zones.length >= 5);
+      let checked = 0;
+      for (let i = 0; i < total.length; i++) {
+        if (total[i] === null) continue;
+        const sum = zones.reduce((s, z) => s + (column(regions, z)[i] ?? 0), 0);
+        assert.ok(Math.abs(total[i]! - sum) <= 0.05 * zones.length + 1e-9, `hour ${i}: total ${total[i]} vs zones ${sum}`);
+        checked++;
+      }
+      assert.ok(checked > 24);
+      if (plantKind !== 'backcast') {
+        const plants = (await t.get(`/v1/plant/ercot/wind/${kind}`, { key, query })).json();
+        assert.deepEqual(plants.time_utc, regions.time_utc);
+        for (let i = 0; i < total.length; i += 7) {
+          if (total[i] === null) continue;
+          const sum = plants.values.reduce((s: number, v: (number | null)[]) => s + (v[i] ?? 0), 0);
+          assert.ok(Math.abs(total[i]! - sum) <= 0.05 * plants.values.length, `hour ${i}: total ${total[i]} vs plants ${sum}`);
+        }
+      }
+    });
+  }
+
+  test('solar totals are 0 at night and within the fleet capacity', async () => {
+    const body = (await t.get('/v1/region/caiso/solar/actual', { key, query: { id: 'caiso_total', start: '2026-06-01', end: '2026-06-02' } })).json();
+    const values = body.values[0] as number[];
+    body.time_local.forEach((local: string, i: number) => {
+      const hour = Number(local.slice(11, 13));
+      if (hour <= 3 || hour >= 22) assert.equal(values[i], 0, local);
+    });
+    assert.ok(Math.max(...values) > 5000 && Math.max(...values) < 20_000, `peak ${Math.max(...values)} MW of ~20 GW`);
+  });
+});
+
+describe('time travel', () => {
+  test('actuals stop at the last published hour (15 minutes after it ends)', async () => {
+    const body = (await t.get('/v1/region/ercot/wind/actual', { key, query: { id: 'ercot_total' } })).json();
+    assert.equal(body.model, null);
+    assert.equal(body.created_at, null);
+    assert.equal(body.time_utc.at(-1), '2026-06-15T16:00:00Z'); // now is 18:00Z: 17:00–18:00 is not yet published
+    // The 7 local days (June 9–15, CDT) ending at the last published hour: from June 9 00:00 CDT
+    // (05:00Z) to June 15 16:00Z is 6 whole days plus 12 hours.
+    assert.equal(body.time_utc[0], '2026-06-09T05:00:00Z');
+    assert.equal(body.time_utc.length, 6 * 24 + 12);
+  });
+
+  test('a forecast issued before an hour never changes afterwards', async () => {
+    const query = { id: 'ercot_total', forecasted_by: '2026-06-12T10:00:00Z' };
+    const then = await t.get('/v1/region/ercot/wind/forecast', { key, query });
+    const weekLater = await later.get('/v1/region/ercot/wind/forecast', { key, query });
+    assert.equal(then.status, 200);
+    assert.equal(weekLater.text, then.text);
+    assert.equal(then.json().created_at, '2026-06-12T10:00:00Z');
+    const latest = (await later.get('/v1/region/ercot/wind/forecast', { key, query: { id: 'ercot_total' } })).json();
+    assert.equal(latest.created_at, '2026-06-22T18:00:00Z');
+  });
+
+  test('forecasted_by after now means the latest run that exists now', async () => {
+    const body = (await t.get('/v1/region/ercot/wind/forecast', { key, query: { id: 'ercot_west', forecasted_by: '2030-01-01T00:00:00Z' } })).json();
+    assert.equal(body.created_at, '2026-06-15T18:00:00Z');
+  });
+});

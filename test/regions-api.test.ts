@@ -121,3 +121,36 @@ describe('time travel', () => {
     assert.equal(body.created_at, '2026-06-15T18:00:00Z');
   });
 });
+
+describe('demand and population-weighted temperature', () => {
+  test('PJM demand: zones sum to the total, units, realistic level and day-ahead error', async () => {
+    const query = { start: '2026-06-01', end: '2026-06-07' };
+    const forecast = (await t.get('/v1/region/pjm/demand/continuous', { key, query })).json();
+    const actual = (await t.get('/v1/region/pjm/demand/actual', { key, query })).json();
+    assert.equal(forecast.units, 'MW');
+    assert.deepEqual(forecast.time_utc, actual.time_utc);
+    const total = column(forecast, 'pjm_total') as number[];
+    const zones = labelsOf(forecast).filter((id) => id !== 'pjm_total');
+    assert.ok(zones.length >= 15, `${zones.length} PJM zones`);
+    for (let i = 0; i < total.length; i++) {
+      const sum = zones.reduce((s, z) => s + (column(forecast, z)[i] as number), 0);
+      assert.ok(Math.abs(total[i] - sum) <= 0.05 * zones.length, `hour ${i}`);
+    }
+    const truth = column(actual, 'pjm_total') as number[];
+    assert.ok(Math.min(...truth) > 45_000 && Math.max(...truth) < 170_000, `PJM load ${Math.min(...truth)}..${Math.max(...truth)} MW`);
+    const mape = (100 * truth.reduce((s, x, i) => s + Math.abs(total[i] - x) / x, 0)) / truth.length;
+    assert.ok(mape > 0.5 && mape < 6, `day-ahead MAPE ${mape.toFixed(2)} %`);
+  });
+
+  test('poptemp is in °C, plausible for June, and the total lies within its zones', async () => {
+    const body = (await t.get('/v1/region/ercot/poptemp/actual', { key, query: { start: '2026-06-01', end: '2026-06-02' } })).json();
+    assert.equal(body.units, '°C');
+    const total = column(body, 'ercot_total') as number[];
+    const zones = labelsOf(body).filter((id) => id !== 'ercot_total');
+    total.forEach((v, i) => {
+      const zoneValues = zones.map((z) => column(body, z)[i] as number);
+      assert.ok(v >= Math.min(...zoneValues) - 0.01 && v <= Math.max(...zoneValues) + 0.01, `hour ${i}`);
+      assert.ok(v > 10 && v < 45, `${v} °C`);
+    });
+  });
+});

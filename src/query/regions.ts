@@ -1,13 +1,16 @@
 /**
  * The region group: `<iso>_total` and the ISO's zones. Regional wind and solar are the
  * sums of the plants in the region — for truth and for every model and run — and an ISO
- * total is the sum of its zones, so aggregates always add up.
+ * total is the sum of its zones, so aggregates always add up. Demand and population-
+ * weighted temperature come from the weather at each region's load centres
+ * (src/world/demand.ts); total demand is the sum of the zones' demand.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantsOf } from '../catalog/plants.ts';
 import { regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel, ForecastModelName } from '../models/forecastModels.ts';
+import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
@@ -16,10 +19,10 @@ import { actualFrame, backcastFrame, continuousFrame, forecastFrame, type Contin
 import { PlantColumns } from './plantColumns.ts';
 import type { RequestInstant } from './window.ts';
 
-export const REGION_METRICS = ['wind', 'solar'] as const;
+export const REGION_METRICS = ['demand', 'wind', 'solar', 'poptemp'] as const;
 export type RegionMetric = (typeof REGION_METRICS)[number];
 
-const REGION_UNITS: Record<RegionMetric, string> = { wind: 'MW', solar: 'MW' };
+const REGION_UNITS: Record<RegionMetric, string> = { demand: 'MW', wind: 'MW', solar: 'MW', poptemp: '°C' };
 
 /** The public region record (reference isoview-api.md §2). */
 export function regionList(iso: IsoCode): Record<string, unknown>[] {
@@ -53,7 +56,7 @@ function zonePlants(iso: IsoCode, type: 'wind' | 'solar'): Map<string, Plant[]> 
  * Sums of plant series: a plant that did not exist yet adds nothing; hours beyond a run's
  * horizon have no value for the region either.
  */
-function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, rows: StitchedRows, model: ForecastModel | null) {
+function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
   const columns = new PlantColumns(world, metric, model, rows);
   const byZone = zonePlants(iso, metric);
   const n = rows.valid.length;
@@ -82,13 +85,29 @@ function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: RegionMetric,
   };
 }
 
+/** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
+function loadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
+  const batch = regionWeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null);
+  const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
+  return (region: Region): Float64Array => {
+    const out = new Float64Array(rows.valid.length);
+    if (metric === 'demand') computer.demand(region, out);
+    else computer.poptemp(region, out);
+    if (model) for (let i = 0; i < out.length; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) out[i] = Number.NaN;
+    return out;
+  };
+}
+
 function regionGroup(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, id: string | undefined): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
     units: REGION_UNITS[metric],
     targets: selectRegions(iso, metric, id),
     label: (region) => [region.id],
-    source: (rows, model) => plantSumSource(world, iso, metric, rows, model),
+    source: (rows, model) =>
+      metric === 'wind' || metric === 'solar'
+        ? plantSumSource(world, iso, metric, rows, model)
+        : loadSource(world, metric, rows, model, ISOS[iso].timezone),
   };
 }
 

@@ -22,7 +22,9 @@ const METRIC_PARAM: ParamSpec = {
   kind: 'enum',
   values: REGION_METRICS,
   required: true,
-  description: 'Forecast metric type: regional wind or solar output (MW), the sum of the region\'s plants.',
+  description:
+    'Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region\'s plants), poptemp ' +
+    '(population-weighted temperature, °C).',
 };
 
 const target = (params: Record<string, unknown>) => ({

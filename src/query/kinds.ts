@@ -3,7 +3,9 @@
  * by day), forecast (one run, with forecasted_by time travel) and actual (truth). A group
  * (plants, regions, …) supplies its targets and a source of their values over rows.
  */
+import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import type { WeatherWorld } from '../world/weather.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
@@ -120,3 +122,35 @@ export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstan
   }
   return frameOf(group, null, null, rows.valid, group.source(rows, null));
 }
+
+/** Which targets a request names: an ISO, a metric and optionally one id. */
+export interface TargetRequest<M extends string> {
+  iso: IsoCode;
+  metric: M;
+  id?: string;
+}
+
+export interface ForecastParams {
+  model: ForecastModelName;
+  forecastedBy?: RequestInstant;
+  nowMs: number;
+}
+
+export interface WindowParams {
+  start?: RequestInstant;
+  end?: RequestInstant;
+  nowMs: number;
+}
+
+/** The request kinds of a target group, given how to make its series group. */
+export function queriesFor<M extends string, T>(groupOf: (world: WeatherWorld, iso: IsoCode, metric: M, id: string | undefined) => SeriesGroup<T>) {
+  const group = (world: WeatherWorld, r: TargetRequest<M>) => groupOf(world, r.iso, r.metric, r.id);
+  return {
+    forecast: (world: WeatherWorld, r: TargetRequest<M> & ForecastParams) => forecastFrame(group(world, r), r),
+    continuous: (world: WeatherWorld, r: TargetRequest<M> & ContinuousParams) => continuousFrame(group(world, r), r),
+    actual: (world: WeatherWorld, r: TargetRequest<M> & WindowParams) => actualFrame(group(world, r), r),
+    backcast: (world: WeatherWorld, r: TargetRequest<M> & WindowParams) => backcastFrame(group(world, r), r),
+  };
+}
+
+export type GroupQueries<M extends string> = ReturnType<typeof queriesFor<M, unknown>>;

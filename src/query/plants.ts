@@ -2,15 +2,12 @@
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantById, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
-import type { ForecastModelName } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, type PlantMetric } from '../world/plantOutput.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
-import type { Frame } from './frame.ts';
-import type { RequestInstant } from './window.ts';
-import { backcastFrame, continuousFrame, forecastFrame, type ContinuousParams, type SeriesGroup } from './kinds.ts';
+import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
 import { localDayStartHour, parseDate } from '../time/zones.ts';
 
 
@@ -67,23 +64,7 @@ function plantGroup(world: WeatherWorld, iso: IsoCode, metric: PlantMetric, id: 
   };
 }
 
-interface PlantTarget {
-  iso: IsoCode;
-  metric: PlantMetric;
-  id?: string;
-}
-
-export function plantForecast(world: WeatherWorld, r: PlantTarget & { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
-  return forecastFrame(plantGroup(world, r.iso, r.metric, r.id), r);
-}
-
-export function plantContinuous(world: WeatherWorld, r: PlantTarget & ContinuousParams): Frame {
-  return continuousFrame(plantGroup(world, r.iso, r.metric, r.id), r);
-}
-
-export function plantBackcast(world: WeatherWorld, r: PlantTarget & { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
-  return backcastFrame(plantGroup(world, r.iso, r.metric, r.id), r);
-}
-
-/** Kept for callers that name the request type. */
-export type PlantContinuousRequest = PlantTarget & ContinuousParams;
+/** forecast, continuous and backcast of plants (plants have no actuals: their output is not metered). */
+export const plantQueries = queriesFor(plantGroup);
+export const plantContinuous = plantQueries.continuous;
+export type PlantContinuousRequest = TargetRequest<PlantMetric> & ContinuousParams;

@@ -9,15 +9,13 @@ import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantsOf } from '../catalog/plants.ts';
 import { regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
-import type { ForecastModel, ForecastModelName } from '../models/forecastModels.ts';
+import type { ForecastModel } from '../models/forecastModels.ts';
 import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import type { Frame } from './frame.ts';
-import { actualFrame, backcastFrame, continuousFrame, forecastFrame, type ContinuousParams, type SeriesGroup } from './kinds.ts';
+import { queriesFor, type SeriesGroup } from './kinds.ts';
 import { PlantColumns } from './plantColumns.ts';
-import type { RequestInstant } from './window.ts';
 
 export const REGION_METRICS = ['demand', 'wind', 'solar', 'poptemp'] as const;
 export type RegionMetric = (typeof REGION_METRICS)[number];
@@ -111,24 +109,4 @@ function regionGroup(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, id
   };
 }
 
-interface RegionTarget {
-  iso: IsoCode;
-  metric: RegionMetric;
-  id?: string;
-}
-
-export function regionForecast(world: WeatherWorld, r: RegionTarget & { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
-  return forecastFrame(regionGroup(world, r.iso, r.metric, r.id), r);
-}
-
-export function regionContinuous(world: WeatherWorld, r: RegionTarget & ContinuousParams): Frame {
-  return continuousFrame(regionGroup(world, r.iso, r.metric, r.id), r);
-}
-
-export function regionActual(world: WeatherWorld, r: RegionTarget & { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
-  return actualFrame(regionGroup(world, r.iso, r.metric, r.id), r);
-}
-
-export function regionBackcast(world: WeatherWorld, r: RegionTarget & { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
-  return backcastFrame(regionGroup(world, r.iso, r.metric, r.id), r);
-}
+export const regionQueries = queriesFor(regionGroup);

@@ -33,9 +33,6 @@ function dayBlocks(rows: StitchedRows): DayBlock[] {
   return blocks;
 }
 
-/** Marks truth rows in block keys and batches (no run). */
-export const TRUTH = Number.NaN;
-
 export class PlantColumns {
   private readonly blocks: DayBlock[];
   private computer: PlantSeriesComputer | null = null;

@@ -136,8 +136,3 @@ export function localWallHourToEpochHour(zone: string, date: CivilDate, hourOfDa
 export function localDayStartHour(zone: string, date: CivilDate): number {
   return localWallHourToEpochHour(zone, date, 0);
 }
-
-/** Number of hours in local day `date`: 23 on spring-forward days, 25 on fall-back days. */
-export function hoursInLocalDay(zone: string, date: CivilDate): number {
-  return localDayStartHour(zone, addDays(date, 1)) - localDayStartHour(zone, date);
-}

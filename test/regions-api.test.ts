@@ -154,3 +154,38 @@ describe('demand and population-weighted temperature', () => {
     });
   });
 });
+
+describe('daily outages', () => {
+  test('one row per local day at local midnight, zones summing to the total, actuals only for complete days', async () => {
+    const body = (await t.get('/v1/region/pjm/outage/actual', { key })).json();
+    assert.equal(body.units, 'MW');
+    assert.equal(body.model, null);
+    // now is 2026-06-15T18:00Z (14:00 EDT): the last complete day is June 14; 7 days back.
+    assert.deepEqual(body.time_local, ['08', '09', '10', '11', '12', '13', '14'].map((d) => `2026-06-${d}T00:00:00-04:00`));
+    const total = column(body, 'pjm_total') as number[];
+    const zones = labelsOf(body).filter((id) => id !== 'pjm_total');
+    total.forEach((v, i) => {
+      const sum = zones.reduce((s, z) => s + (column(body, z)[i] as number), 0);
+      assert.ok(Math.abs(v - sum) <= 0.05 * zones.length, `day ${i}: ${v} vs ${sum}`);
+      assert.ok(v > 3_000 && v < 40_000, `PJM June outage ${v} MW`);
+    });
+  });
+
+  test('the spring-forward day starts at its own local midnight', async () => {
+    const body = (await t.get('/v1/region/isone/outage/continuous', { key, query: { id: 'isone_total', start: '2026-03-07', end: '2026-03-09' } })).json();
+    assert.deepEqual(body.time_utc, ['2026-03-07T05:00:00Z', '2026-03-08T05:00:00Z', '2026-03-09T04:00:00Z']);
+    assert.deepEqual(body.time_local, ['2026-03-07T00:00:00-05:00', '2026-03-08T00:00:00-05:00', '2026-03-09T00:00:00-04:00']);
+  });
+
+  test('a forecast run covers its own day through its horizon, and continuous day-ahead tracks the actuals', async () => {
+    const fc = (await t.get('/v1/region/miso/outage/forecast', { key, query: { id: 'miso_total' } })).json();
+    assert.equal(fc.created_at, '2026-06-15T18:00:00Z');
+    assert.equal(fc.time_local[0], '2026-06-15T00:00:00-05:00');
+    assert.equal(fc.time_utc.length, 16);
+    const query = { id: 'miso_total', start: '2026-05-01', end: '2026-05-31' };
+    const dayAhead = (await t.get('/v1/region/miso/outage/continuous', { key, query })).json().values[0] as number[];
+    const actual = (await t.get('/v1/region/miso/outage/actual', { key, query })).json().values[0] as number[];
+    const mape = (100 * actual.reduce((s, x, i) => s + Math.abs(dayAhead[i] - x) / x, 0)) / actual.length;
+    assert.ok(mape > 0.1 && mape < 15, `day-ahead outage MAPE ${mape.toFixed(2)} %`);
+  });
+});

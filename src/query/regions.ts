@@ -7,20 +7,33 @@
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantsOf } from '../catalog/plants.ts';
-import { regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
+import { populationShare, regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
 import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import { queriesFor, type SeriesGroup } from './kinds.ts';
+import {
+  queriesFor,
+  type ContinuousParams,
+  type ForecastParams,
+  type GroupQueries,
+  type SeriesGroup,
+  type TargetRequest,
+  type WindowParams,
+} from './kinds.ts';
+import { dailyActualFrame, dailyBackcastFrame, dailyContinuousFrame, dailyForecastFrame, leadDaysOf, type DailyRows, type DailySeriesGroup } from './daily.ts';
+import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
+import { addDays, localDayStartHour } from '../time/zones.ts';
 import { PlantColumns } from './plantColumns.ts';
 
-export const REGION_METRICS = ['demand', 'wind', 'solar', 'poptemp'] as const;
+export const REGION_METRICS = ['demand', 'wind', 'solar', 'outage', 'poptemp'] as const;
 export type RegionMetric = (typeof REGION_METRICS)[number];
+/** The hourly metrics; outage is daily (one row per local day, at local midnight). */
+export type HourlyRegionMetric = Exclude<RegionMetric, 'outage'>;
 
-const REGION_UNITS: Record<RegionMetric, string> = { demand: 'MW', wind: 'MW', solar: 'MW', poptemp: '°C' };
+const REGION_UNITS: Record<RegionMetric, string> = { demand: 'MW', wind: 'MW', solar: 'MW', outage: 'MW', poptemp: '°C' };
 
 /** The public region record (reference isoview-api.md §2). */
 export function regionList(iso: IsoCode): Record<string, unknown>[] {
@@ -96,7 +109,7 @@ function loadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: Sti
   };
 }
 
-function regionGroup(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, id: string | undefined): SeriesGroup<Region> {
+function regionGroup(world: WeatherWorld, iso: IsoCode, metric: HourlyRegionMetric, id: string | undefined): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
     units: REGION_UNITS[metric],
@@ -109,4 +122,61 @@ function regionGroup(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, id
   };
 }
 
-export const regionQueries = queriesFor(regionGroup);
+/**
+ * Daily outages (planned + forced) of regions: the ISO's outage from the day's minimum and
+ * maximum population-weighted temperature of the ISO total — truth, or as the run serving
+ * the day saw it — shared among its zones by population (a proxy for thermal capacity).
+ */
+function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model: ForecastModel | null) {
+  const tz = ISOS[iso].timezone;
+  const valid: number[] = [];
+  const created: number[] = [];
+  const dayOf: number[] = [];
+  rows.days.forEach((day, i) => {
+    for (let h = rows.dayStart[i]; h < localDayStartHour(tz, addDays(day, 1)); h++) {
+      valid.push(h);
+      created.push(rows.created[i]);
+      dayOf.push(i);
+    }
+  });
+  const batch = regionWeatherBatch(world, { valid, created: model ? created : null }, model?.skill ?? null);
+  const poptemp = new Float64Array(valid.length);
+  new RegionWeatherComputer(batch, valid, tz).poptemp(regionsOf(iso)[0], poptemp);
+  const min = new Float64Array(rows.days.length).fill(Infinity);
+  const max = new Float64Array(rows.days.length).fill(-Infinity);
+  for (let k = 0; k < valid.length; k++) {
+    min[dayOf[k]] = Math.min(min[dayOf[k]], poptemp[k]);
+    max[dayOf[k]] = Math.max(max[dayOf[k]], poptemp[k]);
+  }
+  const total = rows.days.map((day, i) => {
+    const input = { ...day, poptempMinC: min[i], poptempMaxC: max[i] };
+    if (!model) return outageTruthMw(iso, input);
+    if (rows.dayStart[i] - rows.created[i] >= model.horizonHours) return Number.NaN;
+    const lead = Math.max(0, leadDaysOf(tz, rows.created[i], day));
+    return outageForecastMw(iso, input, lead, model.name as OutageModelName, Math.floor(rows.created[i] / 24));
+  });
+  return (region: Region): Float64Array =>
+    Float64Array.from(total, (t) => (region.region_type === 'iso' ? t : zoneOutageMw(t, populationShare(region))));
+}
+
+function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | undefined): DailySeriesGroup<Region> {
+  return {
+    timezone: ISOS[iso].timezone,
+    units: REGION_UNITS.outage,
+    targets: selectRegions(iso, 'outage', id),
+    label: (region) => [region.id],
+    source: (rows, model) => outageSource(world, iso, rows, model),
+  };
+}
+
+const hourly = queriesFor(regionGroup);
+const isDaily = (r: { metric: RegionMetric }) => r.metric === 'outage';
+
+/** The request kinds of regions: hourly metrics, or the daily outage series. */
+export const regionQueries: GroupQueries<RegionMetric> = {
+  forecast: (world, r) => (isDaily(r) ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r) : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams)),
+  continuous: (world, r) =>
+    isDaily(r) ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r) : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
+  actual: (world, r) => (isDaily(r) ? dailyActualFrame(outageGroup(world, r.iso, r.id), r) : hourly.actual(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
+  backcast: (world, r) => (isDaily(r) ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r) : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
+};

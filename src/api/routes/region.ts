@@ -13,7 +13,8 @@ const METRIC_PARAM: ParamSpec = {
   values: REGION_METRICS,
   required: true,
   description:
-    "Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), poptemp " +
+    "Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage " +
+    '(planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp ' +
     '(population-weighted temperature, °C).',
 };
 

@@ -172,6 +172,7 @@ describe('GET /v1/openapi.json', () => {
       '/region/{iso}/{metric}/continuous': 'get_region_continuous_forecast',
       '/region/{iso}/{metric}/actual': 'get_historical_actuals',
       '/region/{iso}/{metric}/backcast': 'get_region_day_ahead_backcast',
+      '/region/{iso}/summary': 'get_iso_summary',
       [LIST]: 'list_plants',
       '/plant/{iso}/{metric}/forecast': 'get_plant_forecast',
       [CONTINUOUS]: 'get_plant_continuous_forecast',

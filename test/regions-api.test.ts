@@ -189,3 +189,39 @@ describe('daily outages', () => {
     assert.ok(mape > 0.1 && mape < 15, `day-ahead outage MAPE ${mape.toFixed(2)} %`);
   });
 });
+
+describe('ISO summary', () => {
+  test('every region and metric, forecast and actual, split at as_of', async () => {
+    const res = await t.get('/v1/region/nyiso/summary', { key: await t.key({ nyiso: 'core' }) });
+    assert.equal(res.status, 200);
+    const body = res.json();
+    assert.equal(body.units, 'mixed');
+    assert.equal(body.model, null);
+    assert.equal(body.time_local[0], '2026-06-13T00:00:00-04:00');
+    assert.equal(body.time_utc.length, 240);
+    const regions = (await t.get('/v1/region/nyiso/demand/list', { key })).json().map((r: any) => r.id);
+    assert.equal(body.columns.length, regions.length * 5 * 2);
+    assert.deepEqual(body.columns.slice(0, 3), [
+      ['nyiso_total', 'demand', 'forecast'],
+      ['nyiso_total', 'demand', 'actual'],
+      ['nyiso_total', 'wind', 'forecast'],
+    ]);
+    const col = (region: string, metric: string, kind: string) =>
+      body.values[body.columns.findIndex((c: string[]) => c.join() === [region, metric, kind].join())] as (number | null)[];
+    const actual = col('nyiso_total', 'demand', 'actual');
+    const forecast = col('nyiso_total', 'demand', 'forecast');
+    const lastActual = body.time_utc.indexOf('2026-06-15T16:00:00Z');
+    assert.ok(actual.slice(0, lastActual + 1).every((v) => v !== null) && actual.slice(lastActual + 1).every((v) => v === null));
+    const firstForecast = body.time_utc.indexOf('2026-06-15T18:00:00Z');
+    assert.ok(forecast.slice(0, firstForecast).every((v) => v === null) && forecast.slice(firstForecast).every((v) => v !== null));
+    // The summary's actuals are the actual endpoint's values.
+    const direct = (await t.get('/v1/region/nyiso/demand/actual', { key, query: { id: 'nyiso_total', start: '2026-06-13', end: '2026-06-15' } })).json();
+    assert.deepEqual(actual.slice(0, direct.values[0].length), direct.values[0]);
+  });
+
+  test('as_of travels back: the rows and the split move with it', async () => {
+    const body = (await t.get('/v1/region/nyiso/summary', { key, query: { as_of: '2026-03-10T12:00:00Z' } })).json();
+    assert.equal(body.time_local[0], '2026-03-08T00:00:00-05:00');
+    assert.equal(body.time_utc.length, 239); // ten local days, one of them 23 hours long
+  });
+});

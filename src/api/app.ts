@@ -20,11 +20,11 @@ import { validateParams } from './params.ts';
 import { parseQueryString } from './querystring.ts';
 import type { RouteDef } from './route.ts';
 import { plantRoutes } from './routes/plant.ts';
-import { regionRoutes } from './routes/region.ts';
+import { regionRoutes, summaryRoute } from './routes/region.ts';
 import { frameBody } from './writer.ts';
 
 export const API_PREFIX = '/v1';
-export const ROUTES: readonly RouteDef[] = [...regionRoutes, ...plantRoutes];
+export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes];
 const VERSION = '0.1.0';
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 

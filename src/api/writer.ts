@@ -73,7 +73,7 @@ export function* frameJsonPieces(frame: Frame): Generator<string> {
   for (let c = 0; c < frame.columns.length; c++) {
     buffer.fill(Number.NaN);
     frame.columns[c].fill(buffer);
-    yield (c > 0 ? ',' : '') + formatValues(buffer, frame.decimals);
+    yield (c > 0 ? ',' : '') + formatValues(buffer, frame.columns[c].decimals ?? frame.decimals);
   }
   yield ']}';
 }

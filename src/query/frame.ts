@@ -8,6 +8,8 @@ export interface FrameColumn {
   label: readonly string[];
   /** Writes the column's values (one per row of the time axis) into `out`. */
   fill(out: Float64Array): void;
+  /** Decimal places for this column when the frame mixes units (else the frame's). */
+  decimals?: number;
 }
 
 export interface Frame {

@@ -109,7 +109,7 @@ function loadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: Sti
   };
 }
 
-function regionGroup(world: WeatherWorld, iso: IsoCode, metric: HourlyRegionMetric, id: string | undefined): SeriesGroup<Region> {
+export function regionGroup(world: WeatherWorld, iso: IsoCode, metric: HourlyRegionMetric, id: string | undefined): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
     units: REGION_UNITS[metric],
@@ -159,7 +159,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
     Float64Array.from(total, (t) => (region.region_type === 'iso' ? t : zoneOutageMw(t, populationShare(region))));
 }
 
-function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | undefined): DailySeriesGroup<Region> {
+export function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | undefined): DailySeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
     units: REGION_UNITS.outage,

@@ -1,7 +1,8 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
 import type { IsoCode } from '../../catalog/isos.ts';
 import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
-import type { ParamSpec } from '../params.ts';
+import type { ParamSpec, ParsedDateTime } from '../params.ts';
+import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
 import { timeseriesRoutes } from './timeseries.ts';
@@ -40,3 +41,28 @@ export const regionRoutes: RouteDef[] = [
     forecastSummary: 'Get Regional Forecast',
   }),
 ];
+
+const AS_OF_PARAM: ParamSpec = {
+  name: 'as_of',
+  in: 'query',
+  kind: 'datetime',
+  description: 'The summary as it stood at this instant (a datetime without an offset is UTC). Default: now.',
+};
+
+/** `/region/{iso}/summary`: every region and metric, forecast and actual, in one response. */
+export const summaryRoute: RouteDef = {
+  path: '/region/{iso}/summary',
+  name: 'summary',
+  summary: 'Get ISO Summary',
+  description:
+    'Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days ' +
+    'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
+    'last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day\'s ' +
+    'value on each hour. units is "mixed": demand, wind, solar and outage in MW, poptemp in °C.',
+  tag: 'regions',
+  level: 'core',
+  params: [ISO_PARAM, AS_OF_PARAM],
+  response: { kind: 'timeseries' },
+  handle: ({ params, nowMs, world }) =>
+    isoSummary(world, params.iso as IsoCode, (params.as_of as ParsedDateTime | undefined)?.epochMs, nowMs),
+};

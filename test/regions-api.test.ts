@@ -225,3 +225,37 @@ describe('ISO summary', () => {
     assert.equal(body.time_utc.length, 239); // ten local days, one of them 23 hours long
   });
 });
+
+describe('continuous is the stitched forecast', () => {
+  for (const metric of ['demand', 'wind', 'poptemp'] as const) {
+    test(`${metric}: continuous for day D with days_ahead 2 equals D's hours of the forecast issued (D − 2) at latest_hour`, async () => {
+      // D = 2026-03-08 (spring forward, 23 hours in Chicago); run picked at 2026-03-06 09:00 CST = 15:00Z.
+      const continuous = (
+        await t.get(`/v1/region/ercot/${metric}/continuous`, {
+          key,
+          query: { id: 'ercot_north', start: '2026-03-08', end: '2026-03-08', days_ahead: 2, latest_hour: 9 },
+        })
+      ).json();
+      const forecast = (
+        await t.get(`/v1/region/ercot/${metric}/forecast`, { key, query: { id: 'ercot_north', forecasted_by: '2026-03-06T15:00:00Z' } })
+      ).json();
+      assert.equal(forecast.created_at, '2026-03-06T15:00:00Z');
+      assert.equal(continuous.time_utc.length, 23);
+      const from = forecast.time_utc.indexOf(continuous.time_utc[0]);
+      assert.ok(from > 0);
+      assert.deepEqual(forecast.time_utc.slice(from, from + 23), continuous.time_utc);
+      assert.deepEqual(forecast.values[0].slice(from, from + 23), continuous.values[0]);
+    });
+  }
+
+  test('outage: the continuous day equals that day of the forecast run', async () => {
+    const continuous = (
+      await t.get('/v1/region/pjm/outage/continuous', { key, query: { id: 'pjm_total', start: '2026-04-10', end: '2026-04-10', days_ahead: 3 } })
+    ).json();
+    // 2026-04-07 10:00 EDT = 14:00Z
+    const forecast = (await t.get('/v1/region/pjm/outage/forecast', { key, query: { id: 'pjm_total', forecasted_by: '2026-04-07T14:00:00Z' } })).json();
+    const at = forecast.time_local.indexOf('2026-04-10T00:00:00-04:00');
+    assert.equal(at, 3);
+    assert.deepEqual(continuous.values[0], [forecast.values[0][at]]);
+  });
+});

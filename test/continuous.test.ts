@@ -119,7 +119,7 @@ function expectedRun(model: ForecastModelName, cutoffMs: number): number {
 }
 
 /** Horizon of a run: optimized 15 days, iso 8 days. */
-const HORIZON_MS: Record<ForecastModelName, number> = { optimized: 360 * HOUR, iso: 192 * HOUR };
+const HORIZON_MS: Record<ForecastModelName, number> = { optimized: 360 * HOUR, iso: 192 * HOUR, normal: 360 * HOUR };
 
 /** Last local day whose cutoff has passed at `nowMs`. */
 function expectedLastDay(zone: string, nowMs: number, daysAhead: number, latestHour: number): string {

@@ -170,6 +170,7 @@ describe('GET /v1/openapi.json', () => {
       '/region/{iso}/{metric}/list': 'list_regions',
       '/region/{iso}/{metric}/forecast': 'get_regional_forecast',
       '/region/{iso}/{metric}/continuous': 'get_region_continuous_forecast',
+      '/region/{iso}/{metric}/ensemble': 'get_ensemble_forecast',
       '/region/{iso}/{metric}/actual': 'get_historical_actuals',
       '/region/{iso}/{metric}/backcast': 'get_region_day_ahead_backcast',
       '/region/{iso}/summary': 'get_iso_summary',

@@ -4,8 +4,10 @@
  */
 import type { WeatherSkill } from '../world/weather.ts';
 
-export const FORECAST_MODEL_NAMES = ['optimized', 'iso'] as const;
+export const FORECAST_MODEL_NAMES = ['optimized', 'iso', 'normal'] as const;
 export type ForecastModelName = (typeof FORECAST_MODEL_NAMES)[number];
+/** The models continuous series (and the plant forecasts) are served from; `normal` is regional and single-run only. */
+export const CONTINUOUS_MODEL_NAMES = ['optimized', 'iso'] as const satisfies readonly ForecastModelName[];
 
 export interface ForecastModel {
   name: ForecastModelName;
@@ -46,7 +48,22 @@ const ISO: ForecastModel = {
   skill: { ...OPTIMIZED.skill, errorSeedName: 'iso', errorScale: 1.25, localMemoryHours: 2 },
 };
 
-export const FORECAST_MODELS: Record<ForecastModelName, ForecastModel> = { optimized: OPTIMIZED, iso: ISO };
+/**
+ * Climatology ("what a normal day looks like"): a run every day at 00 UTC, 15 days ahead, with
+ * no weather skill at all: temperature-driven quantities (poptemp, demand) see the climatological
+ * weather (every anomaly and the load noise 0), wind and solar the expected output under the
+ * climatological weather distribution (plantOutput.ts). Its error is about the same at every lead
+ * and the worst of all models at short leads.
+ */
+const NORMAL: ForecastModel = {
+  name: 'normal',
+  cadenceHours: 24,
+  phaseHours: 0,
+  horizonHours: 360,
+  skill: { ...OPTIMIZED.skill, errorSeedName: 'normal', climatology: true },
+};
+
+export const FORECAST_MODELS: Record<ForecastModelName, ForecastModel> = { optimized: OPTIMIZED, iso: ISO, normal: NORMAL };
 
 /** Creation hour of the model's latest run at or before epoch hour `hour`. */
 export function latestRunAtOrBefore(model: ForecastModel, hour: number): number {

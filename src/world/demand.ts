@@ -27,19 +27,22 @@
  * - noise: smooth multiplicative load noise (ISO-wide parts over days and over hours, and a zone
  *   part over a few hours), the truth's alone: a forecast made at lead L knows each part only as
  *   part·exp(−L·errorScale/τ), τ = 96 h, 16 h, 6 h — like the local weather terms, what it cannot
- *   foresee is the day-scale part, and the ISO model (errorScale 1.25) forgets faster.
+ *   foresee is the day-scale part, and the ISO model (errorScale 1.25) forgets faster. The
+ *   `normal` model (climatology) knows none of it; an ensemble member draws what its run does
+ *   not know (a part shared by the ensemble and one of its own, weather.ts memberWeights).
  *
  * The ISO total's demand is exactly the sum of its zones' demand.
  *
  * Lags are evaluated at earlier hours of the same run, never taken from the requested window,
  * so a value depends only on (region, valid hour, run) and not on the window asked for. Hours
- * already past when a run was made (valid < created) are observed: the run sees the truth there.
+ * already past when a run was made (valid < created) are observed: the run sees the truth there
+ * (climatology excepted: it sees the climatological weather everywhere).
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { loadCentres, populationShare, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { localDateOfHour, localDayStartHour, localHourOfDay, type CivilDate } from '../time/zones.ts';
 import { VALUE_NOISE1_SD, ValueNoise1Walker, seedOf, signedUnit } from './hash.ts';
-import { newWeatherSeries, pointClimate, WeatherBatch, type WeatherRows, type WeatherSeries, type WeatherSkill, type WeatherWorld } from './weather.ts';
+import { memberSeedName, memberWeights, newWeatherSeries, pointClimate, WeatherBatch, type WeatherRows, type WeatherSeries, type WeatherSkill, type WeatherWorld } from './weather.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -301,6 +304,9 @@ export class RegionWeatherComputer {
   private readonly weekendLike: Uint8Array;
   /** Per noise part, how much of it the rows' run knows (1 for truth and for observed hours). */
   private readonly noiseMemory: Float64Array[];
+  /** Ensemble members: per noise part, the weights of the shared and own perturbations (memberWeights). */
+  private readonly noiseShared: Float64Array[] | null = null;
+  private readonly noiseOwn: Float64Array[] | null = null;
   private readonly centreCache = new Map<string, CentreSeries>();
   private readonly poptempCache = new Map<string, Float64Array>();
   private readonly demandCache = new Map<string, Float64Array>();
@@ -356,8 +362,15 @@ export class RegionWeatherComputer {
       this.summer[i] = summerWeight(date);
       if (created) {
         const lead = Math.max(0, h + 0.5 - created[i]);
-        NOISE_PARTS.forEach((part, k) => (this.noiseMemory[k][i] = Math.exp((-lead * errorScale) / part.memoryHours)));
+        // Climatology (the `normal` model) knows none of the noise, at any lead.
+        const climatology = this.origin.skill?.climatology === true;
+        NOISE_PARTS.forEach((part, k) => (this.noiseMemory[k][i] = climatology ? 0 : Math.exp((-lead * errorScale) / part.memoryHours)));
       }
+    }
+
+    if (created && this.origin.skill?.member !== undefined) {
+      this.noiseShared = this.noiseMemory.map((m) => Float64Array.from(m, (k) => memberWeights(k).shared));
+      this.noiseOwn = this.noiseMemory.map((m) => Float64Array.from(m, (k) => memberWeights(k).own));
     }
 
     // Extended rows: for each group of consecutive rows of one run, every hour of the local
@@ -432,10 +445,12 @@ export class RegionWeatherComputer {
     }
     const { world, skill } = this.origin;
     const used = [true, fValid.length > 0, tValid.length > 0];
+    // Climatology sees no observations either: its past hours are climatology too.
+    const pastSkill = skill?.climatology ? skill : null;
     this.sources = [
       used[0] ? batch : null,
       used[1] ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null,
-      used[2] ? new WeatherBatch(world, { valid: tValid, created: null }, null, {}) : null,
+      used[2] ? new WeatherBatch(world, { valid: tValid, created: null }, pastSkill, {}) : null,
     ].map((b) => (b ? { batch: b, series: newWeatherSeries(b.n) } : null));
     this.extTemp = new Float64Array(m);
   }
@@ -552,11 +567,25 @@ export class RegionWeatherComputer {
   private noise(region: Region): Float64Array {
     const scale = DEMAND_PARAMS[region.iso].noiseSd / VALUE_NOISE1_SD;
     const out = new Float64Array(this.n);
+    const skill = this.origin.skill;
+    const member = this.origin.created && skill?.member !== undefined ? skill.member : null;
     NOISE_PARTS.forEach((part, k) => {
-      const walker = new ValueNoise1Walker(seedOf(`load-noise:${part.scope === 'iso' ? region.iso : region.id}`), part.stream);
+      const name = `load-noise:${part.scope === 'iso' ? region.iso : region.id}`;
+      const walker = new ValueNoise1Walker(seedOf(name), part.stream);
       const memory = this.noiseMemory[k];
       const w = scale * part.weight;
       for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
+      if (member === null) return;
+      // An ensemble member draws what its run does not know of the noise: a part shared by
+      // the ensemble and one of its own (weather.ts, memberWeights).
+      const shared = new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), part.stream);
+      const own = new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), part.stream);
+      const ws = this.noiseShared![k];
+      const wo = this.noiseOwn![k];
+      for (let i = 0; i < this.n; i++) {
+        const x = (this.validHours[i] + 0.5) / part.hours;
+        out[i] += w * (ws[i] * shared.at(x) + wo[i] * own.at(x));
+      }
     });
     return out;
   }

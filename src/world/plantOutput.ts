@@ -15,9 +15,21 @@ import {
   sunPosition,
   type SolarTimeTerms,
   type SolarWeather,
+  type SunPosition,
 } from './physics/solar.ts';
 import { windPlantOutputMw, type WindWeather } from './physics/wind.ts';
-import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather.ts';
+import {
+  CLOUD_LOGIT_GAIN,
+  COLD_ROW_MAX_C,
+  LOCAL_CLOUD_LOGIT_SD,
+  LOCAL_WIND_REL_SD,
+  RICE_MEAN,
+  WIND_SPREAD,
+  newWeatherSeries,
+  type WeatherBatch,
+  type WeatherNeeds,
+  type WeatherSeries,
+} from './weather.ts';
 
 export const PLANT_METRICS = ['wind', 'solar', 'wind_icing', 'solar_snow'] as const;
 export type PlantMetric = (typeof PLANT_METRICS)[number];
@@ -70,6 +82,149 @@ export function snowCoverProbability(w: WeatherSeries, i: number): number {
   return Math.max(snowingNow, recentSnow * staysFrozen);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Expected output under the climatological weather (the `normal` model)
+//
+// Power curves and inverter clipping are not linear, so the output at the mean weather is not
+// the mean output. The normal is the expectation over the distribution the world draws the
+// weather from, around the climatological state of the hour:
+// - wind: speed = m · X with m the climatological mean hub speed of the hour and
+//   X = |(1, 0) + WIND_SPREAD·(a, b)| · (1 + LOCAL_WIND_REL_SD·g) / RICE_MEAN for independent
+//   standard normal a, b, g (a Rice-distributed speed with a turbulent part). Per plant, the
+//   expected output as a function of m is tabulated once (every 0.1 m/s, at the plant's annual
+//   mean temperature) by quadrature over X; an hour's air density moves m along the table.
+// - solar: cloud cover = logistic(μ + σ·Z), Z standard normal, μ the climatological logit of
+//   the hour, σ² = CLOUD_LOGIT_GAIN² + LOCAL_CLOUD_LOGIT_SD². The plant's output is evaluated at
+//   the 4 Gauss–Hermite nodes of Z (within 0.1 % in the mean and 0.5 % per hour of a 161-point
+//   quadrature; clear-sky output × the mean cloud attenuation would be ~8 % high, clipping and
+//   the beam/diffuse split being non-linear).
+// Icing and snow losses are left out of the normal (they are rare, and 0 at the normal state).
+
+/** Equal-weight nodes of X (see above): 64 bins of a 48 × 48 × 3 product quadrature. */
+const WIND_X_NODES: Float64Array = (() => {
+  const pairs: [number, number][] = [];
+  const n = 48;
+  const gust: [number, number][] = [
+    [-Math.sqrt(3), 1 / 6],
+    [0, 2 / 3],
+    [Math.sqrt(3), 1 / 6],
+  ];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const a = -4 + (8 * (i + 0.5)) / n;
+      const b = -4 + (8 * (j + 0.5)) / n;
+      const w = Math.exp(-(a * a + b * b) / 2);
+      const r = Math.hypot(1 + WIND_SPREAD * a, WIND_SPREAD * b) / RICE_MEAN;
+      for (const [g, gw] of gust) {
+        pairs.push([r * (1 + LOCAL_WIND_REL_SD * g), w * gw]);
+        total += w * gw;
+      }
+    }
+  }
+  pairs.sort((p, q) => p[0] - q[0]);
+  // Bin b is the mean of X over the quantiles [b/B, (b + 1)/B) of its sorted distribution.
+  const bins = 64;
+  const nodes = new Float64Array(bins);
+  let cum = 0;
+  for (const [x, w] of pairs) {
+    const lo = cum;
+    const hi = cum + w / total;
+    cum = hi;
+    for (let b = Math.floor(lo * bins); b < bins && b / bins < hi; b++) {
+      const overlap = Math.min(hi, (b + 1) / bins) - Math.max(lo, b / bins);
+      if (overlap > 0) nodes[b] += overlap * bins * x;
+    }
+  }
+  return nodes;
+})();
+
+/** Probabilists' Gauss–Hermite nodes and weights (4 points) for a standard normal. */
+const GH4_Z = [-2.3344142183389773, -0.7419637843027258, 0.7419637843027258, 2.3344142183389773] as const;
+const GH4_W = [0.04587585476806849, 0.4541241452319315, 0.4541241452319315, 0.04587585476806849] as const;
+const CLOUD_LOGIT_SD = Math.hypot(CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD);
+
+const NORMAL_STEP_MS = 0.1;
+const NORMAL_MAX_MS = 40;
+
+interface WindNormalTable {
+  /** Hub (2 m + lapse) reference temperature of the table, K. */
+  refHubK: number;
+  lapseDrop: number;
+  /** Expected output (MW) at climatological mean 100 m speed k·NORMAL_STEP_MS. */
+  mw: Float64Array;
+}
+
+const windNormalTables = new WeakMap<WindPlant, WindNormalTable>();
+
+function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTable {
+  let t = windNormalTables.get(plant);
+  if (!t) {
+    const mw = new Float64Array(Math.round(NORMAL_MAX_MS / NORMAL_STEP_MS) + 2);
+    const wx: WindWeather = { speed100mMs: 0, tempC: climate.tempMean, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
+    for (let k = 0; k < mw.length; k++) {
+      let sum = 0;
+      for (let j = 0; j < WIND_X_NODES.length; j++) {
+        wx.speed100mMs = k * NORMAL_STEP_MS * WIND_X_NODES[j];
+        sum += windPlantOutputMw(plant, wx);
+      }
+      mw[k] = sum / WIND_X_NODES.length;
+    }
+    const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
+    const lapseDrop = LAPSE_K_PER_M * (hub - 2);
+    t = { refHubK: climate.tempMean + 273.15 - lapseDrop, lapseDrop, mw };
+    windNormalTables.set(plant, t);
+  }
+  return t;
+}
+
+/**
+ * Expected output (MW) of a wind plant in an hour whose climatological mean 100 m speed is
+ * `meanSpeedMs` and climatological 2 m temperature `tempC` (density moves the mean speed to its
+ * density-equivalent on the table: v·(ρ/ρ_ref)^(1/3), ρ ∝ 1/T at the hub).
+ */
+export function windNormalMw(plant: WindPlant, climate: PointClimate, meanSpeedMs: number, tempC: number): number {
+  const t = windNormalTable(plant, climate);
+  const m = meanSpeedMs * Math.cbrt(t.refHubK / (tempC + 273.15 - t.lapseDrop));
+  const pos = Math.min(Math.max(m, 0), NORMAL_MAX_MS) / NORMAL_STEP_MS;
+  const i = pos | 0;
+  return t.mw[i] + (t.mw[i + 1] - t.mw[i]) * (pos - i);
+}
+
+/**
+ * Sun positions of plants at the two instants of every row (:15 and :45), kept for several
+ * computers over the same valid hours (the members of an ensemble): the sun does not depend on
+ * the weather. One cache per set of valid hours.
+ */
+export class SunPositionCache {
+  readonly byPlant = new Map<number, Float64Array>();
+}
+
+/** Fields of a SunPosition in a cache record, in this order. */
+const SUN_FIELDS = 8;
+
+function storeSun(sun: SunPosition, out: Float64Array, at: number): void {
+  out[at] = sun.cosZenith;
+  out[at + 1] = sun.sinZenith;
+  out[at + 2] = sun.zenith;
+  out[at + 3] = sun.azimuth;
+  out[at + 4] = sun.sinAzimuth;
+  out[at + 5] = sun.cosAzimuth;
+  out[at + 6] = sun.elevation;
+  out[at + 7] = sun.hourAngle;
+}
+
+function loadSun(from: Float64Array, at: number, sun: SunPosition): void {
+  sun.cosZenith = from[at];
+  sun.sinZenith = from[at + 1];
+  sun.zenith = from[at + 2];
+  sun.azimuth = from[at + 3];
+  sun.sinAzimuth = from[at + 4];
+  sun.cosAzimuth = from[at + 5];
+  sun.elevation = from[at + 6];
+  sun.hourAngle = from[at + 7];
+}
+
 /** Computes one metric for any number of plants over the rows of a prepared weather batch. */
 export class PlantSeriesComputer {
   private readonly weather: WeatherSeries;
@@ -81,6 +236,8 @@ export class PlantSeriesComputer {
     private readonly batch: WeatherBatch,
     readonly metric: PlantMetric,
     private readonly validHours: ArrayLike<number>,
+    /** Optional: sun positions shared with other computers over the same valid hours. */
+    private readonly sunCache?: SunPositionCache,
   ) {
     this.weather = newWeatherSeries(batch.n);
     if (PLANT_METRIC_TYPE[metric] === 'solar') {
@@ -112,7 +269,8 @@ export class PlantSeriesComputer {
   compute(plant: Plant, firstHour: number, out: Float64Array): void {
     const climate = this.climateOf(plant);
     this.batch.sample(climate, plant.id, this.weather);
-    if (plant.plant_type === 'wind') this.computeWind(plant, climate, out);
+    if (this.batch.isClimatology) this.computeNormal(plant, climate, out);
+    else if (plant.plant_type === 'wind') this.computeWind(plant, climate, out);
     else this.computeSolar(plant, out);
     for (let i = 0; i < out.length; i++) if (this.validHours[i] < firstHour) out[i] = Number.NaN;
   }
@@ -134,12 +292,65 @@ export class PlantSeriesComputer {
     }
   }
 
+  /**
+   * The `normal` model: expected output under the climatological weather (see above). The
+   * batch gives the climatological state of each hour: temperature, the wind speed at zero
+   * anomaly (mean / RICE_MEAN) and the cloud cover at zero anomaly (logistic of the mean logit).
+   * Icing and snow risks are 0 at the normal state.
+   */
+  private computeNormal(plant: Plant, climate: PointClimate, out: Float64Array): void {
+    const w = this.weather;
+    if (this.metric === 'wind_icing' || this.metric === 'solar_snow') {
+      out.fill(0);
+      return;
+    }
+    if (plant.plant_type === 'wind') {
+      for (let i = 0; i < out.length; i++) out[i] = windNormalMw(plant, climate, w.wind100Ms[i] * RICE_MEAN, w.tempC[i]);
+      return;
+    }
+    const sun = createSunPosition();
+    const scratch = createSolarScratch();
+    const wx: SolarWeather = { tempC: 0, windMs: 3, cloudCover: 0, snowCover: 0, albedo: 0.2 };
+    for (let i = 0; i < out.length; i++) {
+      const cc = Math.min(1 - 1e-12, Math.max(1e-12, w.cloudCover[i]));
+      const mu = Math.log(cc / (1 - cc));
+      wx.tempC = w.tempC[i];
+      let sum = 0;
+      for (let s = 0; s < 2; s++) {
+        const terms = this.sunTerms[2 * i + s];
+        sunPosition(terms, this.sunHours[2 * i + s], plant.latitude, plant.longitude, sun);
+        if (!(sun.cosZenith > 0)) continue;
+        for (let k = 0; k < GH4_Z.length; k++) {
+          wx.cloudCover = logistic(mu + CLOUD_LOGIT_SD * GH4_Z[k]);
+          sum += GH4_W[k] * solarPlantOutputMw(plant, sun, terms, wx, scratch);
+        }
+      }
+      out[i] = sum / 2;
+    }
+  }
+
+  /** The plant's cached sun positions (computed and stored on first use), or undefined without a cache. */
+  private sunOf(plant: SolarPlant, sun: SunPosition): Float64Array | undefined {
+    if (!this.sunCache) return undefined;
+    let record = this.sunCache.byPlant.get(plant.id);
+    if (!record) {
+      record = new Float64Array(this.sunTerms.length * SUN_FIELDS);
+      for (let k = 0; k < this.sunTerms.length; k++) {
+        sunPosition(this.sunTerms[k], this.sunHours[k], plant.latitude, plant.longitude, sun);
+        storeSun(sun, record, k * SUN_FIELDS);
+      }
+      this.sunCache.byPlant.set(plant.id, record);
+    }
+    return record;
+  }
+
   private computeSolar(plant: SolarPlant, out: Float64Array): void {
     const w = this.weather;
     const sun = createSunPosition();
     const scratch = createSolarScratch();
     const wx: SolarWeather = { tempC: 0, windMs: 3, cloudCover: 0, snowCover: 0, albedo: 0.2 };
     const riskOnly = this.metric === 'solar_snow';
+    const cached = riskOnly ? undefined : this.sunOf(plant, sun);
     for (let i = 0; i < out.length; i++) {
       const snow = w.tempC[i] < COLD_ROW_MAX_C ? snowCoverProbability(w, i) : 0;
       if (riskOnly) {
@@ -154,7 +365,8 @@ export class PlantSeriesComputer {
       let sum = 0;
       for (let s = 0; s < 2; s++) {
         const terms = this.sunTerms[2 * i + s];
-        sunPosition(terms, this.sunHours[2 * i + s], plant.latitude, plant.longitude, sun);
+        if (cached) loadSun(cached, (2 * i + s) * SUN_FIELDS, sun);
+        else sunPosition(terms, this.sunHours[2 * i + s], plant.latitude, plant.longitude, sun);
         sum += solarPlantOutputMw(plant, sun, terms, wx, scratch);
       }
       out[i] = sum / 2;

@@ -12,10 +12,25 @@
  * (power curves, clipping), and a damped forecast would bias output low. At the longest
  * leads the error equals that of climatology. Error fields vary smoothly with the run
  * time, so consecutive runs differ little.
+ *
+ * Two more kinds of skill (WeatherSkill.climatology, WeatherSkill.member):
+ * - Climatology (the `normal` model): every anomaly and every point-local part is 0, so the
+ *   weather is the seasonal and diurnal normal of the point (no skill beyond it).
+ * - Ensemble member m: with e = e(lead) the ensemble's error fraction (capped at
+ *   maxErrorFraction), member m sees
+ *     (1 − e²)·S + e·√(1 − e²)·C + e·M_m,
+ *   where C is an error field shared by the members ("what the ensemble as a whole got
+ *   wrong") and M_m the member's own, independent of the other members'. Every member keeps
+ *   the full variance; the truth is, given C, distributed like one more member, so the
+ *   ensemble is calibrated: the ensemble mean's error variance is e² (like a deterministic
+ *   forecast with the same e) and the spread of the members about their mean is e as well
+ *   (spread/skill ≈ 1), while a single member's error variance is 2e². Point-local parts and
+ *   the load noise (demand.ts) follow the same rule with 1 − e² = what the run still knows of
+ *   them.
  */
 import { dotAllRows, dotRow, SpectralField, type FieldSpec } from './field.ts';
 import { hourPhase, pointClimate, type HourPhase, type PointClimate } from './climate.ts';
-import { VALUE_NOISE1_SD, ValueNoise1Walker } from './hash.ts';
+import { VALUE_NOISE1_SD, ValueNoise1Walker, hash4, seedOf } from './hash.ts';
 
 /** Error fraction of a forecast: e(L) = √(e0² + (1 − e0²)(1 − exp(−L/τ))), capped at 1. */
 export interface ErrorGrowth {
@@ -33,7 +48,47 @@ export interface WeatherSkill {
   cloud: { synoptic: ErrorGrowth; meso: ErrorGrowth };
   /** e-folding time (hours) of the forecast's knowledge of point-local weather. */
   localMemoryHours: number;
+  /**
+   * The climatological weather (the `normal` model): all anomalies and point-local parts
+   * are 0 and nothing above is used. Non-linear consumers (plant output) take expectations
+   * over the climatological distribution instead (plantOutput.ts).
+   */
+  climatology?: boolean;
+  /** An ensemble member (0-based): see the header. Members of one ensemble share errorSeedName. */
+  member?: number;
+  /** Ensemble members only: cap on e (1 − cap² is the skill left at the longest leads). */
+  maxErrorFraction?: number;
+  /**
+   * Ensemble members only: work the members of one request share (their truth and shared-error
+   * parts are identical). Optional; it changes no number, only the cost.
+   */
+  share?: EnsembleShare;
 }
+
+/** Fraction of a predictable quantity a member knows (1 − e²), and the weights of the shared and own perturbations. */
+export interface MemberWeights {
+  known: number;
+  shared: number;
+  own: number;
+}
+
+/** Weights of truth, shared and member perturbation for a member whose run knows `known` (0..1) of a quantity. */
+export function memberWeights(known: number): MemberWeights {
+  const k = Math.min(1, Math.max(0, known));
+  return { known: k, shared: Math.sqrt(k * (1 - k)), own: Math.sqrt(1 - k) };
+}
+
+/** Name of the error fields of ensemble member `member` (the shared ones are named errorSeedName). */
+export function memberSeedName(errorSeedName: string, member: number): string {
+  return `${errorSeedName}:m${member}`;
+}
+
+/** Standard deviation of the hub-height wind's point-local (turbulent) relative variability. */
+export const LOCAL_WIND_REL_SD = 0.08;
+/** Standard deviation of the point-local cloud logit (sub-grid cloud patches). */
+export const LOCAL_CLOUD_LOGIT_SD = 0.7;
+/** Gain of the (unit-variance) cloud anomaly in the cloud-cover logit. */
+export const CLOUD_LOGIT_GAIN = 1.7;
 
 /**
  * Which variables a computation needs; temperature is always computed. Humidity,
@@ -107,18 +162,18 @@ const WIND_W = [0.85, 0.53] as const;
 const CLOUD_W = [0.75, 0.66] as const;
 
 /** Hub-height wind: speed = mean · |(1, 0) + WIND_SPREAD·(u, v)| / RICE_MEAN. */
-const WIND_SPREAD = 0.6;
+export const WIND_SPREAD = 0.6;
 /** Point-local (turbulent, sub-grid) relative wind variability and its time scale. */
-const LOCAL_WIND_SD = 0.08;
+const LOCAL_WIND_SD = LOCAL_WIND_REL_SD;
 const LOCAL_WIND_HOURS = 3;
-const LOCAL_CLOUD_SD = 0.7;
+const LOCAL_CLOUD_SD = LOCAL_CLOUD_LOGIT_SD;
 const LOCAL_CLOUD_HOURS = 2;
 /** Time scales of the forecast error fields in valid time and in run time. */
 const ERROR_VALID_TAU_HOURS = 18;
 const ERROR_RUN_TAU_HOURS = 36;
 
 /** Mean of |(1,0) + s(a,b)| for independent standard normal a, b (computed once by quadrature). */
-const RICE_MEAN = (() => {
+export const RICE_MEAN = (() => {
   const n = 48;
   let sum = 0;
   let wsum = 0;
@@ -197,81 +252,193 @@ export class WeatherWorld {
   }
 }
 
+/** An error field's part of a prepared group: its time basis (blend weights folded in) and a point buffer. */
+interface ErrorPart {
+  field: SpectralField;
+  time: Float64Array;
+  point: Float64Array;
+}
+
+/**
+ * How a group's anomaly is seen on each row: α·S + Σ weight·E over the error parts. Null
+ * arrays mean truth (α = 1, no error parts); `zero` means climatology (no anomaly at all).
+ */
+interface GroupView {
+  zero: boolean;
+  alpha: Float64Array | null;
+  errors: { field: SpectralField; weight: Float64Array; stream: number }[];
+}
+
 /** One anomaly group prepared for a set of rows. */
-class PreparedGroup {
+class PreparedGroup implements AnomalyGroup {
   readonly k2: number;
   readonly truthTime: Float64Array;
-  readonly errorTime: Float64Array | null;
   readonly alpha: Float64Array | null;
-  readonly beta: Float64Array | null;
   readonly trailTime: Float64Array | null;
+  private readonly zero: boolean;
+  private readonly n: number;
+  private readonly errors: ErrorPart[];
   private readonly pointTruth: Float64Array;
-  private readonly pointError: Float64Array;
 
   constructor(
     private readonly truthField: SpectralField,
-    private readonly errorField: SpectralField | null,
     mid: Float64Array,
     created: Float64Array | null,
-    growth: ErrorGrowth | null,
-    errorScale: number,
+    view: GroupView,
     trailing: boolean,
-    stream: number,
   ) {
     const n = mid.length;
+    this.n = n;
+    this.zero = view.zero;
     this.k2 = 2 * truthField.k;
+    this.pointTruth = new Float64Array(this.k2);
+    if (view.zero) {
+      this.truthTime = new Float64Array(0);
+      this.trailTime = null;
+      this.alpha = null;
+      this.errors = [];
+      return;
+    }
     this.truthTime = new Float64Array(n * this.k2);
     truthField.timeBasis(mid, this.truthTime);
     this.trailTime = trailing ? new Float64Array(n * this.k2) : null;
     if (this.trailTime) truthField.timeBasis(mid, this.trailTime, 24);
-    this.pointTruth = new Float64Array(this.k2);
-    this.pointError = new Float64Array(errorField ? 2 * errorField.k : 0);
-    if (errorField && created && growth) {
-      this.errorTime = new Float64Array(n * 2 * errorField.k);
-      errorField.errorBasis(mid, created, this.errorTime, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, stream);
-      this.alpha = new Float64Array(n);
-      this.beta = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const e = errorFraction(growth, errorScale, mid[i] - created[i]);
-        const a = 1 - (e * e) / 2;
-        this.alpha[i] = a;
-        this.beta[i] = Math.sqrt(1 - a * a);
+    this.alpha = view.alpha;
+    this.errors = [];
+    if (view.alpha && created) {
+      // Fold the blend weights into the shared bases once, so each point needs only one
+      // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
+      scaleRows(this.truthTime, view.alpha);
+      for (const e of view.errors) {
+        const time = new Float64Array(n * 2 * e.field.k);
+        e.field.errorBasis(mid, created, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
+        scaleRows(time, e.weight);
+        this.errors.push({ field: e.field, time, point: new Float64Array(2 * e.field.k) });
       }
-      // Fold the blend weights into the shared bases once, so each point needs only
-      // two dot products per row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
-      scaleRows(this.truthTime, this.alpha);
-      scaleRows(this.errorTime, this.beta);
-    } else {
-      this.errorTime = null;
-      this.alpha = null;
-      this.beta = null;
     }
   }
 
   setPoint(lat: number, lon: number): void {
+    if (this.zero) return;
     this.truthField.pointBasis(lat, lon, this.pointTruth);
-    if (this.errorField) this.errorField.pointBasis(lat, lon, this.pointError);
+    for (const e of this.errors) e.field.pointBasis(lat, lon, e.point);
   }
 
   /** The anomaly (unit variance) on rows [from, to), as the truth or the forecast sees it. */
   fill(out: Float64Array, from = 0, to = out.length): void {
+    if (this.zero) {
+      out.fill(0, from, to);
+      return;
+    }
     dotAllRows(this.pointTruth, this.truthTime, out, false, from, to);
-    if (this.errorTime) dotAllRows(this.pointError, this.errorTime, out, true, from, to);
+    for (const e of this.errors) dotAllRows(e.point, e.time, out, true, from, to);
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
   valueAt(i: number): number {
-    const n = this.alpha ? this.alpha.length : this.truthTime.length / this.k2;
-    const s = dotRow(this.pointTruth, this.truthTime, i, n);
-    if (!this.errorTime) return s;
-    return s + dotRow(this.pointError, this.errorTime, i, n);
+    if (this.zero) return 0;
+    let s = dotRow(this.pointTruth, this.truthTime, i, this.n);
+    for (const e of this.errors) s += dotRow(e.point, e.time, i, this.n);
+    return s;
   }
 
   /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */
   trailingAt(i: number): number {
-    const s = dotRow(this.pointTruth, this.trailTime!, i, this.trailTime!.length / this.k2);
+    if (this.zero) return 0;
+    const s = dotRow(this.pointTruth, this.trailTime!, i, this.n);
     return this.alpha ? this.alpha[i] * s : s;
   }
+}
+
+/** What sample() needs of an anomaly group. */
+interface AnomalyGroup {
+  setPoint(lat: number, lon: number): void;
+  fill(out: Float64Array, from?: number, to?: number): void;
+  valueAt(i: number): number;
+  trailingAt(i: number): number;
+}
+
+/**
+ * Work that the members of one ensemble request share: for each set of rows and group, the
+ * part of the anomaly every member has in common, (1 − e²)·S + e·√(1 − e²)·C, prepared once,
+ * and its series at each point computed once. Make one per request and put it in every
+ * member's skill (WeatherSkill.share); it holds memory until dropped.
+ */
+export class EnsembleShare {
+  readonly groups = new Map<string, { group: PreparedGroup; series: Map<string, Float64Array> }>();
+  /** The shared part of point-local perturbations, per rows, point and variable. */
+  readonly locals = new Map<string, Float64Array>();
+}
+
+/** A member's view of a group: the shared part (from an EnsembleShare) plus the member's own error. */
+class MemberGroup implements AnomalyGroup {
+  private readonly point: Float64Array;
+  private lat = Number.NaN;
+  private lon = Number.NaN;
+  private current: Float64Array | null = null;
+  private sharedAtPoint = false;
+
+  constructor(
+    private readonly shared: PreparedGroup,
+    private readonly seriesCache: Map<string, Float64Array>,
+    private readonly field: SpectralField,
+    private readonly time: Float64Array,
+    private readonly n: number,
+  ) {
+    this.point = new Float64Array(2 * field.k);
+  }
+
+  setPoint(lat: number, lon: number): void {
+    this.lat = lat;
+    this.lon = lon;
+    this.current = null;
+    this.sharedAtPoint = false;
+    this.field.pointBasis(lat, lon, this.point);
+  }
+
+  private sharedSeries(): Float64Array {
+    if (this.current) return this.current;
+    const key = `${this.lat},${this.lon}`;
+    let series = this.seriesCache.get(key);
+    if (!series) {
+      series = new Float64Array(this.n);
+      this.atPoint().fill(series);
+      this.seriesCache.set(key, series);
+    }
+    this.current = series;
+    return series;
+  }
+
+  private atPoint(): PreparedGroup {
+    if (!this.sharedAtPoint) {
+      this.shared.setPoint(this.lat, this.lon);
+      this.sharedAtPoint = true;
+    }
+    return this.shared;
+  }
+
+  fill(out: Float64Array, from = 0, to = out.length): void {
+    out.set(this.sharedSeries().subarray(from, to), from);
+    dotAllRows(this.point, this.time, out, true, from, to);
+  }
+
+  valueAt(i: number): number {
+    return this.sharedSeries()[i] + dotRow(this.point, this.time, i, this.n);
+  }
+
+  trailingAt(i: number): number {
+    return this.atPoint().trailingAt(i);
+  }
+}
+
+/** A cheap fingerprint of a set of rows (row count and a hash of every instant). */
+function rowsKey(mid: Float64Array, created: Float64Array): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < mid.length; i++) {
+    h = Math.imul(h ^ Math.round(mid[i] * 2), 0x01000193);
+    h = Math.imul(h ^ created[i], 0x01000193);
+  }
+  return `${mid.length}:${h >>> 0}:${mid[0]}:${created[0]}`;
 }
 
 /**
@@ -292,8 +459,17 @@ export class WeatherBatch {
   private readonly mid: Float64Array;
   private readonly created: Float64Array | null;
   private readonly phases: HourPhase[];
-  private readonly groups = new Map<GroupName, PreparedGroup>();
+  private readonly groups = new Map<GroupName, AnomalyGroup>();
   private readonly localMemory: Float64Array | null;
+  private readonly climatology: boolean;
+  /** Ensemble members: per-row weights of the shared and own local parts, and their seeds. */
+  private readonly localShared: Float64Array | null = null;
+  private readonly localOwn: Float64Array | null = null;
+  private readonly sharedLocalSeed: number = 0;
+  private readonly memberLocalSeed: number = 0;
+  /** Ensemble members with a share: the share and the key of these rows in it. */
+  private readonly share: EnsembleShare | undefined;
+  private readonly shareKey: string = '';
   /** Per-row work buffers reused for every point. */
   private readonly scratch: Float64Array[];
 
@@ -309,9 +485,24 @@ export class WeatherBatch {
       return p;
     });
     this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
-    this.localMemory = this.created ? new Float64Array(n) : null;
-    if (this.localMemory && skill) {
+    this.climatology = !!skill?.climatology;
+    const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
+    this.localMemory = this.climatology ? new Float64Array(n) : this.created ? new Float64Array(n) : null;
+    if (this.localMemory && skill && !this.climatology) {
       for (let i = 0; i < n; i++) this.localMemory[i] = Math.exp(-Math.max(0, this.mid[i] - this.created![i]) / skill.localMemoryHours);
+    }
+    if (member !== null && this.localMemory) {
+      // A member knows the local parts as a deterministic run does (weight `memory`) and
+      // draws the rest: a part shared by the ensemble and one of its own.
+      this.localShared = new Float64Array(n);
+      this.localOwn = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const w = memberWeights(this.localMemory[i]);
+        this.localShared[i] = w.shared;
+        this.localOwn[i] = w.own;
+      }
+      this.sharedLocalSeed = seedOf(skill!.errorSeedName);
+      this.memberLocalSeed = seedOf(memberSeedName(skill!.errorSeedName, member));
     }
     const want: [GroupName, ErrorGrowth | undefined, boolean][] = [
       ['temp.synoptic', skill?.temp.synoptic, !!needs.trailing],
@@ -326,13 +517,73 @@ export class WeatherBatch {
     }
     if (needs.moisture) want.push(['precip.meso', skill?.cloud.meso, false]);
     let stream = 1;
+    const share = member !== null ? skill!.share : undefined;
+    const key = share ? rowsKey(this.mid, this.created!) : '';
+    this.share = share;
+    this.shareKey = key;
     for (const [name, growth, trailing] of want) {
-      const errorField = skill && this.created ? world.errorField(name, skill.errorSeedName) : null;
-      this.groups.set(
-        name,
-        new PreparedGroup(world.truthField(name), errorField, this.mid, this.created, growth ?? null, skill?.errorScale ?? 1, trailing, stream++),
-      );
+      const view = this.viewOf(world, name, skill, growth ?? null, member, stream);
+      if (share && view.errors.length === 2) {
+        // The shared part (truth and the ensemble's common error) once per request; the member's
+        // own error here. (The error stream of a group depends on the variables a batch needs.)
+        const sharedKey = `${key}:${name}:${trailing}:${stream}`;
+        let entry = share.groups.get(sharedKey);
+        if (!entry) {
+          const group = new PreparedGroup(world.truthField(name), this.mid, this.created, { ...view, errors: [view.errors[0]] }, trailing);
+          entry = { group, series: new Map() };
+          share.groups.set(sharedKey, entry);
+        }
+        const own = view.errors[1];
+        const time = new Float64Array(n * 2 * own.field.k);
+        own.field.errorBasis(this.mid, this.created!, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, own.stream);
+        scaleRows(time, own.weight);
+        this.groups.set(name, new MemberGroup(entry.group, entry.series, own.field, time, n));
+      } else {
+        this.groups.set(name, new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing));
+      }
+      stream++;
     }
+  }
+
+  /** How the rows' runs see one group: truth, climatology, a deterministic forecast or an ensemble member. */
+  private viewOf(world: WeatherWorld, name: GroupName, skill: WeatherSkill | null, growth: ErrorGrowth | null, member: number | null, stream: number): GroupView {
+    if (this.climatology) return { zero: true, alpha: null, errors: [] };
+    if (!skill || !this.created || !growth) return { zero: false, alpha: null, errors: [] };
+    const n = this.n;
+    const alpha = new Float64Array(n);
+    if (member === null) {
+      const beta = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const e = errorFraction(growth, skill.errorScale, this.mid[i] - this.created[i]);
+        const a = 1 - (e * e) / 2;
+        alpha[i] = a;
+        beta[i] = Math.sqrt(1 - a * a);
+      }
+      return { zero: false, alpha, errors: [{ field: world.errorField(name, skill.errorSeedName), weight: beta, stream }] };
+    }
+    const shared = new Float64Array(n);
+    const own = new Float64Array(n);
+    const cap = skill.maxErrorFraction ?? 1;
+    for (let i = 0; i < n; i++) {
+      const e = Math.min(cap, errorFraction(growth, skill.errorScale, this.mid[i] - this.created[i]));
+      const w = memberWeights(1 - e * e);
+      alpha[i] = w.known;
+      shared[i] = w.shared;
+      own[i] = w.own;
+    }
+    return {
+      zero: false,
+      alpha,
+      errors: [
+        { field: world.errorField(name, skill.errorSeedName), weight: shared, stream },
+        { field: world.errorField(name, memberSeedName(skill.errorSeedName, member)), weight: own, stream },
+      ],
+    };
+  }
+
+  /** True for the climatological weather (the `normal` model): no anomalies at all. */
+  get isClimatology(): boolean {
+    return this.climatology;
   }
 
   /** Mid-hour instants of the rows (epoch hours + 0.5). */
@@ -368,13 +619,15 @@ export class WeatherBatch {
       this.group('windV.synoptic').fill(a3);
       this.group('windV.meso').fill(a4);
       const local = new ValueNoise1Walker(localSeed, 1);
+      const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
       for (let i = 0; i < n; i++) {
         const ph = this.phases[i];
         const a = WIND_W[0] * a1[i] + WIND_W[1] * a2[i];
         const b = WIND_W[0] * a3[i] + WIND_W[1] * a4[i];
         const seasonal = 1 + c.windSeasonCos * ph.seasonCos + c.windSeasonSin * ph.seasonSin;
         const dayNight = 1 + c.windDiurnalCos * ph.dayCos + c.windDiurnalSin * ph.daySin;
-        const gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
+        let gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
+        if (perturb) gust += LOCAL_WIND_SD * perturb(i);
         const x = 1 + WIND_SPREAD * a;
         const y = WIND_SPREAD * b;
         out.wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
@@ -385,11 +638,13 @@ export class WeatherBatch {
       this.group('cloud.synoptic').fill(a1);
       this.group('cloud.meso').fill(a2);
       const local = new ValueNoise1Walker(localSeed, 2);
+      const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
       for (let i = 0; i < n; i++) {
         const ph = this.phases[i];
         const z = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
         a3[i] = z;
-        const patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
+        let patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
+        if (perturb) patch += LOCAL_CLOUD_SD * perturb(i);
         out.cloudCover[i] = this.cloudCover(c, ph, z, patch);
       }
     }
@@ -439,10 +694,10 @@ export class WeatherBatch {
 
   private cloudCover(c: PointClimate, ph: HourPhase, z: number, patch: number): number {
     const seasonal = c.cloudSeasonCos * ph.seasonCos + c.cloudSeasonSin * ph.seasonSin;
-    return logistic(c.cloudLogit + seasonal + 1.7 * z + patch);
+    return logistic(c.cloudLogit + seasonal + CLOUD_LOGIT_GAIN * z + patch);
   }
 
-  private group(name: GroupName): PreparedGroup {
+  private group(name: GroupName): AnomalyGroup {
     return this.groups.get(name)!;
   }
 
@@ -450,6 +705,27 @@ export class WeatherBatch {
   private tempSd(c: PointClimate, ph: HourPhase): number {
     const winter = 0.97 * ph.seasonCos + 0.25 * ph.seasonSin;
     return c.tempAnomalySd * (1 + 0.4 * winter);
+  }
+
+  /**
+   * Ensemble members only: the unit-variance perturbation of a point-local part on row i
+   * (shared·L_c + own·L_m, walked in row order); null for every other kind of batch.
+   */
+  private localPerturbation(localSeed: number, stream: number, hours: number): ((i: number) => number) | null {
+    const shared = this.localShared;
+    const own = this.localOwn;
+    if (!shared || !own) return null;
+    // The shared part is the same for every member: computed once per request when there is a share.
+    const key = `${this.shareKey}:local:${localSeed}:${stream}`;
+    let common = this.share?.locals.get(key);
+    if (!common) {
+      const c = new ValueNoise1Walker(hash4(localSeed, this.sharedLocalSeed), stream);
+      common = Float64Array.from(this.mid, (t, i) => (shared[i] * c.at(t / hours)) / VALUE_NOISE1_SD);
+      this.share?.locals.set(key, common);
+    }
+    const m = new ValueNoise1Walker(hash4(localSeed, this.memberLocalSeed), stream);
+    const series = common;
+    return (i) => series[i] + (own[i] * m.at(this.mid[i] / hours)) / VALUE_NOISE1_SD;
   }
 
   /** How much of the point-local weather a forecast still knows at this row (1 for truth). */

@@ -1,6 +1,6 @@
 /** Parameter declarations shared by several routes, worded as the public docs word them. */
 import { ISO_CODES } from '../../catalog/isos.ts';
-import { FORECAST_MODEL_NAMES } from '../../models/forecastModels.ts';
+import { CONTINUOUS_MODEL_NAMES, FORECAST_MODEL_NAMES } from '../../models/forecastModels.ts';
 import type { RequestInstant } from '../../query/window.ts';
 import type { ParamSpec, ParamValue, ParsedDateTime } from '../params.ts';
 
@@ -35,9 +35,21 @@ export const MODEL_PARAM: ParamSpec = {
   name: 'model',
   in: 'query',
   kind: 'enum',
-  values: FORECAST_MODEL_NAMES,
+  values: CONTINUOUS_MODEL_NAMES,
   default: 'optimized',
   description: 'Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO\'s own forecast: four runs a day, 8 days ahead).',
+};
+
+/** `model` of the regional forecast: the continuous models plus the climatological `normal`. */
+export const REGION_FORECAST_MODEL_PARAM: ParamSpec = {
+  name: 'model',
+  in: 'query',
+  kind: 'enum',
+  values: FORECAST_MODEL_NAMES,
+  default: 'optimized',
+  description:
+    "Forecast model: optimized (hourly runs, 15 days ahead), iso (the ISO's own forecast: four runs a day, 8 days ahead) " +
+    'or normal (climatology, the baseline for anomalies: one run a day at 00 UTC, 15 days ahead).',
 };
 
 export const ID_PARAM: ParamSpec = {

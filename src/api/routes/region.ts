@@ -4,7 +4,8 @@ import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '..
 import type { ParamSpec, ParsedDateTime } from '../params.ts';
 import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
-import { ISO_PARAM } from './common.ts';
+import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM } from './common.ts';
+import { ensembleRoute } from './ensemble.ts';
 import { timeseriesRoutes } from './timeseries.ts';
 
 const METRIC_PARAM: ParamSpec = {
@@ -39,7 +40,9 @@ export const regionRoutes: RouteDef[] = [
     queries: regionQueries,
     kinds: ['forecast', 'continuous', 'actual', 'backcast'],
     forecastSummary: 'Get Regional Forecast',
+    forecastModelParam: REGION_FORECAST_MODEL_PARAM,
   }),
+  ensembleRoute,
 ];
 
 const AS_OF_PARAM: ParamSpec = {

@@ -35,6 +35,8 @@ export interface GroupRoutesSpec<M extends string> {
   forecastSummary: string;
   /** A sentence added to every description (what the values mean for this group). */
   note?: string;
+  /** `model` of the forecast route when the group has more models than continuous (regions: + normal). */
+  forecastModelParam?: ParamSpec;
 }
 
 const target = <M extends string>(params: Record<string, ParamValue>) => ({
@@ -68,7 +70,7 @@ export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): Ro
           'before that instant (history from the runs for 2026-01-01).',
       ),
       level: spec.level,
-      params: [ISO_PARAM, spec.metricParam, FORECASTED_BY_PARAM, MODEL_PARAM, ID_PARAM],
+      params: [ISO_PARAM, spec.metricParam, FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM],
       handle: (ctx) =>
         spec.queries.forecast(ctx.world, {
           ...target<M>(ctx.params),

@@ -45,3 +45,14 @@ test('beyond its budget the cache drops the oldest block not used since it was s
   assert.equal(off.size, 0);
   assert.equal(off.enabled, false);
 });
+
+test('actuals (truth rows) are cached in day blocks, not one block per hour', async () => {
+  const { regionQueries } = await import('../src/query/regions.ts');
+  const { plantsOf } = await import('../src/catalog/plants.ts');
+  blockCache.clear();
+  const frame = regionQueries.actual(world, { iso: 'isone', metric: 'wind', id: 'isone_total', start: day('2026-03-02'), end: day('2026-03-03'), nowMs: Date.parse('2026-06-15T18:00:00Z') });
+  frame.columns[0].fill(new Float64Array(frame.hours.length)); // the total sums every plant
+  const plants = plantsOf('isone', 'wind').length;
+  // 48 hours are at most three blocks per plant (a block holds at most 24 rows).
+  assert.ok(blockCache.size > 0 && blockCache.size <= 3 * plants, `${blockCache.size} blocks for ${plants} plants`);
+});

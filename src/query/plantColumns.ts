@@ -25,7 +25,8 @@ function dayBlocks(rows: StitchedRows): DayBlock[] {
   const blocks: DayBlock[] = [];
   let from = 0;
   for (let i = 1; i <= rows.valid.length; i++) {
-    if (i === rows.valid.length || rows.created[i] !== rows.created[from] || rows.valid[i] - rows.valid[from] >= 25) {
+    // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
+    if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
       blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
       from = i;
     }

@@ -1,0 +1,825 @@
+/**
+ * Realism report: what the synthetic world and its forecast models yield over a period,
+ * to compare with /work/shared/reference/realism-targets.md (§1 forecast accuracy, §2 load
+ * levels and capacity factors). Calls the query layer directly (no HTTP), as the API would:
+ *
+ *   1. error by lead day of every model against actuals for `<iso>_total`: continuous
+ *      queries (days_ahead = lead, latest_hour 10) vs actuals over the same days — demand
+ *      MAPE %, wind/solar NMAE % of operating capacity (solar: daylight hours only),
+ *      poptemp MAE °C, any other metric MAE in its unit. Models only available as single
+ *      runs (e.g. `normal`) are scored from the run made at 10:00 local of day D − lead;
+ *   2. wind and solar capacity factors (mean actual / capacity), by month and for the year;
+ *   3. demand peak (with its local time), mean and minimum;
+ *   4. monthly mean population-weighted temperature.
+ *
+ *   npm run realism -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--iso pjm,ercot] [--every N] [--now ISO] [--jobs N]
+ *
+ * `--help` explains the options. Metrics and models are read at run time from REGION_METRICS
+ * and FORECAST_MODEL_NAMES, so new ones show up without changes here.
+ */
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { IsoCode } from '../src/catalog/isos.ts';
+import type { Frame } from '../src/query/frame.ts';
+import type { RequestInstant } from '../src/query/window.ts';
+import type { CivilDate } from '../src/time/zones.ts';
+import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
+
+// The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
+// report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
+// (unless the caller set it) before the query layer is loaded.
+process.env.GRIDCAST_CACHE_MB ??= '0';
+const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
+const { plantsOf } = await import('../src/catalog/plants.ts');
+const forecastModels = await import('../src/models/forecastModels.ts');
+const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
+const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
+const { HOUR_MS } = await import('../src/time/hours.ts');
+const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localWallHourToEpochHour, parseDate } =
+  await import('../src/time/zones.ts');
+const { WeatherWorld } = await import('../src/world/weather.ts');
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const HELP = `npm run realism -- [options]
+
+Prints, per ISO, forecast error by lead day of every model against actuals of <iso>_total,
+wind/solar capacity factors by month, demand peak/mean/min and monthly poptemp, for
+comparison with realism-targets.md (§1, §2).
+
+Options
+  --from YYYY-MM-DD   first local day of the period (default 2026-01-01)
+  --to YYYY-MM-DD     last local day of the period (default 2026-06-30)
+  --iso a,b           ISOs to report (default all: ${ISO_CODES.join(',')})
+  --every N           score forecasts on every N-th local day of the period only (default 1).
+                      Actual statistics always use every day of the period; months of the
+                      calendar year outside the period (for the annual capacity factor) are
+                      sampled every N-th day.
+  --now ISO-INSTANT   the fixed "now" (default 2026-12-31T18:00:00Z)
+  --jobs N            ISOs computed in parallel worker threads (default min(2, cores))
+  --help              this text
+
+Run time, all 7 ISOs over the default half-year, 2 worker threads on 2 idle cores: about
+2 minutes with --every 1, about 70 s with --every 3 (use it for quick checks), about 45 s with
+--every 7; twice that with --jobs 1 or busy cores. Longer periods take proportionally longer.`;
+
+interface Options {
+  from: CivilDate;
+  to: CivilDate;
+  isos: IsoCode[];
+  every: number;
+  nowMs: number;
+  jobs: number;
+}
+
+function fail(message: string): never {
+  console.error(`realism: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+function parseDay(flag: string, s: string | undefined): CivilDate {
+  if (!s || !/^\d{4}-\d{2}-\d{2}$/.test(s)) fail(`${flag} needs a date YYYY-MM-DD (got '${s ?? ''}')`);
+  const d = parseDate(s);
+  if (formatDate(addDays(d, 0)) !== s) fail(`${flag}: '${s}' is not a valid date`);
+  return d;
+}
+
+function parseOptions(argv: string[]): Options {
+  const o: Options = {
+    from: { year: 2026, month: 1, day: 1 },
+    to: { year: 2026, month: 6, day: 30 },
+    isos: [...ISO_CODES],
+    every: 1,
+    nowMs: Date.parse('2026-12-31T18:00:00Z'),
+    jobs: Math.min(2, availableParallelism()),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--help':
+      case '-h':
+        console.log(HELP);
+        process.exit(0);
+      case '--from':
+        o.from = parseDay(flag, value());
+        break;
+      case '--to':
+        o.to = parseDay(flag, value());
+        break;
+      case '--iso': {
+        const list = (value() ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+        const bad = list.filter((s) => !isIsoCode(s));
+        if (list.length === 0 || bad.length) fail(`--iso: unknown ISO ${bad.join(', ') || '(none given)'}; known: ${ISO_CODES.join(',')}`);
+        o.isos = list as IsoCode[];
+        break;
+      }
+      case '--every': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) fail('--every needs a whole number ≥ 1');
+        o.every = n;
+        break;
+      }
+      case '--jobs': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) fail('--jobs needs a whole number ≥ 1');
+        o.jobs = n;
+        break;
+      }
+      case '--now': {
+        const v = value() ?? '';
+        const ms = Date.parse(v);
+        if (!/(Z|[+-]\d{2}:?\d{2})$/.test(v) || !Number.isFinite(ms)) fail(`--now needs an ISO 8601 instant with a zone (got '${v}')`);
+        o.nowMs = ms;
+        break;
+      }
+      default:
+        fail(`unknown argument '${argv[i]}'`);
+    }
+  }
+  if (compareDates(o.to, o.from) < 0) fail('--to is before --from');
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query access (typed loosely: other metrics and models may be added at any time)
+
+type Query = (world: WeatherWorldType, request: Record<string, unknown>) => Frame;
+const queries = regionQueries as unknown as { continuous: Query; actual: Query; forecast: Query };
+const MODELS = FORECAST_MODELS as unknown as Record<string, { horizonHours?: number } | undefined>;
+/**
+ * The models the API serves continuous series from, when forecastModels.ts says so
+ * (CONTINUOUS_MODEL_NAMES); the others (e.g. `normal`) are scored from single runs. Without
+ * that list, a model is scored as continuous when the continuous query accepts it.
+ */
+const CONTINUOUS_MODELS = (forecastModels as Record<string, unknown>).CONTINUOUS_MODEL_NAMES as readonly string[] | undefined;
+
+const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
+const LATEST_HOUR = 10;
+/** Actual and continuous windows are queried in chunks of at most this many days. */
+const CHUNK_DAYS = 92;
+
+const world = new WeatherWorld();
+
+function dayInstant(d: CivilDate): RequestInstant {
+  return { epochMs: Date.UTC(d.year, d.month - 1, d.day), dateOnly: true, raw: formatDate(d) };
+}
+
+function daysFrom(from: CivilDate, to: CivilDate, step = 1): CivilDate[] {
+  const out: CivilDate[] = [];
+  for (let d = from; compareDates(d, to) <= 0; d = addDays(d, step)) out.push(d);
+  return out;
+}
+
+/** Splits sorted days into runs of consecutive days, each at most CHUNK_DAYS long. */
+function chunks(days: CivilDate[]): [CivilDate, CivilDate][] {
+  const out: [CivilDate, CivilDate][] = [];
+  for (let i = 0; i < days.length; ) {
+    let j = i;
+    while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < CHUNK_DAYS) j++;
+    out.push([days[i], days[j]]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Values of the `<iso>_total` column of a frame (only that column is computed). */
+function totalColumn(frame: Frame, iso: IsoCode): Float64Array {
+  const col = frame.columns.find((c) => c.label[0] === `${iso}_total`) ?? frame.columns[0];
+  const out = new Float64Array(frame.hours.length);
+  col.fill(out);
+  return out;
+}
+
+/** A series keyed by epoch hour (row start: an hour, or local midnight for daily series). */
+interface Series {
+  hours: number[];
+  values: number[];
+  units: string;
+}
+
+function emptySeries(): Series {
+  return { hours: [], values: [], units: '' };
+}
+
+function append(s: Series, frame: Frame, values: Float64Array): void {
+  s.units = frame.units;
+  for (let i = 0; i < values.length; i++) {
+    s.hours.push(frame.hours[i]);
+    s.values.push(values[i]);
+  }
+}
+
+/**
+ * One query per chunk of consecutive days; `query` returns the frame of a chunk. Chunks
+ * without data (e.g. after now) are left out; if none has data, the first error is thrown.
+ */
+function seriesOver(iso: IsoCode, days: CivilDate[], query: (start: RequestInstant, end: RequestInstant) => Frame): Series {
+  const s = emptySeries();
+  let firstError: unknown;
+  let ok = 0;
+  for (const [a, b] of chunks(days)) {
+    let frame: Frame;
+    try {
+      frame = query(dayInstant(a), dayInstant(b));
+    } catch (e) {
+      firstError ??= e;
+      continue;
+    }
+    append(s, frame, totalColumn(frame, iso));
+    ok++;
+  }
+  if (ok === 0 && firstError !== undefined) throw firstError;
+  return s;
+}
+
+/** "every day", "every 2nd day", "every 3rd day", "every 7th day". */
+function everyNth(n: number): string {
+  if (n === 1) return 'every day';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `every ${n}${suffix} day`;
+}
+
+function message(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/^Value error, /, '').split('\n')[0].slice(0, 200);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error measures
+
+type Measure = 'mape' | 'nmae' | 'mae';
+
+interface MetricSpec {
+  metric: string;
+  measure: Measure;
+  /** Label of the measure, with its unit. */
+  label: (units: string) => string;
+  daylightOnly: boolean;
+}
+
+function specOf(metric: string): MetricSpec {
+  if (metric === 'demand') return { metric, measure: 'mape', label: () => 'MAPE %', daylightOnly: false };
+  if (metric === 'wind' || metric === 'solar') {
+    return { metric, measure: 'nmae', label: () => (metric === 'solar' ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly: metric === 'solar' };
+  }
+  return { metric, measure: 'mae', label: (units) => `MAE ${units || '?'}`, daylightOnly: false };
+}
+
+/** Capacity (MW) of an ISO's plants of a type that operate at an epoch hour. */
+class Capacity {
+  private readonly starts: number[];
+  private readonly cum: number[];
+  readonly total: number;
+
+  constructor(iso: IsoCode, type: 'wind' | 'solar') {
+    const tz = ISOS[iso].timezone;
+    const plants = [...plantsOf(iso, type)]
+      .map((p) => ({ start: localDayStartHour(tz, parseDate(p.operations_begin_date)), mw: p.capacity_mw }))
+      .sort((a, b) => a.start - b.start);
+    this.starts = plants.map((p) => p.start);
+    this.cum = [];
+    let sum = 0;
+    for (const p of plants) this.cum.push((sum += p.mw));
+    this.total = sum;
+  }
+
+  at(hour: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] <= hour) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : this.cum[lo - 1];
+  }
+}
+
+class ErrorSum {
+  n = 0;
+  abs = 0;
+  signed = 0;
+
+  add(forecast: number, actual: number, spec: MetricSpec, capacity: Capacity | null, hour: number): void {
+    if (!Number.isFinite(forecast) || !Number.isFinite(actual)) return;
+    if (spec.daylightOnly && !(actual > 0 || forecast > 0)) return;
+    let e = forecast - actual;
+    if (spec.measure === 'mape') {
+      if (actual <= 0) return;
+      e = (100 * e) / actual;
+    } else if (spec.measure === 'nmae') {
+      const cap = capacity!.at(hour);
+      if (cap <= 0) return;
+      e = (100 * e) / cap;
+    }
+    this.n++;
+    this.abs += Math.abs(e);
+    this.signed += e;
+  }
+
+  get mean(): number {
+    return this.n ? this.abs / this.n : Number.NaN;
+  }
+
+  get bias(): number {
+    return this.n ? this.signed / this.n : Number.NaN;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring a model
+
+interface ModelScore {
+  model: string;
+  /** How it was scored: stitched continuous series, or single runs. */
+  via: 'continuous' | 'forecast';
+  byLead: Map<number, ErrorSum>;
+  /** Leads beyond the model's horizon (printed as —). */
+  beyond: Set<number>;
+  notes: string[];
+}
+
+function beyondHorizon(model: string, lead: number): boolean {
+  const h = MODELS[model]?.horizonHours;
+  // The first hour of day D is about lead·24 − latest_hour hours after the run's cutoff.
+  return typeof h === 'number' && lead * 24 - LATEST_HOUR >= h;
+}
+
+function newScore(model: string, via: ModelScore['via']): ModelScore {
+  return { model, via, byLead: new Map(LEADS.map((l) => [l, new ErrorSum()])), beyond: new Set(), notes: [] };
+}
+
+/** Continuous series of `model` for each lead over the sampled days, scored against truth. */
+function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+  const score = newScore(model, 'continuous');
+  for (const lead of LEADS) {
+    if (beyondHorizon(model, lead)) {
+      score.beyond.add(lead);
+      continue;
+    }
+    const sum = score.byLead.get(lead)!;
+    let failed = 0;
+    let firstError = '';
+    for (const [a, b] of chunks(days)) {
+      let frame: Frame;
+      try {
+        frame = queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: lead, latestHour: LATEST_HOUR, start: dayInstant(a), end: dayInstant(b), nowMs });
+      } catch (e) {
+        failed++;
+        firstError ||= message(e);
+        continue;
+      }
+      const values = totalColumn(frame, iso);
+      for (let i = 0; i < values.length; i++) {
+        const h = frame.hours[i];
+        sum.add(values[i], truth.get(h) ?? Number.NaN, spec, cap, h);
+      }
+    }
+    if (failed) score.notes.push(`d${lead}: ${failed} window(s) failed (${firstError})`);
+    if (sum.n === 0) score.beyond.add(lead);
+  }
+  return score;
+}
+
+/**
+ * A model offered only as single runs: the run made at or before 10:00 local on issue day
+ * I serves lead L for day I + L. Issue days are every N-th day, so each run is computed
+ * once for all leads.
+ */
+function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+  const score = newScore(model, 'forecast');
+  const tz = ISOS[iso].timezone;
+  const maxLead = LEADS[LEADS.length - 1];
+  let failed = 0;
+  let firstError = '';
+  // Runs for local day D − 1 may exist, but a daily 00 UTC run is made the local day before.
+  const firstIssue = FORECAST_HISTORY_START;
+  let issue = addDays(o.from, -maxLead);
+  while (compareDates(issue, firstIssue) < 0) issue = addDays(issue, o.every);
+  for (; compareDates(issue, addDays(o.to, -1)) <= 0; issue = addDays(issue, o.every)) {
+    const leads = LEADS.filter((l) => {
+      const target = addDays(issue, l);
+      return compareDates(target, o.from) >= 0 && compareDates(target, o.to) <= 0 && !beyondHorizon(model, l);
+    });
+    if (leads.length === 0) continue;
+    const by = localWallHourToEpochHour(tz, issue, LATEST_HOUR) * HOUR_MS;
+    let frame: Frame;
+    try {
+      frame = queries.forecast(world, { iso, metric: spec.metric, id: `${iso}_total`, model, forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() }, nowMs: o.nowMs });
+    } catch (e) {
+      failed++;
+      firstError ||= message(e);
+      continue;
+    }
+    const values = totalColumn(frame, iso);
+    const leadOf = new Map(leads.map((l) => [formatDate(addDays(issue, l)), l]));
+    for (let i = 0; i < values.length; i++) {
+      const h = frame.hours[i];
+      const lead = leadOf.get(formatDate(localDateOfHour(tz, h)));
+      if (lead !== undefined) score.byLead.get(lead)!.add(values[i], truth.get(h) ?? Number.NaN, spec, cap, h);
+    }
+  }
+  if (failed) score.notes.push(`${failed} run(s) unavailable (${firstError})`);
+  for (const lead of LEADS) if (score.byLead.get(lead)!.n === 0) score.beyond.add(lead);
+  return score;
+}
+
+/** Scores `model`, or explains why it cannot be scored for this metric. */
+function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
+  let continuousError = 'the API serves no continuous series of this model';
+  if (!CONTINUOUS_MODELS || CONTINUOUS_MODELS.includes(model)) {
+    try {
+      // Probe: one day at lead 1 (cheap; plant blocks are reused from the block cache).
+      queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: 1, latestHour: LATEST_HOUR, start: dayInstant(sampled[0]), end: dayInstant(sampled[0]), nowMs: o.nowMs });
+      continuousError = '';
+    } catch (e) {
+      continuousError = message(e);
+    }
+    if (!continuousError) return scoreContinuous(iso, spec, model, sampled, o.nowMs, truth, cap);
+  }
+  try {
+    const probeDay = compareDates(addDays(o.from, -1), FORECAST_HISTORY_START) < 0 ? FORECAST_HISTORY_START : addDays(o.from, -1);
+    const by = localWallHourToEpochHour(ISOS[iso].timezone, probeDay, LATEST_HOUR) * HOUR_MS;
+    queries.forecast(world, { iso, metric: spec.metric, id: `${iso}_total`, model, forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() }, nowMs: o.nowMs });
+  } catch (e) {
+    return `not available (continuous: ${continuousError}; forecast: ${message(e)})`;
+  }
+  return scoreForecastRuns(iso, spec, model, o, truth, cap);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+function table(header: string[], rows: string[][], alignLeft = 1): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]) =>
+    r.map((cell, c) => (c < alignLeft ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+function fmt(x: number, digits = 1): string {
+  if (!Number.isFinite(x)) return '—';
+  return x.toFixed(digits);
+}
+
+function signed(x: number, digits = 1): string {
+  if (!Number.isFinite(x)) return '—';
+  return (x >= 0 ? '+' : '') + x.toFixed(digits);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per ISO
+
+interface IsoSummary {
+  iso: IsoCode;
+  peakGw: number;
+  meanGw: number;
+  minGw: number;
+  windCf: number;
+  solarCf: number;
+  windCfYear: number;
+  solarCfYear: number;
+  demandMape1: Map<string, number>;
+}
+
+interface IsoReport extends IsoSummary {
+  /** The printed section of the ISO. */
+  text: string;
+}
+
+const monthKey = (d: CivilDate) => d.year * 100 + d.month;
+
+/** Mean per local month of a series (optionally divided by a capacity per hour). */
+function monthlyMeans(tz: string, s: Series, cap: Capacity | null): Map<number, { sum: number; n: number }> {
+  const by = new Map<number, { sum: number; n: number }>();
+  for (let i = 0; i < s.hours.length; i++) {
+    const v = s.values[i];
+    if (!Number.isFinite(v)) continue;
+    let x = v;
+    if (cap) {
+      const c = cap.at(s.hours[i]);
+      if (c <= 0) continue;
+      x = v / c;
+    }
+    const k = monthKey(localDateOfHour(tz, s.hours[i]));
+    const m = by.get(k) ?? { sum: 0, n: 0 };
+    m.sum += x;
+    m.n++;
+    by.set(k, m);
+  }
+  return by;
+}
+
+/** Mean of a series (over hours with a value), optionally per capacity. */
+function meanOf(s: Series, cap: Capacity | null): number {
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < s.hours.length; i++) {
+    const v = s.values[i];
+    if (!Number.isFinite(v)) continue;
+    if (cap) {
+      const c = cap.at(s.hours[i]);
+      if (c <= 0) continue;
+      sum += v / c;
+    } else sum += v;
+    n++;
+  }
+  return n ? sum / n : Number.NaN;
+}
+
+function reportIso(iso: IsoCode, o: Options): IsoReport {
+  const t0 = performance.now();
+  const tz = ISOS[iso].timezone;
+  const periodDays = daysFrom(o.from, o.to);
+  // Forecasts are scored only on days with actuals: up to the local day of the last published hour.
+  const lastActualDay = localDateOfHour(tz, Math.floor(o.nowMs / HOUR_MS) - 1);
+  const scoredTo = compareDates(o.to, lastActualDay) <= 0 ? o.to : lastActualDay;
+  const scoring: Options = { ...o, to: scoredTo };
+  const sampled = daysFrom(o.from, scoredTo, o.every);
+  const metrics = [...(REGION_METRICS as readonly string[])];
+  const models = [...(FORECAST_MODEL_NAMES as readonly string[])];
+  if (!models.includes('normal')) models.push('normal');
+  const out: string[] = [];
+  const period = `${formatDate(o.from)}..${formatDate(o.to)}`;
+  out.push('', `=== ${iso.toUpperCase()} (${ISOS[iso].name}, ${tz}) — ${iso}_total, period ${period} ===`);
+
+  // Actuals over the whole period, once per metric; and over the rest of the period's
+  // calendar years (every N-th day) for the monthly and annual figures.
+  const yearDays: CivilDate[] = [];
+  for (let y = o.from.year; y <= o.to.year; y++) {
+    for (const d of daysFrom({ year: y, month: 1, day: 1 }, { year: y, month: 12, day: 31 }, o.every)) {
+      if (compareDates(d, o.from) < 0 || compareDates(d, o.to) > 0) yearDays.push(d);
+    }
+  }
+  const actualOf = (metric: string, days: CivilDate[]): Series | string => {
+    if (days.length === 0) return emptySeries();
+    try {
+      return seriesOver(iso, days, (start, end) => queries.actual(world, { iso, metric, id: `${iso}_total`, start, end, nowMs: o.nowMs }));
+    } catch (e) {
+      return message(e);
+    }
+  };
+  const caps = { wind: new Capacity(iso, 'wind'), solar: new Capacity(iso, 'solar') } as Record<string, Capacity>;
+
+  // 1. Forecast error by lead.
+  const errorRows: string[][] = [];
+  const notes: string[] = [];
+  /** "model: reason" → metrics it was skipped for. */
+  const unavailable = new Map<string, string[]>();
+  const periodActuals = new Map<string, Series>();
+  const demandMape1 = new Map<string, number>();
+  for (const metric of metrics) {
+    const spec = specOf(metric);
+    const actual = actualOf(metric, periodDays);
+    if (typeof actual === 'string') {
+      notes.push(`${metric}: no actuals (${actual})`);
+      continue;
+    }
+    periodActuals.set(metric, actual);
+    const truth = new Map<number, number>();
+    for (let i = 0; i < actual.hours.length; i++) truth.set(actual.hours[i], actual.values[i]);
+    const cap = spec.measure === 'nmae' ? caps[metric] : null;
+    let first = true;
+    for (const model of models) {
+      if (sampled.length === 0) break;
+      const score = scoreModel(iso, spec, model, scoring, sampled, truth, cap);
+      if (typeof score === 'string') {
+        const key = `${model}: ${score}`;
+        unavailable.set(key, [...(unavailable.get(key) ?? []), metric]);
+        continue;
+      }
+      const digits = spec.measure === 'mae' && actual.units === 'MW' ? 0 : 2;
+      const cells = LEADS.map((l) => (score.beyond.has(l) ? '—' : fmt(score.byLead.get(l)!.mean, digits)));
+      const bias = score.beyond.has(1) ? '—' : signed(score.byLead.get(1)!.bias, digits);
+      const n = Math.max(...LEADS.map((l) => score.byLead.get(l)!.n));
+      errorRows.push([first ? metric : '', first ? spec.label(actual.units) : '', model + (score.via === 'forecast' ? '*' : ''), ...cells, bias, String(n)]);
+      first = false;
+      for (const note of score.notes) notes.push(`${metric}/${model}: ${note}`);
+      if (metric === 'demand') demandMape1.set(model, score.byLead.get(1)!.mean);
+    }
+  }
+  const everyText = o.every === 1 ? 'every day' : `${everyNth(o.every)} (${sampled.length} days)`;
+  const scoredPeriod = `${formatDate(o.from)}..${formatDate(scoredTo)}`;
+  out.push(`Forecast error vs actuals by lead day (days_ahead, latest_hour ${LATEST_HOUR} local), ${everyText} of ${scoredPeriod}`);
+  if (sampled.length === 0) out.push('  (no day of the period has actuals yet: nothing to score)');
+  else if (scoredTo !== o.to) out.push(`  (actuals end at now, ${new Date(o.nowMs).toISOString()}: days after ${formatDate(scoredTo)} are not scored)`);
+  out.push(
+    ...table(['metric', 'measure', 'model', ...LEADS.map((l) => `d${l}`), 'bias d1', 'rows'], errorRows, 3).map((l) => '  ' + l),
+  );
+  if (errorRows.some((r) => r[2].endsWith('*'))) out.push('  * single runs (forecast, forecasted_by = 10:00 local of D − lead), not continuous');
+  out.push('  — = beyond the model\'s horizon or no data;  NMAE = |error| / operating capacity;  bias = mean(forecast − actual)');
+  for (const [key, ms] of unavailable) {
+    const colon = key.indexOf(': ');
+    out.push(`  skipped ${key.slice(0, colon)} for ${ms.length === metrics.length ? 'all metrics' : ms.join(', ')}: ${key.slice(colon + 2)}`);
+  }
+  for (const n of notes) out.push(`  note: ${n}`);
+
+  // 2 & 4. Monthly capacity factors, poptemp and demand; annual from the calendar year(s).
+  const yearSeries = (metric: string): Series => {
+    const p = periodActuals.get(metric) ?? emptySeries();
+    const rest = actualOf(metric, yearDays);
+    if (typeof rest === 'string') return p;
+    return { hours: [...p.hours, ...rest.hours], values: [...p.values, ...rest.values], units: p.units || rest.units };
+  };
+  const monthly = {
+    wind: monthlyMeans(tz, yearSeries('wind'), caps.wind),
+    solar: monthlyMeans(tz, yearSeries('solar'), caps.solar),
+    poptemp: monthlyMeans(tz, yearSeries('poptemp'), null),
+    demand: monthlyMeans(tz, yearSeries('demand'), null),
+  };
+  const mean = (m: Map<number, { sum: number; n: number }>, k: number) => {
+    const v = m.get(k);
+    return v && v.n ? v.sum / v.n : Number.NaN;
+  };
+  const monthRows: string[][] = [];
+  const yearMean: Record<string, Map<number, number>> = {};
+  for (let y = o.from.year; y <= o.to.year; y++) {
+    const acc: Record<string, { sum: number; w: number; months: number }> = {};
+    for (let m = 1; m <= 12; m++) {
+      const k = y * 100 + m;
+      const first: CivilDate = { year: y, month: m, day: 1 };
+      const last: CivilDate = { year: y, month: m, day: daysInMonth(y, m) };
+      const inPeriod = compareDates(first, o.to) <= 0 && compareDates(last, o.from) >= 0;
+      const hoursInMonth = localDayStartHour(tz, addDays({ year: y, month: m, day: 1 }, daysInMonth(y, m))) - localDayStartHour(tz, first);
+      const row = [`${y}-${String(m).padStart(2, '0')}${inPeriod ? ' ' : '~'}`];
+      for (const [name, scale, digits] of [['wind', 100, 1], ['solar', 100, 1], ['poptemp', 1, 1], ['demand', 1e-3, 1]] as const) {
+        const v = mean(monthly[name], k) * scale;
+        row.push(fmt(v, digits));
+        if (Number.isFinite(v)) {
+          const a = (acc[name] ??= { sum: 0, w: 0, months: 0 });
+          a.sum += v * hoursInMonth;
+          a.w += hoursInMonth;
+          a.months++;
+        }
+      }
+      monthRows.push(row);
+    }
+    const row = [`${y} year`];
+    for (const name of ['wind', 'solar', 'poptemp', 'demand']) {
+      const a = acc[name];
+      const v = a && a.w ? a.sum / a.w : Number.NaN;
+      (yearMean[name] ??= new Map()).set(y, v);
+      row.push(fmt(v, 1) + (a && a.months < 12 ? ` (${a.months}m)` : ''));
+    }
+    monthRows.push(row);
+  }
+  const pw = periodActuals.get('wind');
+  const ps = periodActuals.get('solar');
+  const pt = periodActuals.get('poptemp');
+  const pd = periodActuals.get('demand');
+  monthRows.push([
+    'period',
+    fmt(pw ? 100 * meanOf(pw, caps.wind) : Number.NaN),
+    fmt(ps ? 100 * meanOf(ps, caps.solar) : Number.NaN),
+    fmt(pt ? meanOf(pt, null) : Number.NaN),
+    fmt(pd ? meanOf(pd, null) / 1000 : Number.NaN),
+  ]);
+  const endHour = localDayStartHour(tz, addDays(o.to, 1)) - 1;
+  out.push(
+    '',
+    `Monthly means of actuals: capacity factor = actual / operating capacity (wind ${fmt(caps.wind.at(endHour) / 1000, 1)} GW, ` +
+      `solar ${fmt(caps.solar.at(endHour) / 1000, 1)} GW at ${formatDate(o.to)}); poptemp °C; demand GW`,
+  );
+  out.push(...table(['month', 'wind CF %', 'solar CF %', 'poptemp °C', 'demand GW'], monthRows).map((l) => '  ' + l));
+  out.push(`  ~ = month outside the period: ${o.every === 1 ? 'all days' : everyNth(o.every)}; year = hour-weighted mean of the months with data`);
+
+  // 3. Demand peak, mean, min over every hour of the period.
+  let peak = -Infinity, peakAt = 0, min = Infinity, minAt = 0;
+  if (pd) {
+    for (let i = 0; i < pd.hours.length; i++) {
+      const v = pd.values[i];
+      if (!Number.isFinite(v)) continue;
+      if (v > peak) [peak, peakAt] = [v, pd.hours[i]];
+      if (v < min) [min, minAt] = [v, pd.hours[i]];
+    }
+  }
+  const meanGw = pd ? meanOf(pd, null) / 1000 : Number.NaN;
+  out.push('', `Demand ${iso}_total actuals, every hour of ${period} (GW, local time)`);
+  if (pd && Number.isFinite(peak)) {
+    out.push(
+      ...table(
+        ['', 'GW', 'at (local)'],
+        [
+          ['peak', fmt(peak / 1000, 2), formatLocalHour(tz, peakAt)],
+          ['mean', fmt(meanGw, 2), `${pd.hours.length} hours`],
+          ['min', fmt(min / 1000, 2), formatLocalHour(tz, minAt)],
+        ],
+      ).map((l) => '  ' + l),
+    );
+  } else out.push('  no demand actuals');
+  out.push(`  (${iso} done in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  return {
+    text: out.join('\n'),
+    iso,
+    peakGw: peak / 1000,
+    meanGw,
+    minGw: min / 1000,
+    windCf: pw ? 100 * meanOf(pw, caps.wind) : Number.NaN,
+    solarCf: ps ? 100 * meanOf(ps, caps.solar) : Number.NaN,
+    windCfYear: yearMean.wind?.get(o.from.year) ?? Number.NaN,
+    solarCfYear: yearMean.solar?.get(o.from.year) ?? Number.NaN,
+    demandMape1,
+  };
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+/** Reports the ISOs in worker threads, `jobs` at a time, printing sections in the requested order. */
+async function reportInWorkers(o: Options): Promise<IsoReport[]> {
+  const reports = new Array<IsoReport | undefined>(o.isos.length);
+  let nextToPrint = 0;
+  let nextToStart = 0;
+  const flush = () => {
+    while (nextToPrint < reports.length && reports[nextToPrint]) console.log(reports[nextToPrint++]!.text);
+  };
+  const runOne = (worker: Worker): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (nextToStart >= o.isos.length) return resolve();
+      const index = nextToStart++;
+      worker.once('message', (report: IsoReport) => {
+        reports[index] = report;
+        flush();
+        runOne(worker).then(resolve, reject);
+      });
+      worker.postMessage(o.isos[index]);
+    });
+  // tsx's loader hooks do not reach worker threads through execArgv: each worker registers them.
+  const boot =
+    `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  const workers = Array.from({ length: Math.min(o.jobs, o.isos.length) }, () => new Worker(boot, { eval: true, workerData: o }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            w.once('error', reject);
+            runOne(w).then(resolve, reject);
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return reports as IsoReport[];
+}
+
+if (!isMainThread) {
+  // A worker: report each ISO the main thread sends.
+  const o = workerData as Options;
+  parentPort!.on('message', (iso: IsoCode) => parentPort!.postMessage(reportIso(iso, o)));
+} else {
+  const started = performance.now();
+  const options = parseOptions(process.argv.slice(2));
+  const parallel = options.jobs > 1 && options.isos.length > 1;
+  console.log(
+    `gridcast realism report — period ${formatDate(options.from)}..${formatDate(options.to)}, now ${new Date(options.nowMs).toISOString()}, ` +
+      `forecasts scored on ${everyNth(options.every)}; ` +
+      `metrics: ${(REGION_METRICS as readonly string[]).join(', ')}; models: ${(FORECAST_MODEL_NAMES as readonly string[]).join(', ')}` +
+      `${(FORECAST_MODEL_NAMES as readonly string[]).includes('normal') ? '' : ' (+ normal if offered)'}` +
+      (parallel ? `; ${Math.min(options.jobs, options.isos.length)} worker threads` : ''),
+  );
+  let summaries: IsoSummary[] = [];
+  if (parallel) summaries = await reportInWorkers(options);
+  else {
+    for (const iso of options.isos) {
+      const report = reportIso(iso, options);
+      console.log(report.text);
+      summaries.push(report);
+    }
+  }
+  printSummary(summaries, options);
+  console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function printSummary(summaries: IsoSummary[], options: Options): void {
+if (summaries.length > 1) {
+  const models = [...new Set(summaries.flatMap((s) => [...s.demandMape1.keys()]))];
+  console.log(`\nSummary, ${formatDate(options.from)}..${formatDate(options.to)} (demand GW over every hour; CF % of operating capacity; d1 = day-ahead demand MAPE %)`);
+  const rows = summaries.map((s) => [
+    s.iso,
+    fmt(s.peakGw, 1),
+    fmt(s.meanGw, 1),
+    fmt(s.minGw, 1),
+    fmt(s.windCf),
+    fmt(s.solarCf),
+    fmt(s.windCfYear),
+    fmt(s.solarCfYear),
+    ...models.map((m) => fmt(s.demandMape1.get(m) ?? Number.NaN, 2)),
+  ]);
+  const y = options.from.year;
+  console.log(
+    table(['iso', 'peak', 'mean', 'min', 'wind CF', 'solar CF', `wind ${y}`, `solar ${y}`, ...models.map((m) => `d1 ${m}`)], rows)
+      .map((l) => '  ' + l)
+      .join('\n'),
+  );
+}
+}

@@ -95,8 +95,10 @@ export function pointClimate(lat: number, lon: number): PointClimate {
   const lakes = gauss(lat, 42.5, 2.5) * gauss(lon, -86, 6);
   const northeast = gauss(lat, 44, 2.5) * gauss(lon, -72, 5);
   const southeast = lat < 36 && lon > -95 ? 1 : 0;
-  const windMean = 5.3 + 2.2 * plains + 2.2 * passes + 1.0 * lakes + 1.1 * northeast - 0.6 * southeast;
-  const [wsc, wss] = seasonPhasor(0.16 * (1 - passes) - 0.12 * passes, 95 + 100 * passes);
+  const windMean = 5.1 + 2.2 * plains + 2.2 * passes + 0.8 * lakes + 0.5 * northeast - 0.6 * southeast;
+  // Windiest in late winter and spring, calmest in late summer (US fleet CF ~40 % in
+  // March-April, ~25 % in July-August); California's passes instead peak in early summer.
+  const [wsc, wss] = seasonPhasor(0.2 * (1 - passes) + 0.12 * passes, 55 * (1 - passes) + 170 * passes);
   const [wdc, wds] = diurnalPhasor(0.13 * plains + 0.05 - 0.1 * passes, 2 + 16 * passes, lon);
 
   const cloudLogit = -0.3 - 1.6 * desert - 0.6 * marine + 0.4 * lakes + 0.3 * northeast;

@@ -54,13 +54,17 @@ test('planned maintenance: spring and fall seasons are well above the summer and
       const fall = meanTruth(iso, days([year, 10, 1], [year, 11, 10]), mild);
       const summer = meanTruth(iso, days([year, 6, 20], [year, 8, 20]), mild);
       const winter = meanTruth(iso, [...days([year, 1, 1], [year, 2, 10]), ...days([year, 12, 20], [year, 12, 31])], mild);
+      // MISO keeps ~40 GW out even in winter (§2d: 61 GW in October vs 39–43 GW in February),
+      // so its seasons stand about 1.5× above the peaks; elsewhere about 2× or more.
+      const ratio = iso === 'miso' ? 1.35 : 1.8;
       for (const [name, peak] of [['summer', summer], ['winter', winter]] as const) {
-        assert.ok(spring > 1.8 * peak, `${iso} ${year}: spring ${spring.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
-        assert.ok(fall > 1.8 * peak, `${iso} ${year}: fall ${fall.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
+        assert.ok(spring > ratio * peak, `${iso} ${year}: spring ${spring.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
+        assert.ok(fall > ratio * peak, `${iso} ${year}: fall ${fall.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
       }
       // Near zero planned at the peaks: what remains is a small floor of long outages.
       const july = outageTruthParts(iso, { year, month: 7, day: 20, poptempMinC: 20, poptempMaxC: 30 });
-      assert.ok(july.plannedMw < 0.1 * ISO_THERMAL_FLEET_MW[iso], `${iso}: July planned ${july.plannedMw.toFixed(0)}`);
+      const floor = iso === 'miso' ? 0.25 : 0.1; // MISO: long overhauls and derates all year
+      assert.ok(july.plannedMw < floor * ISO_THERMAL_FLEET_MW[iso], `${iso}: July planned ${july.plannedMw.toFixed(0)}`);
     }
   }
 });
@@ -75,6 +79,7 @@ test('levels sit near realism-targets §2d', () => {
   within('NYISO April', gw('nyiso', [2026, 4, 1], [2026, 4, 30]), 2, 8);
   within('ISO-NE April', gw('isone', [2026, 4, 1], [2026, 4, 30]), 2, 7);
   within('ISO-NE July', gw('isone', [2026, 7, 1], [2026, 7, 31]), 1.5, 6);
+  within('MISO February', gw('miso', [2026, 2, 1], [2026, 2, 28]), 28, 45);
 });
 
 test('extreme cold raises forced outages strongly; heat moderately', () => {

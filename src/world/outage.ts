@@ -82,7 +82,8 @@ export const OUTAGE_PARAMS: Record<IsoCode, OutageParams> = {
   // PJM: ~25 GW planned in April, 10–13 GW out on summer alert days; Elliott ~−17 °C → ~25 %.
   pjm: { plannedFloor: 0.02, plannedSpring: 0.16, plannedFall: 0.14, fallShiftDays: 0, forcedBase: 0.055, coldThresholdC: -10, heatThresholdC: 33 },
   // MISO: daily average ~50–60 GW out in October; a large floor of long outages/derates all year.
-  miso: { plannedFloor: 0.07, plannedSpring: 0.26, plannedFall: 0.3, fallShiftDays: 0, forcedBase: 0.06, coldThresholdC: -14, heatThresholdC: 33 },
+  // Winter still ~40 GW out (Feb 2025: 39 GW), so the floor is high and the seasons modest.
+  miso: { plannedFloor: 0.2, plannedSpring: 0.18, plannedFall: 0.2, fallShiftDays: 0, forcedBase: 0.06, coldThresholdC: -14, heatThresholdC: 33 },
   spp: { plannedFloor: 0.02, plannedSpring: 0.2, plannedFall: 0.2, fallShiftDays: 5, forcedBase: 0.05, coldThresholdC: -8, heatThresholdC: 37 },
   // ERCOT: spring ~20–33 GW out; weatherisation gaps make it freeze at milder cold (Uri).
   ercot: { plannedFloor: 0.015, plannedSpring: 0.22, plannedFall: 0.18, fallShiftDays: 12, forcedBase: 0.05, coldThresholdC: -4, heatThresholdC: 38 },

@@ -165,15 +165,8 @@ function buildCells(iso: IsoCode, resolution: number): readonly Cell[] {
   }
   const work: Work[] = [...ids].map((id) => {
     const ring = cellRing(id);
-    let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
-    for (const [x, y] of ring) {
-      if (x < w) w = x;
-      if (x > e) e = x;
-      if (y < s) s = y;
-      if (y > n) n = y;
-    }
     const [lat, lon] = cellToLatLng(id);
-    return { id, ring, bbox: [w, s, e, n], cx: lon, cy: lat };
+    return { id, ring, bbox: ringBBox(ring), cx: lon, cy: lat };
   });
 
   const pieces: Piece[] = footprint.map((p) => ({ rings: p }));
@@ -265,8 +258,8 @@ function preclip(pieces: readonly Piece[], box: BoundingBox): Piece[] {
   return out;
 }
 
-function clipRing(ring: Position[], box: BoundingBox): Position[] | null {
-  // Fast paths: ring entirely outside or entirely inside the box.
+/** [west, south, east, north] of a ring. */
+function ringBBox(ring: Position[]): BoundingBox {
   let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
   for (const [x, y] of ring) {
     if (x < w) w = x;
@@ -274,6 +267,12 @@ function clipRing(ring: Position[], box: BoundingBox): Position[] | null {
     if (y < s) s = y;
     if (y > n) n = y;
   }
+  return [w, s, e, n];
+}
+
+function clipRing(ring: Position[], box: BoundingBox): Position[] | null {
+  // Fast paths: ring entirely outside or entirely inside the box.
+  const [w, s, e, n] = ringBBox(ring);
   if (w > box[2] || e < box[0] || s > box[3] || n < box[1]) return null;
   if (w >= box[0] && e <= box[2] && s >= box[1] && n <= box[3]) return ring;
   const clipped = clipPolygon(ring, box) as Position[];

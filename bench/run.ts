@@ -360,12 +360,16 @@ async function runCase(server: Server, c: Case): Promise<CaseResult> {
 
 async function casesFor(server: Server): Promise<Case[]> {
   const year = 'start=2026-01-01&end=2026-12-31';
+  const july = 'start=2026-07-01&end=2026-07-31';
   const plants = await getJson<{ id: number }[]>(server, '/v1/plant/ercot/wind/list');
   if (!plants.length) throw new Error('bench: /v1/plant/ercot/wind/list is empty');
   return [
     { name: 'large: ERCOT wind, all plants, 365 d', path: `/v1/plant/ercot/wind/continuous?${year}`, large: true },
     { name: 'large: ERCOT solar, all plants, 365 d', path: `/v1/plant/ercot/solar/continuous?${year}`, large: true },
     { name: `small: ERCOT wind, plant ${plants[0].id}, 7 d`, path: `/v1/plant/ercot/wind/continuous?id=${plants[0].id}&start=2026-06-01&end=2026-06-07`, large: false },
+    // The largest ISO's finest cells over a month (issue 4): ~6,000 columns × 744 hours.
+    { name: 'large: MISO cells res 5, demand, 31 d', path: `/v1/cells/miso/demand/continuous?resolution=5&${july}`, large: true },
+    { name: 'large: MISO cells res 5, wind, 31 d', path: `/v1/cells/miso/wind/continuous?resolution=5&${july}`, large: true },
   ];
 }
 
@@ -449,11 +453,11 @@ function formatTable(r: Report): string {
 }
 
 const HISTORY_HEADER =
-  '| date | commit | machine | load | cache MB | runs | wind 1st ms | wind identity med ms | solar identity med ms | small identity med ms | wind gzip med ms | stringify med ms | ratio | wind body MB | wind peak RSS MB |\n' +
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n';
+  '| date | commit | machine | load | cache MB | runs | wind 1st ms | wind identity med ms | solar identity med ms | small identity med ms | wind gzip med ms | stringify med ms | ratio | wind body MB | wind peak RSS MB | cells demand 1st ms | cells demand med ms | cells wind 1st ms | cells body MB | cells peak RSS MB |\n' +
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n';
 
 function historyRow(r: Report): string {
-  const [wind, solar, small] = r.cases;
+  const [wind, solar, small, cellsDemand, cellsWind] = r.cases;
   const cells = [
     r.date,
     r.commit ?? 'n/a',
@@ -470,6 +474,11 @@ function historyRow(r: Report): string {
     r.ratio.value ?? 'n/a',
     mb(wind.bodyBytes),
     wind.peakRssMb ?? 'n/a',
+    cellsDemand.firstMs,
+    cellsDemand.identity.medianMs,
+    cellsWind.firstMs,
+    mb(cellsDemand.bodyBytes),
+    Math.max(cellsDemand.peakRssMb ?? 0, cellsWind.peakRssMb ?? 0) || 'n/a',
   ];
   return `| ${cells.join(' | ')} |\n`;
 }

@@ -76,7 +76,8 @@ for (const { iso, res, point } of CASES) {
     for (const c of cells) {
       assert.ok(c.insideFraction > 0 && c.insideFraction <= 1, `${c.id}: ${c.insideFraction}`);
       const expected = geometryAreaKm2(c.geometry) / cellAreaKm2(c.id);
-      assert.ok(Math.abs(Math.min(1, expected) - c.insideFraction) < 1e-9);
+      // insideFraction comes from the exact clip; the geometry served is rounded to 6 decimals (~0.1 m).
+      assert.ok(Math.abs(Math.min(1, expected) - c.insideFraction) < 1e-4, `${c.id}: ${expected} vs ${c.insideFraction}`);
     }
     const border = cells.filter((c) => c.insideFraction < 0.999);
     const interior = cells.filter((c) => c.insideFraction >= 0.999);

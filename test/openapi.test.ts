@@ -178,6 +178,13 @@ describe('GET /v1/openapi.json', () => {
       '/plant/{iso}/{metric}/forecast': 'get_plant_forecast',
       [CONTINUOUS]: 'get_plant_continuous_forecast',
       '/plant/{iso}/{metric}/backcast': 'get_plant_day_ahead_backcast',
+      '/county/{iso}/list': 'list_counties',
+      '/county/{iso}/forecast': 'get_county_forecast',
+      '/county/{iso}/continuous': 'get_county_continuous_forecast',
+      '/cells/{iso}/{metric}/list': 'list_cells',
+      '/cells/{iso}/{metric}/forecast': 'get_cells_forecast',
+      '/cells/{iso}/{metric}/continuous': 'get_cells_continuous_forecast',
+      '/cells/{iso}/{metric}/backcast': 'get_cells_day_ahead_backcast',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

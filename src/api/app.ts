@@ -19,12 +19,14 @@ import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
 import { parseQueryString } from './querystring.ts';
 import type { RouteDef } from './route.ts';
+import { cellRoutes } from './routes/cells.ts';
+import { countyRoutes } from './routes/county.ts';
 import { plantRoutes } from './routes/plant.ts';
 import { regionRoutes, summaryRoute } from './routes/region.ts';
 import { frameBody } from './writer.ts';
 
 export const API_PREFIX = '/v1';
-export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes];
+export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes, ...countyRoutes, ...cellRoutes];
 const VERSION = '0.1.0';
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 

@@ -29,6 +29,7 @@ import { merge } from 'topojson-client';
 import type { GeometryCollection } from 'topojson-specification';
 import { countiesOf, countiesTopology } from './geography.ts';
 import { ISOS, type IsoCode } from './isos.ts';
+import { roundGeometry } from '../util/geojson.ts';
 
 export type Position = [number, number];
 export type PolygonCoords = Position[][];
@@ -47,7 +48,7 @@ export interface Cell {
   timezone: string;
   /** H3 cell centre (may lie outside the footprint for a border cell). */
   center: { lat: number; lon: number };
-  /** The cell clipped to the ISO footprint, GeoJSON [lon, lat]. */
+  /** The cell clipped to the ISO footprint, GeoJSON [lon, lat], coordinates to 6 decimals. */
   geometry: CellGeometry;
   /** Clipped area ÷ full cell area, in (0, 1]. */
   insideFraction: number;
@@ -55,6 +56,11 @@ export interface Cell {
 
 export const MIN_CELL_RESOLUTION = 2;
 export const MAX_CELL_RESOLUTION = 5;
+/**
+ * Resolution served when a request names none: res 4 cells (~1,770 km², ~50 km across) give
+ * 100–1,000 cells per ISO — county-scale detail in a response that stays a few MB.
+ */
+export const DEFAULT_CELL_RESOLUTION = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Areas
@@ -190,7 +196,7 @@ function buildCells(iso: IsoCode, resolution: number): readonly Cell[] {
         iso,
         timezone,
         center: Object.freeze({ lat: w.cy, lon: w.cx }),
-        geometry: Object.freeze(geometry),
+        geometry: Object.freeze(roundGeometry(geometry)),
         insideFraction: Math.min(1, area / full),
       }),
     );

@@ -35,6 +35,7 @@ import { feature } from 'topojson-client';
 import type { Geometry } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { isIsoCode, type IsoCode } from './isos.ts';
+import { roundGeometry } from '../util/geojson.ts';
 
 /** Two-digit state FIPS code → postal code (50 states, DC and the territories us-atlas carries). */
 export const STATE_POSTAL: Readonly<Record<string, string>> = Object.freeze({
@@ -90,6 +91,8 @@ interface CountyShape extends CountyInfo {
   readonly bbox: BBox;
   /** Rings as flat [lon0, lat0, lon1, lat1, …] arrays; holes are handled by the even-odd rule. */
   readonly rings: readonly Float64Array[];
+  /** The county's GeoJSON geometry ([lon, lat], 6 decimals), as us-atlas draws it. */
+  readonly geometry: Geometry;
 }
 
 const MEMBERSHIP_CSV = new URL('../../assets/county-membership.csv', import.meta.url);
@@ -151,6 +154,7 @@ function shapes(): CountyShape[] {
       zone: m?.zone ?? null,
       bbox: bboxOf(rings),
       rings,
+      geometry: roundGeometry(f.geometry as Extract<Geometry, { coordinates: unknown }>),
     };
   });
   return shapesCache;
@@ -190,11 +194,20 @@ function bboxOf(rings: readonly Float64Array[]): BBox {
 
 let byFipsCache: Map<string, CountyShape> | undefined;
 
+function shapeOf(fips: string): CountyShape | undefined {
+  byFipsCache ??= new Map(shapes().map((c) => [c.fips, c]));
+  return byFipsCache.get(fips);
+}
+
 /** One us-atlas county by FIPS (with its membership), or undefined for an unknown code. */
 export function county(fips: string): CountyInfo | undefined {
-  byFipsCache ??= new Map(shapes().map((c) => [c.fips, c]));
-  const c = byFipsCache.get(fips);
+  const c = shapeOf(fips);
   return c && { fips: c.fips, name: c.name, state: c.state, iso: c.iso, zone: c.zone };
+}
+
+/** A county's GeoJSON boundary (Polygon or MultiPolygon, [lon, lat]), or undefined for an unknown code. */
+export function countyGeometry(fips: string): Geometry | undefined {
+  return shapeOf(fips)?.geometry;
 }
 
 const isoCountiesCache = new Map<IsoCode, readonly IsoCounty[]>();

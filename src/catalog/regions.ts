@@ -106,7 +106,7 @@ function fallbackZoneName(zone: string): string {
 // Population points
 
 /** A GeoNames place inside one of the seven ISOs. */
-interface Place {
+export interface Place {
   lat: number;
   lon: number;
   population: number;
@@ -156,6 +156,22 @@ function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<
   places.sort((a, b) => b.population - a.population || a.id - b.id);
   placesCache = { places, countyPopulation };
   return placesCache;
+}
+
+const placesByIso = new Map<IsoCode, readonly Place[]>();
+
+/**
+ * The GeoNames places of an ISO (largest first, then by GeoNames id): the population points
+ * that demand is shared out by below the zones (cells). Each place lies in a member county,
+ * so a zone's places add up to exactly the zone's population.
+ */
+export function placesOf(iso: IsoCode): readonly Place[] {
+  let list = placesByIso.get(iso);
+  if (!list) {
+    list = Object.freeze(placeData().places.filter((p) => p.iso === iso));
+    placesByIso.set(iso, list);
+  }
+  return list;
 }
 
 /** Population of a county (sum of its GeoNames places; 0 when it has none or is unknown). */

@@ -8,6 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../api/app.ts';
+import { warmCells } from '../catalog/cellCatalog.ts';
 import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, type Subscription } from '../store/keys.ts';
@@ -112,8 +113,12 @@ async function serveCommand(argv: string[]): Promise<void> {
   const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}`;
   if (demo) process.stdout.write(`Try: curl -H 'X-API-Key: ${demo.key}' '${base}/v1/plant/ercot/wind/list'\n`);
   process.stdout.write(`gridcast: listening on ${base} (docs at /docs, data in ${dataDir(args)})\n`);
-  // Build the region catalog (population, load centres: ~0.5 s) now rather than in the first request.
-  setImmediate(buildAllRegions);
+  // Build the region catalog (population, load centres: ~0.5 s) now rather than in the first
+  // request, and start computing the H3 cell geometry (~3 s, in a worker thread).
+  setImmediate(() => {
+    buildAllRegions();
+    warmCells();
+  });
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -142,15 +142,14 @@ export interface WindowParams {
   nowMs: number;
 }
 
-/** The request kinds of a target group, given how to make its series group. */
-export function queriesFor<M extends string, T>(groupOf: (world: WeatherWorld, iso: IsoCode, metric: M, id: string | undefined) => SeriesGroup<T>) {
-  const group = (world: WeatherWorld, r: TargetRequest<M>) => groupOf(world, r.iso, r.metric, r.id);
+/** The request kinds of a target group, given how to make its series group from a request. */
+export function queriesFor<R, T>(groupOf: (world: WeatherWorld, request: R) => SeriesGroup<T>) {
   return {
-    forecast: (world: WeatherWorld, r: TargetRequest<M> & ForecastParams) => forecastFrame(group(world, r), r),
-    continuous: (world: WeatherWorld, r: TargetRequest<M> & ContinuousParams) => continuousFrame(group(world, r), r),
-    actual: (world: WeatherWorld, r: TargetRequest<M> & WindowParams) => actualFrame(group(world, r), r),
-    backcast: (world: WeatherWorld, r: TargetRequest<M> & WindowParams) => backcastFrame(group(world, r), r),
+    forecast: (world: WeatherWorld, r: R & ForecastParams) => forecastFrame(groupOf(world, r), r),
+    continuous: (world: WeatherWorld, r: R & ContinuousParams) => continuousFrame(groupOf(world, r), r),
+    actual: (world: WeatherWorld, r: R & WindowParams) => actualFrame(groupOf(world, r), r),
+    backcast: (world: WeatherWorld, r: R & WindowParams) => backcastFrame(groupOf(world, r), r),
   };
 }
 
-export type GroupQueries<M extends string> = ReturnType<typeof queriesFor<M, unknown>>;
+export type GroupQueries<R> = ReturnType<typeof queriesFor<R, unknown>>;

@@ -51,7 +51,7 @@ export function selectPlants(iso: IsoCode, metric: PlantMetric, id: string | und
 }
 
 /** The plants of a request as a series group: their values come from the block-cached PlantColumns. */
-function plantGroup(world: WeatherWorld, iso: IsoCode, metric: PlantMetric, id: string | undefined): SeriesGroup<Plant> {
+function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<PlantMetric>): SeriesGroup<Plant> {
   return {
     timezone: ISOS[iso].timezone,
     units: PLANT_METRIC_UNITS[metric],

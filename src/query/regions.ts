@@ -26,7 +26,7 @@ import {
 import { dailyActualFrame, dailyBackcastFrame, dailyContinuousFrame, dailyForecastFrame, leadDaysOf, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
 import { addDays, localDayStartHour } from '../time/zones.ts';
-import { PlantColumns } from './plantColumns.ts';
+import { plantSums, regionLoadSource } from './aggregates.ts';
 
 export const REGION_METRICS = ['demand', 'wind', 'solar', 'outage', 'poptemp'] as const;
 export type RegionMetric = (typeof REGION_METRICS)[number];
@@ -63,53 +63,31 @@ function zonePlants(iso: IsoCode, type: 'wind' | 'solar'): Map<string, Plant[]> 
   return byZone;
 }
 
-/**
- * Sums of plant series: a plant that did not exist yet adds nothing; hours beyond a run's
- * horizon have no value for the region either.
- */
+/** Wind or solar of regions: a zone is the sum of its plants, the ISO total the sum of its zones. */
 function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
-  const columns = new PlantColumns(world, metric, model, rows);
+  const sumOf = plantSums(world, metric, rows, model);
   const byZone = zonePlants(iso, metric);
-  const n = rows.valid.length;
   const zoneSums = new Map<string, Float64Array>();
   const zoneSum = (zoneId: string): Float64Array => {
     let sum = zoneSums.get(zoneId);
     if (!sum) {
-      sum = new Float64Array(n);
-      for (const plant of byZone.get(zoneId) ?? []) {
-        const v = columns.values(plant);
-        for (let i = 0; i < n; i++) if (Number.isFinite(v[i])) sum[i] += v[i];
-      }
-      if (model) for (let i = 0; i < n; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) sum[i] = Number.NaN;
+      sum = sumOf(byZone.get(zoneId) ?? []);
       zoneSums.set(zoneId, sum);
     }
     return sum;
   };
   return (region: Region): Float64Array => {
     if (region.region_type === 'zone') return zoneSum(region.id);
-    const total = new Float64Array(n);
+    const total = new Float64Array(rows.valid.length);
     for (const zone of zoneRegionsOf(iso)) {
       const z = zoneSum(zone.id);
-      for (let i = 0; i < n; i++) total[i] += z[i];
+      for (let i = 0; i < total.length; i++) total[i] += z[i];
     }
     return total;
   };
 }
 
-/** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
-function loadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
-  const batch = regionWeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null);
-  const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
-  return (region: Region): Float64Array => {
-    const out = new Float64Array(rows.valid.length);
-    if (metric === 'demand') computer.demand(region, out);
-    else computer.poptemp(region, out);
-    if (model) for (let i = 0; i < out.length; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) out[i] = Number.NaN;
-    return out;
-  };
-}
-
-export function regionGroup(world: WeatherWorld, iso: IsoCode, metric: HourlyRegionMetric, id: string | undefined): SeriesGroup<Region> {
+export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<HourlyRegionMetric>): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
     units: REGION_UNITS[metric],
@@ -118,7 +96,7 @@ export function regionGroup(world: WeatherWorld, iso: IsoCode, metric: HourlyReg
     source: (rows, model) =>
       metric === 'wind' || metric === 'solar'
         ? plantSumSource(world, iso, metric, rows, model)
-        : loadSource(world, metric, rows, model, ISOS[iso].timezone),
+        : regionLoadSource(world, metric, rows, model, ISOS[iso].timezone),
   };
 }
 
@@ -173,7 +151,7 @@ const hourly = queriesFor(regionGroup);
 const isDaily = (r: { metric: RegionMetric }) => r.metric === 'outage';
 
 /** The request kinds of regions: hourly metrics, or the daily outage series. */
-export const regionQueries: GroupQueries<RegionMetric> = {
+export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
   forecast: (world, r) => (isDaily(r) ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r) : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams)),
   continuous: (world, r) =>
     isDaily(r) ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r) : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),

@@ -69,7 +69,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
         actual: hourlyOf((r) => ac(r).map((v, d) => (d <= lastCompleteDay ? v : Number.NaN))),
       });
     } else {
-      const group = regionGroup(world, iso, metric as HourlyRegionMetric, undefined);
+      const group = regionGroup(world, { iso, metric: metric as HourlyRegionMetric });
       const fc = group.source(forecastRows, MODEL);
       const ac = group.source(truthRows, null);
       sources.set(metric, {

@@ -5,7 +5,8 @@ import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import type { TargetRequest } from '../../query/kinds.ts';
 
 const METRIC_PARAM: ParamSpec = {
   name: 'metric',
@@ -28,11 +29,12 @@ export const plantRoutes: RouteDef[] = [
     response: { kind: 'records', schema: 'Plant' },
     handle: ({ params, nowMs }) => listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs),
   },
-  ...timeseriesRoutes<PlantMetric>({
+  ...timeseriesRoutes<TargetRequest<PlantMetric>>({
     segment: 'plant',
     tag: 'plants',
     level: 'advanced',
-    metricParam: METRIC_PARAM,
+    pathParams: [ISO_PARAM, METRIC_PARAM],
+    target: isoMetricTarget,
     queries: plantQueries,
     kinds: ['forecast', 'continuous', 'backcast'],
     forecastSummary: 'Get Plant Forecast',

@@ -6,7 +6,8 @@ import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM } from './common.ts';
 import { ensembleRoute } from './ensemble.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import type { TargetRequest } from '../../query/kinds.ts';
 
 const METRIC_PARAM: ParamSpec = {
   name: 'metric',
@@ -32,11 +33,12 @@ export const regionRoutes: RouteDef[] = [
     response: { kind: 'records', schema: 'Region' },
     handle: ({ params }) => regionList(params.iso as IsoCode),
   },
-  ...timeseriesRoutes<RegionMetric>({
+  ...timeseriesRoutes<TargetRequest<RegionMetric>>({
     segment: 'region',
     tag: 'regions',
     level: 'core',
-    metricParam: METRIC_PARAM,
+    pathParams: [ISO_PARAM, METRIC_PARAM],
+    target: isoMetricTarget,
     queries: regionQueries,
     kinds: ['forecast', 'continuous', 'actual', 'backcast'],
     forecastSummary: 'Get Regional Forecast',

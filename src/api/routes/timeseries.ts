@@ -1,20 +1,19 @@
 /**
- * The time-series routes of a target group (`/region/…`, `/plant/…`), declared once: each
+ * The time-series routes of a target group (`/region/…`, `/plant/…`, `/cells/…`, `/county/…`), declared once: each
  * kind has the reference's parameters in the reference's order, and maps them onto the
  * group's queries.
  */
 import type { IsoCode } from '../../catalog/isos.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
-import type { GroupQueries } from '../../query/kinds.ts';
+import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
 import type { Level } from '../../store/keys.ts';
-import type { ParamSpec, ParamValue } from '../params.ts';
+import type { ParamSpec } from '../params.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import {
   DAYS_AHEAD_PARAM,
   END_PARAM,
   FORECASTED_BY_PARAM,
   ID_PARAM,
-  ISO_PARAM,
   LATEST_HOUR_PARAM,
   MODEL_PARAM,
   START_PARAM,
@@ -23,13 +22,18 @@ import {
 
 export type Kind = 'forecast' | 'continuous' | 'actual' | 'backcast';
 
-export interface GroupRoutesSpec<M extends string> {
-  /** First path segment: 'region', 'plant'. */
+export interface GroupRoutesSpec<R> {
+  /** First path segment: 'region', 'plant', 'cells', 'county'. */
   segment: string;
+  /** The path parameters after the segment, in path order: [iso, metric] or just [iso]. */
+  pathParams: readonly ParamSpec[];
+  /** Query parameters that select targets besides `id` (cells: resolution), after the kind's own. */
+  targetParams?: readonly ParamSpec[];
+  /** The request's targets from its validated parameters (may wait, e.g. for cell geometry). */
+  target(ctx: RouteContext): R | Promise<R>;
   tag: string;
   level: Level;
-  metricParam: ParamSpec;
-  queries: GroupQueries<M>;
+  queries: GroupQueries<R>;
   kinds: readonly Kind[];
   /** The group's forecast summary ("Get Regional Forecast", "Get Plant Forecast"). */
   forecastSummary: string;
@@ -39,11 +43,10 @@ export interface GroupRoutesSpec<M extends string> {
   forecastModelParam?: ParamSpec;
 }
 
-const target = <M extends string>(params: Record<string, ParamValue>) => ({
-  iso: params.iso as IsoCode,
-  metric: params.metric as M,
-  id: params.id as string | undefined,
-});
+/** The `iso`, `metric` and `id` of a request, for groups whose path is /{segment}/{iso}/{metric}/…. */
+export function isoMetricTarget<M extends string>({ params }: RouteContext): TargetRequest<M> {
+  return { iso: params.iso as IsoCode, metric: params.metric as M, id: params.id as string | undefined };
+}
 
 const windowOf = ({ params, raw, nowMs }: RouteContext) => ({
   start: requestInstant(params.start, raw.start),
@@ -55,9 +58,10 @@ const BACKCAST_DESCRIPTION =
   "A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, " +
   'from 2023-01-01, for evaluating the model against actuals.';
 
-export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): RouteDef[] {
-  const path = (kind: Kind) => `/${spec.segment}/{iso}/{metric}/${kind}`;
+export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
+  const path = (kind: Kind) => `/${[spec.segment, ...spec.pathParams.map((p) => `{${p.name}}`), kind].join('/')}`;
   const describe = (text: string) => (spec.note ? `${text} ${spec.note}` : text);
+  const params = (...own: ParamSpec[]) => [...spec.pathParams, ...own, ...(spec.targetParams ?? [])];
   const common = { tag: spec.tag, response: { kind: 'timeseries' } as const };
   const all: Record<Kind, RouteDef> = {
     forecast: {
@@ -70,10 +74,10 @@ export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): Ro
           'before that instant (history from the runs for 2026-01-01).',
       ),
       level: spec.level,
-      params: [ISO_PARAM, spec.metricParam, FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM],
-      handle: (ctx) =>
+      params: params(FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM),
+      handle: async (ctx) =>
         spec.queries.forecast(ctx.world, {
-          ...target<M>(ctx.params),
+          ...(await spec.target(ctx)),
           model: ctx.params.model as ForecastModelName,
           forecastedBy: requestInstant(ctx.params.forecasted_by, ctx.raw.forecasted_by),
           nowMs: ctx.nowMs,
@@ -89,10 +93,10 @@ export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): Ro
           '(D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days).',
       ),
       level: spec.level,
-      params: [ISO_PARAM, spec.metricParam, START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM],
-      handle: (ctx) =>
+      params: params(START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM),
+      handle: async (ctx) =>
         spec.queries.continuous(ctx.world, {
-          ...target<M>(ctx.params),
+          ...(await spec.target(ctx)),
           ...windowOf(ctx),
           model: ctx.params.model as ForecastModelName,
           latestHour: ctx.params.latest_hour as number,
@@ -109,8 +113,8 @@ export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): Ro
           '`model` and `created_at` are null.',
       ),
       level: spec.level,
-      params: [ISO_PARAM, spec.metricParam, START_PARAM, END_PARAM, ID_PARAM],
-      handle: (ctx) => spec.queries.actual(ctx.world, { ...target<M>(ctx.params), ...windowOf(ctx) }),
+      params: params(START_PARAM, END_PARAM, ID_PARAM),
+      handle: async (ctx) => spec.queries.actual(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx) }),
     },
     backcast: {
       ...common,
@@ -119,8 +123,8 @@ export function timeseriesRoutes<M extends string>(spec: GroupRoutesSpec<M>): Ro
       summary: 'Get Day-Ahead Backcast',
       description: describe(BACKCAST_DESCRIPTION),
       level: 'enterprise',
-      params: [ISO_PARAM, spec.metricParam, START_PARAM, END_PARAM, ID_PARAM],
-      handle: (ctx) => spec.queries.backcast(ctx.world, { ...target<M>(ctx.params), ...windowOf(ctx) }),
+      params: params(START_PARAM, END_PARAM, ID_PARAM),
+      handle: async (ctx) => spec.queries.backcast(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx) }),
     },
   };
   return spec.kinds.map((k) => all[k]);

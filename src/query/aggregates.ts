@@ -1,0 +1,76 @@
+/**
+ * Series built from other series, so that every level adds up: wind and solar of any area
+ * (zone, ISO, cell) are sums of its plants, and demand below the zones (cells, counties) is a
+ * population-weighted share of the zones' demand (catalog/disaggregation.ts).
+ */
+import type { ZoneShare } from '../catalog/disaggregation.ts';
+import type { IsoCode } from '../catalog/isos.ts';
+import { ISOS } from '../catalog/isos.ts';
+import { regionById, type Region } from '../catalog/regions.ts';
+import type { Plant } from '../catalog/types.ts';
+import type { ForecastModel } from '../models/forecastModels.ts';
+import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
+import type { WeatherWorld } from '../world/weather.ts';
+import type { StitchedRows } from './continuous.ts';
+import { PlantColumns } from './plantColumns.ts';
+
+/** Rows beyond the run's horizon have no value (NaN) — for a sum as for each of its parts. */
+export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
+  if (model) for (let i = 0; i < out.length; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) out[i] = Number.NaN;
+  return out;
+}
+
+/**
+ * Sums of plant series over rows: a plant that did not exist yet adds nothing. Plant series
+ * come from the block-cached PlantColumns, so a plant shared by several sums is computed once.
+ */
+export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
+  const columns = new PlantColumns(world, metric, model, rows);
+  const n = rows.valid.length;
+  return (plants: readonly Plant[]): Float64Array => {
+    const sum = new Float64Array(n);
+    for (const plant of plants) {
+      const v = columns.values(plant);
+      for (let i = 0; i < n; i++) if (Number.isFinite(v[i])) sum[i] += v[i];
+    }
+    return clearBeyondHorizon(sum, rows, model);
+  };
+}
+
+/** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
+export function regionLoadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
+  const batch = regionWeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null);
+  const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
+  return (region: Region): Float64Array => {
+    const out = new Float64Array(rows.valid.length);
+    if (metric === 'demand') computer.demand(region, out);
+    else computer.poptemp(region, out);
+    return clearBeyondHorizon(out, rows, model);
+  };
+}
+
+/**
+ * Demand of targets below the zones: Σ over the target's zone shares of weight × zone demand.
+ * Each zone's demand is computed once, on first use, and shared by all targets.
+ */
+export function sharedDemand(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null) {
+  const zoneDemand = regionLoadSource(world, 'demand', rows, model, ISOS[iso].timezone);
+  const zones = new Map<string, Float64Array>();
+  const demandOf = (regionId: string) => {
+    let series = zones.get(regionId);
+    if (!series) {
+      series = zoneDemand(regionById(regionId)!);
+      zones.set(regionId, series);
+    }
+    return series;
+  };
+  const n = rows.valid.length;
+  return (shares: readonly ZoneShare[]): Float64Array => {
+    const out = new Float64Array(n);
+    for (const { regionId, weight } of shares) {
+      const zone = demandOf(regionId);
+      for (let i = 0; i < n; i++) out[i] += weight * zone[i];
+    }
+    return clearBeyondHorizon(out, rows, model);
+  };
+}

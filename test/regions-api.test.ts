@@ -200,7 +200,9 @@ describe('ISO summary', () => {
     assert.equal(body.time_local[0], '2026-06-13T00:00:00-04:00');
     assert.equal(body.time_utc.length, 240);
     const regions = (await t.get('/v1/region/nyiso/demand/list', { key })).json().map((r: any) => r.id);
-    assert.equal(body.columns.length, regions.length * 5 * 2);
+    // Regions × metrics × kinds, then the day-ahead LMPs of NYISO's 11 zones (it has no hubs).
+    assert.equal(body.columns.length, regions.length * 5 * 2 + 11 * 2);
+    assert.deepEqual(body.columns.at(-1), ['LONGIL', 'dalmp', 'actual']);
     assert.deepEqual(body.columns.slice(0, 3), [
       ['nyiso_total', 'demand', 'forecast'],
       ['nyiso_total', 'demand', 'actual'],

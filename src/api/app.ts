@@ -13,7 +13,7 @@ import type { Frame } from '../query/frame.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather.ts';
-import { Authenticator, authorize, requestKey } from './auth.ts';
+import { Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, validationError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
@@ -21,12 +21,14 @@ import { parseQueryString } from './querystring.ts';
 import type { RouteDef } from './route.ts';
 import { cellRoutes } from './routes/cells.ts';
 import { countyRoutes } from './routes/county.ts';
+import { gasRoutes } from './routes/gas.ts';
+import { lmpRoutes } from './routes/lmp.ts';
 import { plantRoutes } from './routes/plant.ts';
 import { regionRoutes, summaryRoute } from './routes/region.ts';
 import { frameBody } from './writer.ts';
 
 export const API_PREFIX = '/v1';
-export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes, ...countyRoutes, ...cellRoutes];
+export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes, ...countyRoutes, ...gasRoutes, ...lmpRoutes, ...cellRoutes];
 const VERSION = '0.1.0';
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
@@ -112,7 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query.api_key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
-    authorize(key, values.iso as IsoCode, def.level);
+    if (values.iso === undefined) authorizeAnyIso(key, def.level);
+    else authorize(key, values.iso as IsoCode, def.level);
     const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world });
     if (!isFrame(result)) return sendJson(reply, 200, result);
     const body = frameBody(result);

@@ -60,3 +60,12 @@ export function authorize(key: KeyInfo, iso: IsoCode, needed: Level): void {
     );
   }
 }
+
+/**
+ * For routes not tied to one ISO (gas): any subscription reaching `needed`, for any ISO or
+ * 'all', grants access. Throws a 403 HttpError otherwise.
+ */
+export function authorizeAnyIso(key: KeyInfo, needed: Level): void {
+  if (key.subscriptions.some((s) => levelRank(s.level) >= levelRank(needed))) return;
+  throw serviceError(403, `This endpoint needs a subscription at the '${needed}' level or higher for at least one ISO.`);
+}

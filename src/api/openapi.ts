@@ -111,6 +111,30 @@ const SCHEMAS: Record<string, object> = {
     },
     additionalProperties: true,
   },
+  GasHub: {
+    type: 'object',
+    title: 'GasHub',
+    required: ['id', 'name', 'timezone', 'point'],
+    properties: {
+      id: { type: 'string', title: 'Id' },
+      name: { type: 'string', title: 'Name' },
+      timezone: { type: 'string', title: 'Timezone' },
+      point: { type: 'object', title: 'Point', description: 'GeoJSON Point [lon, lat]' },
+    },
+  },
+  LmpNode: {
+    type: 'object',
+    title: 'LmpNode',
+    required: ['id', 'name', 'iso', 'timezone'],
+    properties: {
+      id: { type: 'string', title: 'Id', description: "The ISO's node name, e.g. WESTERN HUB, HB_WEST, N.Y.C." },
+      name: { type: 'string', title: 'Name' },
+      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      timezone: { type: 'string', title: 'Timezone' },
+      node_type: { type: 'string', enum: ['hub', 'zone', 'node'], title: 'Node Type' },
+    },
+    additionalProperties: true,
+  },
   ValidationError: {
     type: 'object',
     title: 'ValidationError',

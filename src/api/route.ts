@@ -26,7 +26,10 @@ export interface RouteDef {
   summary: string;
   description: string;
   tag: string;
-  /** The subscription level the route needs for the ISO in its path. */
+  /**
+   * The subscription level the route needs for the ISO in its path; a route without an `iso`
+   * path parameter (gas) needs it for any one ISO.
+   */
   level: Level;
   params: readonly ParamSpec[];
   /** A TimeseriesResponse, or an array of records of the named schema. */

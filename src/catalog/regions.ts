@@ -107,6 +107,8 @@ function fallbackZoneName(zone: string): string {
 
 /** A GeoNames place inside one of the seven ISOs. */
 export interface Place {
+  /** GeoNames name, e.g. "Abilene". */
+  name: string;
   lat: number;
   lon: number;
   population: number;
@@ -150,7 +152,7 @@ function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<
     const borough = BOROUGH_OF_COUNTY[at.fips];
     if (borough !== undefined && c.cityId !== borough) continue; // a neighbourhood of New York City
     countyPopulation.set(at.fips, (countyPopulation.get(at.fips) ?? 0) + c.population);
-    if (at.iso && at.zone) places.push({ id: c.cityId, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
+    if (at.iso && at.zone) places.push({ id: c.cityId, name: c.name, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
   }
   // A fixed order (largest first, then by GeoNames id) makes the centres independent of the file's order.
   places.sort((a, b) => b.population - a.population || a.id - b.id);

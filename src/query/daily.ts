@@ -8,6 +8,7 @@
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel } from '../models/forecastModels.ts';
+import type { WeatherWorld } from '../world/weather.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { stitchCutoffHour, lastStitchableDay, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
@@ -117,4 +118,14 @@ export function dailyActualFrame<T>(group: DailySeriesGroup<T>, p: WindowParams)
 /** Whole days from a run's own local day to `day` (0 = the run's day). */
 export function leadDaysOf(timezone: string, createdHour: number, day: CivilDate): number {
   return daysBetween(localDateOfHour(timezone, createdHour), day);
+}
+
+/** The request kinds of a daily target group, given how to make its series group from a request. */
+export function dailyQueriesFor<R, T>(groupOf: (world: WeatherWorld, request: R) => DailySeriesGroup<T>) {
+  return {
+    forecast: (world: WeatherWorld, r: R & ForecastParams) => dailyForecastFrame(groupOf(world, r), r),
+    continuous: (world: WeatherWorld, r: R & ContinuousParams) => dailyContinuousFrame(groupOf(world, r), r),
+    actual: (world: WeatherWorld, r: R & WindowParams) => dailyActualFrame(groupOf(world, r), r),
+    backcast: (world: WeatherWorld, r: R & WindowParams) => dailyBackcastFrame(groupOf(world, r), r),
+  };
 }

@@ -9,13 +9,18 @@
  * - "actual": truth for the hours published at as_of (null after); "forecast": the latest
  *   optimized run created at or before as_of, for the hours from its creation (null before).
  * - Outage is daily: each hour carries its local day's value.
- * - `units` is "mixed": demand, wind, solar and outage in MW, poptemp in °C.
+ * - Then `[node_id, "dalmp", "forecast" | "actual"]` for the ISO's trading hubs (zones where it
+ *   has none): the day-ahead LMP forecast of the same run, and the day-ahead market's prices
+ *   for the days cleared by as_of (13:00 local the day before).
+ * - `units` is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf, type Region } from '../catalog/regions.ts';
 import { FORECAST_MODELS } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { addDays, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
+import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
+import { priceNodesOf } from '../catalog/priceNodes.ts';
+import { lmpSource } from './lmp.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
@@ -26,6 +31,8 @@ import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric } fro
 export const SUMMARY_DAYS_BEFORE = 2;
 export const SUMMARY_DAYS_AFTER = 7;
 const MODEL = FORECAST_MODELS.optimized;
+/** Local hour of the day before at which the day-ahead market's prices for a day are published. */
+const DAY_AHEAD_CLEARING_HOUR = 13;
 
 export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | undefined, nowMs: number): Frame {
   const tz = ISOS[iso].timezone;
@@ -79,7 +86,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
     }
   }
 
-  const columns = regions.flatMap((region) =>
+  const columns: Frame['columns'] = regions.flatMap((region) =>
     REGION_METRICS.flatMap((metric) =>
       (['forecast', 'actual'] as const).map((kind) => ({
         label: [region.id, metric, kind],
@@ -88,5 +95,27 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
       })),
     ),
   );
+  // Day-ahead LMPs of the ISO's trading hubs (its zones where it has no hubs, as NYISO): the
+  // forecast of the run at as_of, and the day-ahead market's prices for the days it has
+  // cleared by as_of (at 13:00 local the day before).
+  const nodes = priceNodesOf(iso).filter((n) => n.node_type === 'hub');
+  const lmpNodes = nodes.length > 0 ? nodes : priceNodesOf(iso).filter((n) => n.node_type === 'zone');
+  const dalmpForecast = lmpSource(world, iso, 'dalmp', forecastRows, MODEL);
+  const dalmpActual = lmpSource(world, iso, 'dalmp', truthRows, null);
+  const cleared = days.map((d) => localWallHourToEpochHour(tz, addDays(d, -1), DAY_AHEAD_CLEARING_HOUR) * HOUR_MS <= asOf);
+  for (const node of lmpNodes) {
+    columns.push(
+      {
+        label: [node.id, 'dalmp', 'forecast'],
+        fill: (out: Float64Array) => out.set(dalmpForecast(node).map((v, i) => (hours[i] < created ? Number.NaN : v))),
+        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+      },
+      {
+        label: [node.id, 'dalmp', 'actual'],
+        fill: (out: Float64Array) => out.set(dalmpActual(node).map((v, i) => (cleared[dayIndex[i]] ? v : Number.NaN))),
+        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+      },
+    );
+  }
   return { model: null, createdAtHour: null, units: 'mixed', timezone: tz, hours, decimals: 2, columns };
 }

@@ -262,6 +262,28 @@ function originOf(batch: WeatherBatch): BatchOrigin {
   throw new Error('RegionWeatherComputer: make the batch with regionWeatherBatch(world, rows, skill)');
 }
 
+/** Temperature has no point-local part, so a load centre's local seed only names the point. */
+function centreSeed(lat: number, lon: number): number {
+  return seedOf(`centre:${lat.toFixed(4)},${lon.toFixed(4)}`);
+}
+
+/**
+ * Population-weighted temperature of a region on arbitrary rows (no lagged days needed), for
+ * consumers that want a few sample hours rather than demand's whole days (gas prices). The
+ * same numbers RegionWeatherComputer.poptemp gives for those rows. `skill` null means truth;
+ * forecast rows must not lie before their run.
+ */
+export function poptempOnRows(world: WeatherWorld, rows: WeatherRows, skill: WeatherSkill | null, region: Region): Float64Array {
+  const batch = new WeatherBatch(world, rows, skill, {});
+  const series = newWeatherSeries(batch.n);
+  const out = new Float64Array(batch.n);
+  for (const c of loadCentres(region)) {
+    batch.sample(pointClimate(c.lat, c.lon), centreSeed(c.lat, c.lon), series);
+    for (let i = 0; i < out.length; i++) out[i] += c.weight * series.tempC[i];
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The computer
 
@@ -501,8 +523,7 @@ export class RegionWeatherComputer {
     let s = this.centreCache.get(key);
     if (s) return s;
     const climate = pointClimate(lat, lon);
-    // Temperature has no point-local part, so the local seed only names the point.
-    const localSeed = seedOf(`centre:${lat.toFixed(4)},${lon.toFixed(4)}`);
+    const localSeed = centreSeed(lat, lon);
     const t = this.extTemp;
     const temps: Float64Array[] = [];
     this.sources.forEach((src, k) => {

@@ -172,7 +172,7 @@ function isoIndex(iso: IsoCode): number {
 }
 
 /** Position in the year on a 365.25-day scale (0 = Jan 1 00:00), so leap years line up. */
-function yearPosition(year: number, month: number, day: number): number {
+export function yearPosition(year: number, month: number, day: number): number {
   const start = Date.UTC(year, 0, 1);
   const len = (Date.UTC(year + 1, 0, 1) - start) / DAY_MS;
   const doy0 = (Date.UTC(year, month - 1, day) - start) / DAY_MS;

@@ -63,7 +63,9 @@ export const summaryRoute: RouteDef = {
     'Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days ' +
     'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
     'last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day\'s ' +
-    'value on each hour. units is "mixed": demand, wind, solar and outage in MW, poptemp in °C.',
+    'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
+    'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
+    'local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.',
   tag: 'regions',
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],

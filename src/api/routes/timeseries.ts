@@ -37,6 +37,8 @@ export interface GroupRoutesSpec<R> {
   kinds: readonly Kind[];
   /** The group's forecast summary ("Get Regional Forecast", "Get Plant Forecast"). */
   forecastSummary: string;
+  /** The continuous summary, when the client's method name needs another than "Get Continuous Forecast" (gas). */
+  continuousSummary?: string;
   /** A sentence added to every description (what the values mean for this group). */
   note?: string;
   /** `model` of the forecast route when the group has more models than continuous (regions: + normal). */
@@ -87,7 +89,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ...common,
       path: path('continuous'),
       name: 'continuous',
-      summary: 'Get Continuous Forecast',
+      summary: spec.continuousSummary ?? 'Get Continuous Forecast',
       description: describe(
         'Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before ' +
           '(D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days).',

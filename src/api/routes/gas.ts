@@ -1,0 +1,37 @@
+/**
+ * The gas group: /gas/list|forecast|continuous|backcast. Gas is not tied to one ISO: a
+ * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
+ */
+import { gasHubList, gasQueries } from '../../query/gas.ts';
+import type { RouteDef } from '../route.ts';
+import { timeseriesRoutes } from './timeseries.ts';
+
+export const gasRoutes: RouteDef[] = [
+  {
+    path: '/gas/list',
+    name: 'list_gas_hubs',
+    summary: 'List Gas Hubs',
+    description:
+      'The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day\'s clock) and point (GeoJSON Point, ' +
+      'approximate hub location).',
+    tag: 'gas',
+    level: 'core',
+    params: [],
+    response: { kind: 'records', schema: 'GasHub' },
+    handle: () => gasHubList(),
+  },
+  ...timeseriesRoutes<{ id?: string }>({
+    segment: 'gas',
+    tag: 'gas',
+    level: 'core',
+    pathParams: [],
+    target: ({ params }) => ({ id: params.id as string | undefined }),
+    queries: gasQueries,
+    kinds: ['forecast', 'continuous', 'backcast'],
+    forecastSummary: 'Get Gas Price Forecast',
+    continuousSummary: 'Get Continuous Gas Forecast',
+    note:
+      'Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in ' +
+      'Central time. Weekends and holidays repeat the last business day\'s print. Access: any subscription for any ISO.',
+  }),
+];

@@ -1,0 +1,43 @@
+/** The LMP group: /lmp/{iso}/{type}/list|forecast|continuous (access level: core). */
+import type { IsoCode } from '../../catalog/isos.ts';
+import { LMP_TYPES, lmpNodeList, lmpQueries, type LmpRequest, type LmpType } from '../../query/lmp.ts';
+import type { ParamSpec } from '../params.ts';
+import type { RouteDef } from '../route.ts';
+import { ISO_PARAM } from './common.ts';
+import { timeseriesRoutes } from './timeseries.ts';
+
+const TYPE_PARAM: ParamSpec = {
+  name: 'type',
+  in: 'path',
+  kind: 'enum',
+  values: LMP_TYPES,
+  required: true,
+  description: 'LMP market type: dalmp (day-ahead) or rtlmp (real-time).',
+};
+
+export const lmpRoutes: RouteDef[] = [
+  {
+    path: '/lmp/{iso}/{type}/list',
+    name: 'list_lmp_nodes',
+    summary: 'List LMP Nodes',
+    description: "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).",
+    tag: 'lmp',
+    level: 'core',
+    params: [ISO_PARAM, TYPE_PARAM],
+    response: { kind: 'records', schema: 'LmpNode' },
+    handle: ({ params }) => lmpNodeList(params.iso as IsoCode),
+  },
+  ...timeseriesRoutes<LmpRequest>({
+    segment: 'lmp',
+    tag: 'lmp',
+    level: 'core',
+    pathParams: [ISO_PARAM, TYPE_PARAM],
+    target: ({ params }) => ({ iso: params.iso as IsoCode, type: params.type as LmpType, id: params.id as string | undefined }),
+    queries: lmpQueries,
+    kinds: ['forecast', 'continuous'],
+    forecastSummary: 'Get LMP Forecast',
+    note:
+      'Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; ' +
+      'dalmp includes the small day-ahead premium over expected real-time prices.',
+  }),
+];

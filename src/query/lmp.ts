@@ -1,0 +1,225 @@
+/**
+ * The LMP group: hourly prices (USD/MWh) at an ISO's price nodes (catalog/priceNodes.ts),
+ * formed by world/lmp.ts from the same series the other endpoints serve — zone demand, the
+ * zones' wind and solar (sums of plants), the day's outages and the zones' gas prices — for
+ * the same rows and run, so a forecast price moves with the forecast it was made from.
+ *
+ * - `rtlmp` truth: the formation of the true inputs plus real-time volatility;
+ * - `dalmp` truth (the day-ahead market's clearing): the formation of the day-ahead inputs (the
+ *   optimized run at 10:00 local the day before) as an expectation over their error, plus a
+ *   small premium;
+ * - forecasts of either: the formation of the run's inputs as an expectation over their error
+ *   (growing with lead), plus the premium for `dalmp`.
+ *
+ * Zone prices: the ISO-wide stack at the zone's gas price, times an import-pocket multiplier
+ * that grows with system tightness (N.Y.C., Long Island, Boston, Baltimore/Washington…), minus
+ * an export-congestion discount when the zone's wind and solar exceed what can leave it
+ * (ERCOT West, SPP North, MISO LRZ 1 on windy nights). A node is the weighted mix of its zones,
+ * times its loss factor.
+ */
+import { ISOS, type IsoCode } from '../catalog/isos.ts';
+import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
+import { plantsOf } from '../catalog/plants.ts';
+import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
+import { regionById, regionsOf, zoneRegionsOf, zoneRegionOfPlant } from '../catalog/regions.ts';
+import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
+import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
+import { dayAheadPremium, hourPrice, LMP_ZONES, realTimePrice, utilization, zoneGasHub, type HourInputs } from '../world/lmp.ts';
+import type { WeatherWorld } from '../world/weather.ts';
+import { runForDay, type StitchedRows } from './continuous.ts';
+import type { DailyRows } from './daily.ts';
+import { queryValueError } from './errors.ts';
+import { gasPrices } from './gas.ts';
+import { queriesFor, type SeriesGroup } from './kinds.ts';
+import { outageGroup, regionGroup } from './regions.ts';
+
+export const LMP_TYPES = ['dalmp', 'rtlmp'] as const;
+export type LmpType = (typeof LMP_TYPES)[number];
+
+export interface LmpRequest {
+  iso: IsoCode;
+  type: LmpType;
+  id?: string;
+}
+
+/** The public node record. */
+export function lmpNodeList(iso: IsoCode): Record<string, unknown>[] {
+  return priceNodesOf(iso).map((n) => ({ id: n.id, name: n.name, iso: n.iso, timezone: n.timezone, node_type: n.node_type }));
+}
+
+function selectNodes(iso: IsoCode, type: LmpType, id: string | undefined): readonly PriceNode[] {
+  if (id === undefined) return priceNodesOf(iso);
+  const node = priceNodeById(iso, id.trim());
+  if (!node) throw queryValueError('id', id, `unknown price node id '${id}' in ${iso}; GET /v1/lmp/${iso}/${type}/list lists them`);
+  return [node];
+}
+
+/** Installed wind + solar (MW) per zone region, for export congestion. */
+const installedCache = new Map<IsoCode, Map<string, number>>();
+function installedRenewables(iso: IsoCode): Map<string, number> {
+  let m = installedCache.get(iso);
+  if (!m) {
+    m = new Map(zoneRegionsOf(iso).map((z) => [z.id, 0]));
+    for (const p of [...plantsOf(iso, 'wind'), ...plantsOf(iso, 'solar')]) {
+      const id = zoneRegionOfPlant(p).id;
+      m.set(id, m.get(id)! + p.capacity_mw);
+    }
+    installedCache.set(iso, m);
+  }
+  return m;
+}
+
+/** Net-load forecast error SD (MW) at a lead (hours), from demand and wind/solar error growth. */
+function netLoadSdMw(leadHours: number, demandMw: number, windSolarInstalledMw: number): number {
+  const days = Math.max(0, leadHours) / 24;
+  const d = demandMw * Math.min(0.07, 0.012 + 0.006 * days);
+  const r = windSolarInstalledMw * Math.min(0.2, 0.05 + 0.015 * days);
+  return Math.hypot(d, r);
+}
+
+/** The local days the rows touch, each with the run of its first row (NaN for truth). */
+function daysOfRows(timezone: string, rows: StitchedRows): { days: CivilDate[]; created: number[]; dayOfRow: Int32Array } {
+  const days: CivilDate[] = [];
+  const created: number[] = [];
+  const dayOfRow = new Int32Array(rows.valid.length);
+  let lastKey = '';
+  rows.valid.forEach((h, i) => {
+    const d = localDateOfHour(timezone, h);
+    const key = `${d.year}-${d.month}-${d.day}:${rows.created[i]}`;
+    if (key !== lastKey) {
+      days.push(d);
+      created.push(rows.created[i]);
+      lastKey = key;
+    }
+    dayOfRow[i] = days.length - 1;
+  });
+  return { days, created, dayOfRow };
+}
+
+interface Inputs {
+  n: number;
+  total: HourInputs[];
+  /** Per zone region id: demand, wind + solar, gas per row. */
+  zone: Map<string, { demand: Float64Array; renewables: Float64Array; gas: Float64Array }>;
+  /** Net-load SD per row (0 for truth). */
+  sd: Float64Array;
+}
+
+/** Every input of the formation over the rows, from the run of each row (or the truth). */
+function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null): Inputs {
+  const tz = ISOS[iso].timezone;
+  const n = rows.valid.length;
+  const demandOf = regionGroup(world, { iso, metric: 'demand' }).source(rows, model);
+  const windOf = regionGroup(world, { iso, metric: 'wind' }).source(rows, model);
+  const solarOf = regionGroup(world, { iso, metric: 'solar' }).source(rows, model);
+  const { days, created, dayOfRow } = daysOfRows(tz, rows);
+  const outageRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created };
+  const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
+  const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
+  const gasOf = gasPrices(world, gasRows, model);
+  const gasByHub = new Map<GasHub, Float64Array>();
+  const hubSeries = (hub: GasHub) => {
+    let s = gasByHub.get(hub);
+    if (!s) {
+      s = gasOf(hub);
+      gasByHub.set(hub, s);
+    }
+    return s;
+  };
+
+  const zone = new Map<string, { demand: Float64Array; renewables: Float64Array; gas: Float64Array }>();
+  const totalDemand = new Float64Array(n);
+  const totalWind = new Float64Array(n);
+  const totalSolar = new Float64Array(n);
+  for (const z of zoneRegionsOf(iso)) {
+    const demand = demandOf(z);
+    const wind = windOf(z);
+    const solar = solarOf(z);
+    const hubDaily = hubSeries(GAS_HUBS.find((h) => h.id === zoneGasHub(iso, z.zone!))!);
+    const gas = Float64Array.from(dayOfRow, (d) => hubDaily[d]);
+    zone.set(z.id, { demand, renewables: Float64Array.from(wind, (w, i) => w + solar[i]), gas });
+    for (let i = 0; i < n; i++) {
+      totalDemand[i] += demand[i];
+      totalWind[i] += wind[i];
+      totalSolar[i] += solar[i];
+    }
+  }
+  const total = Array.from({ length: n }, (_, i) => ({
+    demandMw: totalDemand[i],
+    windMw: totalWind[i],
+    solarMw: totalSolar[i],
+    outageMw: outage[dayOfRow[i]],
+    gas: Number.NaN,
+  }));
+  const installed = [...installedRenewables(iso).values()].reduce((s, x) => s + x, 0);
+  const sd = new Float64Array(n);
+  if (model) for (let i = 0; i < n; i++) sd[i] = netLoadSdMw(rows.valid[i] - rows.created[i], totalDemand[i], installed);
+  return { n, total, zone, sd };
+}
+
+/** Zone prices over the rows; `realTime` adds the real-time volatility (truth only). */
+function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, premium: boolean, realTime: boolean) {
+  const installed = installedRenewables(iso);
+  const cache = new Map<string, Float64Array>();
+  return (regionId: string, stream: number): Float64Array => {
+    const key = realTime ? `${regionId}:${stream}` : regionId;
+    let out = cache.get(key);
+    if (out) return out;
+    const z = x.zone.get(regionId)!;
+    const params = LMP_ZONES[iso][regionById(regionId)!.zone!] ?? {};
+    const exportLimit = (params.exportShare ?? 0.6) * installed.get(regionId)!;
+    out = new Float64Array(x.n);
+    for (let i = 0; i < x.n; i++) {
+      const inputs = { ...x.total[i], gas: z.gas[i] };
+      let price = hourPrice(iso, inputs, x.sd[i]);
+      const u = utilization(iso, inputs);
+      price *= 1 + (params.pocket ?? 0) * (0.5 + Math.min(1, Math.max(0, u)) ** 2);
+      const surplus = z.renewables[i] - z.demand[i] - exportLimit;
+      if (surplus > 0) price -= ((params.exportPrice ?? 4) * surplus) / 1000;
+      if (realTime) price = realTimePrice(iso, price, rows.valid[i], u, stream);
+      if (premium) price += dayAheadPremium(price);
+      out[i] = price;
+    }
+    cache.set(key, out);
+    return out;
+  };
+}
+
+/** The rows of the day-ahead market for the given hours: each local day from the optimized run at 10:00 the day before. */
+function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
+  const stitch = { timezone: ISOS[iso].timezone, model: FORECAST_MODELS.optimized, latestHour: 10, daysAhead: 1 };
+  return { valid: [...valid], created: valid.map((h) => runForDay(stitch, localDateOfHour(stitch.timezone, h))) };
+}
+
+/** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). */
+export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null) {
+  const dayAheadTruth = !model && type === 'dalmp';
+  const inputRows = dayAheadTruth ? dayAheadRows(iso, rows.valid) : rows;
+  const inputModel = dayAheadTruth ? FORECAST_MODELS.optimized : model;
+  const x = inputsOf(world, iso, inputRows, inputModel);
+  const zones = zonePrices(iso, rows, x, type === 'dalmp', !model && type === 'rtlmp');
+  const nodes = priceNodesOf(iso);
+  return (node: PriceNode): Float64Array => {
+    const stream = nodes.indexOf(node);
+    const out = new Float64Array(x.n);
+    for (const { regionId, weight } of node.zones) {
+      const z = zones(regionId, stream);
+      for (let i = 0; i < x.n; i++) out[i] += weight * z[i];
+    }
+    if (node.lossFactor !== 1) for (let i = 0; i < x.n; i++) out[i] *= node.lossFactor;
+    return out;
+  };
+}
+
+function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
+  return {
+    timezone: ISOS[r.iso].timezone,
+    units: 'USD/MWh',
+    targets: selectNodes(r.iso, r.type, r.id),
+    label: (node) => [node.id],
+    source: (rows, model) => lmpSource(world, r.iso, r.type, rows, model),
+  };
+}
+
+/** forecast and continuous of LMPs (no actual or backcast routes, as in the public service). */
+export const lmpQueries = queriesFor(lmpGroup);

@@ -13,13 +13,11 @@ import { regionsOf } from '../catalog/regions.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
 import { localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { poptempOnRows } from '../world/demand.ts';
-import { epochDay, gasPrint, lastKnownTradingDay, printKnownHour, tradingDayFor } from '../world/gas.ts';
+import { epochDay, GAS_DAY_SAMPLE_HOURS, gasPrint, lastKnownTradingDay, printKnownHour, tradingDayFor } from '../world/gas.ts';
 import type { WeatherWorld } from '../world/weather.ts';
 import { dailyQueriesFor, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { queryValueError } from './errors.ts';
 
-/** Hours of a gas day at which its daily mean temperature is sampled (local Central hours). */
-const SAMPLE_HOURS = [3, 9, 15, 21];
 
 /** The public gas hub record. */
 export function gasHubList(): Record<string, unknown>[] {
@@ -50,7 +48,7 @@ function dailyTemps(world: WeatherWorld, requests: readonly { day: number; run: 
   const created: number[] = [];
   for (const r of requests) {
     const start = localDayStartHour(GAS_TIMEZONE, civilOf(r.day));
-    for (const h of SAMPLE_HOURS) {
+    for (const h of GAS_DAY_SAMPLE_HOURS) {
       valid.push(start + h);
       created.push(r.run);
     }
@@ -59,8 +57,8 @@ function dailyTemps(world: WeatherWorld, requests: readonly { day: number; run: 
     const temps = poptempOnRows(world, { valid, created: model ? created : null }, model?.skill ?? null, regionsOf(iso)[0]);
     requests.forEach((_, k) => {
       let sum = 0;
-      for (let j = 0; j < SAMPLE_HOURS.length; j++) sum += temps[k * SAMPLE_HOURS.length + j];
-      out[k][iso] = sum / SAMPLE_HOURS.length;
+      for (let j = 0; j < GAS_DAY_SAMPLE_HOURS.length; j++) sum += temps[k * GAS_DAY_SAMPLE_HOURS.length + j];
+      out[k][iso] = sum / GAS_DAY_SAMPLE_HOURS.length;
     });
   }
   return out;
@@ -79,8 +77,8 @@ export function gasPrices(world: WeatherWorld, rows: DailyRows, model: ForecastM
   const fcTemps = dailyTemps(world, fcIdx.map((i) => ({ day: trading[i] + 1, run: rows.created[i] })), model);
   return (hub) => {
     const out = new Float64Array(n).fill(Number.NaN);
-    truthIdx.forEach((i, k) => (out[i] = gasPrint(hub, trading[i], truthTemps[k])));
-    fcIdx.forEach((i, k) => (out[i] = gasPrint(hub, trading[i], fcTemps[k], lastKnownTradingDay(rows.created[i]))));
+    truthIdx.forEach((i, k) => (out[i] = gasPrint(world, hub, trading[i], truthTemps[k])));
+    fcIdx.forEach((i, k) => (out[i] = gasPrint(world, hub, trading[i], fcTemps[k], lastKnownTradingDay(rows.created[i]))));
     return out;
   };
 }

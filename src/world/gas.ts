@@ -4,8 +4,9 @@
  * Henry Hub, in logs: a yearly level (annual averages of realism-targets §0/§4: 2023 $2.55,
  * 2024 $2.19, 2025 $3.5, 2026 $4.2), a winter premium, the national heating/cooling demand
  * anomaly (population-weighted temperature of the seven ISOs against its normal, with an extra
- * response to severe cold), a slow storage-like state X (AR(1), half-life ~70 days) and a daily
- * shock. Each other hub adds a basis in $/MMBtu: its mean (Waha deeply negative, Eastern Gas
+ * response to severe cold), storage (the decaying sum of past extra weather-driven demand: a
+ * cold winter keeps prices up for weeks), a slow market state X (AR(1), half-life ~70 days)
+ * and a daily shock. Each other hub adds a basis in $/MMBtu: its mean (Waha deeply negative, Eastern Gas
  * South at a discount, citygates at a premium), a winter/summer swing, a cold-weather spike
  * that grows exponentially once its region's daily temperature drops below a threshold
  * (pipelines full: Algonquin, Transco Z6 NY), a slow AR(1) state Y of its own and a daily shock.
@@ -18,11 +19,14 @@
  * (X·φ^k: their conditional expectation) and expects no daily shock — the same formation
  * fed by forecast inputs.
  */
-import { GAS_HUBS, type GasHub } from '../catalog/gasHubs.ts';
+import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
-import { nercHolidayOf } from './demand.ts';
+import { regionsOf } from '../catalog/regions.ts';
+import { localDayStartHour } from '../time/zones.ts';
+import { nercHolidayOf, poptempOnRows } from './demand.ts';
 import { gaussianish, seedOf } from './hash.ts';
 import { climatePoptemp, yearPosition } from './outage.ts';
+import type { WeatherWorld } from './weather.ts';
 
 const DAY_MS = 86_400_000;
 const SEED = seedOf('gridcast/world/gas/v1');
@@ -172,8 +176,11 @@ function yearly(table: Readonly<Record<number, number>>, epoch: number): number 
   return table[y0] * (1 - f) + table[y0 + 1] * f;
 }
 
-/** National weather term of Henry Hub's log price from each ISO's daily mean poptemp (°C) on the gas day. */
-function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
+/**
+ * The national temperature anomaly (°C, population-weighted over the seven ISOs) of a gas day,
+ * and how much of the country needs heating (0–1) at that time of year.
+ */
+function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): { anomaly: number; heating: number } {
   let anomaly = 0;
   let heating = 0;
   for (const iso of ISO_CODES) {
@@ -182,8 +189,89 @@ function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): numbe
     anomaly += NATIONAL_WEIGHTS[iso] * (temps[iso] - mean);
     heating += NATIONAL_WEIGHTS[iso] * Math.min(1, Math.max(0, (18 - mean) / 12));
   }
+  return { anomaly, heating };
+}
+
+/** National weather term of Henry Hub's log price from each ISO's daily mean poptemp (°C) on the gas day. */
+function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
+  const { anomaly, heating } = nationalAnomaly(temps, t);
   const cooling = Math.max(0, 1 - heating * 1.5);
   return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + SEVERE_COLD * Math.max(0, -anomaly - 8) ** 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage
+
+/**
+ * Storage: gas burnt for heat beyond normal (or for cooling) draws inventories below their
+ * normal path, and refills only slowly, so prices stay up for weeks after a cold spell. The
+ * storage deficit is the decaying sum of past days' extra weather-driven demand (°C-days of
+ * the national anomaly, weighted like the weather term); its log-price effect is STORAGE_PER_CDAY
+ * per °C-day of deficit.
+ */
+const STORAGE_DECAY = 0.985;
+const STORAGE_PER_CDAY = 0.0025;
+/** Days the deficit is summed from before the first day asked for (0.985^250 ≈ 2 %). */
+const STORAGE_SPINUP_DAYS = 250;
+/** Sampled hours (Central) of a gas day for its daily mean temperature. */
+export const GAS_DAY_SAMPLE_HOURS = [3, 9, 15, 21] as const;
+
+const demandAnomalyCache = new WeakMap<WeatherWorld, Map<number, Float64Array>>();
+
+/** Extra weather-driven gas demand of every day of a year (°C-days, positive when colder than normal in winter), truth. */
+function yearDemandAnomaly(world: WeatherWorld, year: number): Float64Array {
+  let byYear = demandAnomalyCache.get(world);
+  if (!byYear) demandAnomalyCache.set(world, (byYear = new Map()));
+  let days = byYear.get(year);
+  if (days) return days;
+  const first = epochDay(year, 1, 1);
+  const n = epochDay(year + 1, 1, 1) - first;
+  const valid: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const start = localDayStartHour(GAS_TIMEZONE, civil(first + k));
+    for (const h of GAS_DAY_SAMPLE_HOURS) valid.push(start + h);
+  }
+  const temps = ISO_CODES.map((iso) => poptempOnRows(world, { valid, created: null }, null, regionsOf(iso)[0]));
+  days = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const dayTemps = {} as Record<IsoCode, number>;
+    ISO_CODES.forEach((iso, j) => {
+      let sum = 0;
+      for (let m = 0; m < GAS_DAY_SAMPLE_HOURS.length; m++) sum += temps[j][k * GAS_DAY_SAMPLE_HOURS.length + m];
+      dayTemps[iso] = sum / GAS_DAY_SAMPLE_HOURS.length;
+    });
+    const { anomaly, heating } = nationalAnomaly(dayTemps, season(first + k).t);
+    days[k] = -heating * anomaly + 0.5 * Math.max(0, 1 - heating * 1.5) * anomaly;
+  }
+  byYear.set(year, days);
+  return days;
+}
+
+const deficitCache = new WeakMap<WeatherWorld, Map<number, number>>();
+
+/** The storage deficit (°C-days) at the end of epoch day `day`, from the true weather (memoised per day). */
+function storageDeficit(world: WeatherWorld, day: number): number {
+  let memo = deficitCache.get(world);
+  if (!memo) deficitCache.set(world, (memo = new Map()));
+  const hit = memo.get(day);
+  if (hit !== undefined) return hit;
+  // Continue from the latest memoised day within the spin-up span, or start from zero.
+  let from = day - STORAGE_SPINUP_DAYS;
+  let deficit = 0;
+  for (let d = day - 1; d > day - STORAGE_SPINUP_DAYS; d--) {
+    const known = memo.get(d);
+    if (known !== undefined) {
+      from = d + 1;
+      deficit = known;
+      break;
+    }
+  }
+  for (let d = from; d <= day; d++) {
+    const { year } = civil(d);
+    deficit = STORAGE_DECAY * deficit + yearDemandAnomaly(world, year)[d - epochDay(year, 1, 1)];
+    memo.set(d, deficit);
+  }
+  return deficit;
 }
 
 const TOTAL_LOG_VAR = X_SD * X_SD + HENRY_DAILY_SD * HENRY_DAILY_SD;
@@ -194,8 +282,10 @@ const TOTAL_LOG_VAR = X_SD * X_SD + HENRY_DAILY_SD * HENRY_DAILY_SD;
  * trading day whose print the forecaster knows, < tradingDay) it is a forecast: slow states
  * carried forward, no daily shocks.
  */
-export function gasPrint(hub: GasHub, tradingDay: number, temps: Readonly<Record<IsoCode, number>>, knownDay?: number): number {
+export function gasPrint(world: WeatherWorld, hub: GasHub, tradingDay: number, temps: Readonly<Record<IsoCode, number>>, knownDay?: number): number {
   const known = knownDay ?? tradingDay;
+  // The deficit through the day before the print; a forecaster knows it through its last known print and lets it decay.
+  const storage = storageDeficit(world, known - 1) * STORAGE_DECAY ** (tradingDay - known);
   const { t, winter } = season(tradingDay + 1);
   const daily = knownDay === undefined ? 1 : 0;
   const logHenry =
@@ -203,6 +293,7 @@ export function gasPrint(hub: GasHub, tradingDay: number, temps: Readonly<Record
     TOTAL_LOG_VAR / 2 +
     HENRY_WINTER * winter +
     weatherTerm(temps, t) +
+    STORAGE_PER_CDAY * storage +
     stateAt(1, X_PHI, X_SD, tradingDay, known) +
     daily * HENRY_DAILY_SD * gaussianish(SEED, 2, tradingDay);
   const henry = Math.exp(logHenry);

@@ -1,7 +1,8 @@
 /**
  * Realism report: what the synthetic world and its forecast models yield over a period,
  * to compare with /work/shared/reference/realism-targets.md (§1 forecast accuracy, §2 load
- * levels and capacity factors). Calls the query layer directly (no HTTP), as the API would:
+ * levels and capacity factors, §3 prices, §4 gas hubs). Calls the query layer directly (no
+ * HTTP), as the API would:
  *
  *   1. error by lead day of every model against actuals for `<iso>_total`: continuous
  *      queries (days_ahead = lead, latest_hour 10) vs actuals over the same days — demand
@@ -10,7 +11,18 @@
  *      runs (e.g. `normal`) are scored from the run made at 10:00 local of day D − lead;
  *   2. wind and solar capacity factors (mean actual / capacity), by month and for the year;
  *   3. demand peak (with its local time), mean and minimum;
- *   4. monthly mean population-weighted temperature.
+ *   4. monthly mean population-weighted temperature;
+ *   5. prices (USD/MWh) at the ISO's hubs (NYISO, which has none: zones WEST, CAPITL, N.Y.C.,
+ *      LONGIL; any other ISO without hubs: its zones), from the truth of rtlmp and dalmp
+ *      (query/lmp.ts lmpSource, model null) over every hour of the period: RT mean, p5 / p50 /
+ *      p95 / max, share of negative hours, DA mean and negative share, mean DA − RT, on-peak
+ *      (weekdays, hours beginning 07–22 local) vs off-peak RT, and RT mean by month;
+ *   and once, not per ISO: 6. gas hub prices (query/gas.ts gasPrices, truth) on the gas days of
+ *   the period — mean per calendar year, January mean, min / max, share of negative days and
+ *   mean basis vs Henry Hub.
+ *
+ * Sections 1–5 of each ISO are computed in a worker thread (--jobs); section 6 on the main thread.
+ * Like the actuals, prices end at the local day of the last hour before now.
  *
  *   npm run realism -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--iso pjm,ercot] [--every N] [--now ISO] [--jobs N]
  *
@@ -20,6 +32,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
+import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
@@ -29,14 +42,18 @@ import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
 // (unless the caller set it) before the query layer is loaded.
 process.env.GRIDCAST_CACHE_MB ??= '0';
+const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
 const { plantsOf } = await import('../src/catalog/plants.ts');
+const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
 const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
+const { lmpSource } = await import('../src/query/lmp.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
-const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localWallHourToEpochHour, parseDate } =
+const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, parseDate } =
   await import('../src/time/zones.ts');
 const { WeatherWorld } = await import('../src/world/weather.ts');
 
@@ -46,24 +63,29 @@ const { WeatherWorld } = await import('../src/world/weather.ts');
 const HELP = `npm run realism -- [options]
 
 Prints, per ISO, forecast error by lead day of every model against actuals of <iso>_total,
-wind/solar capacity factors by month, demand peak/mean/min and monthly poptemp, for
-comparison with realism-targets.md (§1, §2).
+wind/solar capacity factors by month, demand peak/mean/min, monthly poptemp, and price
+statistics at its hubs (NYISO: zones WEST, CAPITL, N.Y.C., LONGIL) from the rtlmp and dalmp
+truth over every hour of the period; then, once, gas hub prices over the period's gas days —
+for comparison with realism-targets.md (§1, §2, §3, §4).
 
 Options
   --from YYYY-MM-DD   first local day of the period (default 2026-01-01)
   --to YYYY-MM-DD     last local day of the period (default 2026-06-30)
   --iso a,b           ISOs to report (default all: ${ISO_CODES.join(',')})
   --every N           score forecasts on every N-th local day of the period only (default 1).
-                      Actual statistics always use every day of the period; months of the
-                      calendar year outside the period (for the annual capacity factor) are
-                      sampled every N-th day.
+                      Actual and price statistics always use every day of the period; months
+                      of the calendar year outside the period (for the annual capacity
+                      factor) are sampled every N-th day.
   --now ISO-INSTANT   the fixed "now" (default 2026-12-31T18:00:00Z)
   --jobs N            ISOs computed in parallel worker threads (default min(2, cores))
   --help              this text
 
 Run time, all 7 ISOs over the default half-year, 2 worker threads on 2 idle cores: about
 2 minutes with --every 1, about 70 s with --every 3 (use it for quick checks), about 45 s with
---every 7; twice that with --jobs 1 or busy cores. Longer periods take proportionally longer.`;
+--every 7; twice that with --jobs 1 or busy cores. Longer periods take proportionally longer.
+The price statistics cost 30–45 s of CPU for all 7 ISOs over 10 months (2–13 s per ISO),
+spread over the workers: all 7 ISOs over 2026-01-01..2026-10-31 with --every 7 took 72 s on
+2 idle cores (142 s on busy ones).`;
 
 interface Options {
   from: CivilDate;
@@ -160,6 +182,8 @@ const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
 const LATEST_HOUR = 10;
 /** Actual and continuous windows are queried in chunks of at most this many days. */
 const CHUNK_DAYS = 92;
+/** Prices are computed in chunks of at most this many days (their inputs are hourly per plant and zone). */
+const PRICE_CHUNK_DAYS = 31;
 
 const world = new WeatherWorld();
 
@@ -173,12 +197,12 @@ function daysFrom(from: CivilDate, to: CivilDate, step = 1): CivilDate[] {
   return out;
 }
 
-/** Splits sorted days into runs of consecutive days, each at most CHUNK_DAYS long. */
-function chunks(days: CivilDate[]): [CivilDate, CivilDate][] {
+/** Splits sorted days into runs of consecutive days, each at most `maxDays` (CHUNK_DAYS) long. */
+function chunks(days: CivilDate[], maxDays = CHUNK_DAYS): [CivilDate, CivilDate][] {
   const out: [CivilDate, CivilDate][] = [];
   for (let i = 0; i < days.length; ) {
     let j = i;
-    while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < CHUNK_DAYS) j++;
+    while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < maxDays) j++;
     out.push([days[i], days[j]]);
     i = j + 1;
   }
@@ -483,6 +507,8 @@ interface IsoSummary {
   windCfYear: number;
   solarCfYear: number;
   demandMape1: Map<string, number>;
+  /** Price statistics of the reported nodes (empty if none). */
+  prices: PriceStats[];
 }
 
 interface IsoReport extends IsoSummary {
@@ -528,6 +554,283 @@ function meanOf(s: Series, cap: Capacity | null): number {
     n++;
   }
   return n ? sum / n : Number.NaN;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices (realism-targets §3) and gas hubs (§4)
+
+/** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
+const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };
+/** On-peak: weekdays, local hours beginning 07 to 22 (07:00–23:00, the 5×16 block; holidays not excluded). */
+const ON_PEAK_FIRST = 7;
+const ON_PEAK_LAST = 22;
+
+/** The price nodes reported for an ISO: its hubs; without hubs, PRICE_ZONES or else all its zones. */
+function reportedNodes(iso: IsoCode): PriceNode[] {
+  const nodes = priceNodesOf(iso);
+  const hubs = nodes.filter((n) => n.node_type === 'hub');
+  if (hubs.length) return hubs;
+  const zones = nodes.filter((n) => n.node_type === 'zone');
+  const picked = (PRICE_ZONES[iso] ?? []).map((id) => zones.find((n) => n.id === id)).filter((n): n is PriceNode => n !== undefined);
+  return picked.length ? picked : zones;
+}
+
+/** Price statistics of one node over every hour of the period (USD/MWh; shares in %). */
+interface PriceStats {
+  node: string;
+  nodeType: string;
+  hours: number;
+  rtMean: number;
+  rtP5: number;
+  rtP50: number;
+  rtP95: number;
+  rtMax: number;
+  rtNegPct: number;
+  daMean: number;
+  daNegPct: number;
+  /** Mean of dalmp − rtlmp over hours with both. */
+  daMinusRt: number;
+  onPeakRt: number;
+  offPeakRt: number;
+  /** Per local month (year·100 + month): RT mean and share of negative RT hours. */
+  monthly: Map<number, { mean: number; negPct: number }>;
+}
+
+/** Quantile (linear between closest ranks) of sorted values. */
+function quantile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = q * (sorted.length - 1);
+  const lo = Math.floor(pos);
+  return lo + 1 < sorted.length ? sorted[lo] + (sorted[lo + 1] - sorted[lo]) * (pos - lo) : sorted[lo];
+}
+
+function summarizePrices(node: PriceNode, rt: Float64Array, da: Float64Array, onPeak: Uint8Array, month: Int32Array): PriceStats {
+  const sorted = rt.filter(Number.isFinite).sort();
+  let rtSum = 0, rtNeg = 0, daSum = 0, daNeg = 0, daN = 0, spreadSum = 0, spreadN = 0;
+  const peak = [
+    { sum: 0, n: 0 },
+    { sum: 0, n: 0 },
+  ];
+  const byMonth = new Map<number, { sum: number; neg: number; n: number }>();
+  for (let i = 0; i < rt.length; i++) {
+    const r = rt[i];
+    const d = da[i];
+    if (Number.isFinite(d)) {
+      daSum += d;
+      daN++;
+      if (d < 0) daNeg++;
+    }
+    if (!Number.isFinite(r)) continue;
+    rtSum += r;
+    if (r < 0) rtNeg++;
+    if (Number.isFinite(d)) {
+      spreadSum += d - r;
+      spreadN++;
+    }
+    const p = peak[onPeak[i]];
+    p.sum += r;
+    p.n++;
+    let m = byMonth.get(month[i]);
+    if (!m) byMonth.set(month[i], (m = { sum: 0, neg: 0, n: 0 }));
+    m.sum += r;
+    m.n++;
+    if (r < 0) m.neg++;
+  }
+  const n = sorted.length;
+  const ratio = (a: number, b: number, scale = 1) => (b ? (scale * a) / b : Number.NaN);
+  return {
+    node: node.id,
+    nodeType: node.node_type,
+    hours: rt.length,
+    rtMean: ratio(rtSum, n),
+    rtP5: quantile(sorted, 0.05),
+    rtP50: quantile(sorted, 0.5),
+    rtP95: quantile(sorted, 0.95),
+    rtMax: n ? sorted[n - 1] : Number.NaN,
+    rtNegPct: ratio(rtNeg, n, 100),
+    daMean: ratio(daSum, daN),
+    daNegPct: ratio(daNeg, daN, 100),
+    daMinusRt: ratio(spreadSum, spreadN),
+    onPeakRt: ratio(peak[1].sum, peak[1].n),
+    offPeakRt: ratio(peak[0].sum, peak[0].n),
+    monthly: new Map([...byMonth].map(([k, m]) => [k, { mean: m.sum / m.n, negPct: (100 * m.neg) / m.n }])),
+  };
+}
+
+/**
+ * rtlmp and dalmp truth of the reported nodes over every hour of the days (local to the ISO),
+ * in chunks of at most PRICE_CHUNK_DAYS consecutive days.
+ */
+function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
+  const tz = ISOS[iso].timezone;
+  const nodes = reportedNodes(iso);
+  const spans = chunks(days, PRICE_CHUNK_DAYS);
+  const total = spans.reduce((s, [a, b]) => s + localDayStartHour(tz, addDays(b, 1)) - localDayStartHour(tz, a), 0);
+  const rt = nodes.map(() => new Float64Array(total));
+  const da = nodes.map(() => new Float64Array(total));
+  const onPeak = new Uint8Array(total);
+  const month = new Int32Array(total);
+  let offset = 0;
+  for (const [a, b] of spans) {
+    const valid: number[] = [];
+    for (let d = a; compareDates(d, b) <= 0; d = addDays(d, 1)) {
+      const weekday = new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+      const end = localDayStartHour(tz, addDays(d, 1));
+      for (let h = localDayStartHour(tz, d); h < end; h++) {
+        const k = offset + valid.length;
+        const hour = localHourOfDay(tz, h);
+        onPeak[k] = weekday >= 1 && weekday <= 5 && hour >= ON_PEAK_FIRST && hour <= ON_PEAK_LAST ? 1 : 0;
+        month[k] = monthKey(d);
+        valid.push(h);
+      }
+    }
+    const rows = { valid, created: valid.map(() => Number.NaN) };
+    for (const [type, out] of [['rtlmp', rt], ['dalmp', da]] as const) {
+      const pricesOf = lmpSource(world, iso, type, rows, null);
+      nodes.forEach((node, j) => out[j].set(pricesOf(node), offset));
+    }
+    offset += valid.length;
+  }
+  return nodes.map((node, j) => summarizePrices(node, rt[j], da[j], onPeak, month));
+}
+
+/** The price section of an ISO (section 5). */
+function priceSection(iso: IsoCode, from: CivilDate, to: CivilDate, requestedTo: CivilDate, nowMs: number): { lines: string[]; stats: PriceStats[] } {
+  const t0 = performance.now();
+  const period = `${formatDate(from)}..${formatDate(to)}`;
+  const lines = [''];
+  if (compareDates(to, from) < 0) {
+    lines.push(`Prices: no day of the period is before now (${new Date(nowMs).toISOString()})`);
+    return { lines, stats: [] };
+  }
+  let stats: PriceStats[];
+  try {
+    stats = priceStats(iso, daysFrom(from, to));
+  } catch (e) {
+    lines.push(`Prices: not available (${message(e)})`);
+    return { lines, stats: [] };
+  }
+  const hubs = stats.every((s) => s.nodeType === 'hub');
+  lines.push(
+    `Prices, truth of rtlmp (RT) and dalmp (DA), USD/MWh, every hour of ${period} (${stats[0]?.hours ?? 0} hours), at ` +
+      (hubs ? 'the hubs' : `zones ${stats.map((s) => s.node).join(', ')} (${iso} has no hubs)`),
+  );
+  if (compareDates(to, requestedTo) !== 0) lines.push(`  (truth ends at now, ${new Date(nowMs).toISOString()}: days after ${formatDate(to)} are left out)`);
+  const rows = stats.map((s) => [
+    s.node,
+    fmt(s.rtMean, 2),
+    fmt(s.rtP5),
+    fmt(s.rtP50),
+    fmt(s.rtP95),
+    fmt(s.rtMax, 0),
+    fmt(s.rtNegPct),
+    fmt(s.daMean, 2),
+    fmt(s.daNegPct),
+    signed(s.daMinusRt, 2),
+    fmt(s.onPeakRt, 2),
+    fmt(s.offPeakRt, 2),
+  ]);
+  lines.push(
+    ...table(['node', 'RT mean', 'RT p5', 'RT p50', 'RT p95', 'RT max', 'RT<0 %', 'DA mean', 'DA<0 %', 'DA−RT', 'RT on-peak', 'RT off-peak'], rows).map(
+      (l) => '  ' + l,
+    ),
+  );
+  lines.push(
+    `  RT<0 % = share of negative hours;  DA−RT = mean(dalmp − rtlmp);  on-peak = Mon–Fri, hours beginning ` +
+      `${String(ON_PEAK_FIRST).padStart(2, '0')}–${ON_PEAK_LAST} local (holidays not excluded), off-peak = the other hours`,
+  );
+  // RT mean and negative share by local month.
+  const months = [...new Set(stats.flatMap((s) => [...s.monthly.keys()]))].sort((a, b) => a - b);
+  const monthRows = months.map((k) => [
+    `${Math.floor(k / 100)}-${String(k % 100).padStart(2, '0')}`,
+    ...stats.map((s) => {
+      const m = s.monthly.get(k);
+      return m ? `${fmt(m.mean)} ${fmt(m.negPct, 0).padStart(3)}%` : '—';
+    }),
+  ]);
+  lines.push('', `  RT mean by local month, USD/MWh, and share of negative hours`);
+  lines.push(...table(['month', ...stats.map((s) => s.node)], monthRows).map((l) => '  ' + l));
+  lines.push(`  (prices computed in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  return { lines, stats };
+}
+
+/** Gas hub prices (truth) on every gas day of the period up to now (section 6, once). */
+function gasSection(o: Options): string {
+  const t0 = performance.now();
+  const lastDay = localDateOfHour(GAS_TIMEZONE, Math.floor(o.nowMs / HOUR_MS) - 1);
+  const to = compareDates(o.to, lastDay) <= 0 ? o.to : lastDay;
+  const out = ['', `=== Gas hubs — truth, $/MMBtu, every gas day of ${formatDate(o.from)}..${formatDate(to)} (${GAS_TIMEZONE}) ===`];
+  if (compareDates(to, o.to) !== 0) out.push(`  (truth ends at now, ${new Date(o.nowMs).toISOString()}: gas days after ${formatDate(to)} are left out)`);
+  if (compareDates(to, o.from) < 0) return out.join('\n');
+  const days = daysFrom(o.from, to);
+  let pricesOf: (hub: (typeof GAS_HUBS)[number]) => Float64Array;
+  try {
+    pricesOf = gasPrices(world, { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created: days.map(() => Number.NaN) }, null);
+  } catch (e) {
+    out.push(`  not available (${message(e)})`);
+    return out.join('\n');
+  }
+  const years: number[] = [];
+  for (let y = o.from.year; y <= to.year; y++) years.push(y);
+  const daysIn = (y: number) => days.filter((d) => d.year === y).length;
+  const yearDays = (y: number) => daysBetween({ year: y, month: 1, day: 1 }, { year: y + 1, month: 1, day: 1 });
+  const henry = GAS_HUBS.find((h) => h.id === 'henry_hub');
+  const henryPrices = henry ? pricesOf(henry) : null;
+  const mean = (values: Float64Array, keep: (i: number) => boolean) => {
+    let sum = 0, n = 0;
+    for (let i = 0; i < values.length; i++) {
+      if (!keep(i) || !Number.isFinite(values[i])) continue;
+      sum += values[i];
+      n++;
+    }
+    return n ? sum / n : Number.NaN;
+  };
+  const rows = GAS_HUBS.map((hub) => {
+    const p = hub === henry ? henryPrices! : pricesOf(hub);
+    const finite = p.filter(Number.isFinite);
+    const basis = henryPrices && hub !== henry ? mean(Float64Array.from(p, (v, i) => v - henryPrices[i]), () => true) : Number.NaN;
+    return [
+      hub.id,
+      ...years.map((y) => fmt(mean(p, (i) => days[i].year === y), 2)),
+      fmt(mean(p, (i) => days[i].month === 1), 2),
+      fmt(finite.length ? Math.min(...finite) : Number.NaN, 2),
+      fmt(finite.length ? Math.max(...finite) : Number.NaN, 2),
+      fmt(finite.length ? (100 * finite.filter((v) => v < 0).length) / finite.length : Number.NaN),
+      hub === henry ? '' : signed(basis, 2),
+    ];
+  });
+  const yearHeader = (y: number) => (daysIn(y) < yearDays(y) ? `${y} (${daysIn(y)}d)` : `${y}`);
+  out.push(...table(['hub', ...years.map(yearHeader), 'Jan', 'min', 'max', '<0 days %', 'basis vs HH'], rows).map((l) => '  ' + l));
+  out.push(
+    `  year = mean over the year's gas days in the period (Nd: only N days of it);  Jan = mean over the period's January days;  ` +
+      `basis = mean(hub − Henry Hub)`,
+  );
+  out.push(`  (gas done in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  return out.join('\n');
+}
+
+/** One row per reported price node of every ISO (when more than one ISO is reported). */
+function printPriceSummary(summaries: IsoSummary[], options: Options): void {
+  if (summaries.length < 2 || summaries.every((s) => s.prices.length === 0)) return;
+  console.log(`\nPrices, ${formatDate(options.from)}..${formatDate(options.to)} (truth, USD/MWh; RT<0 % = share of negative real-time hours; DA−RT = mean(dalmp − rtlmp))`);
+  const rows = summaries.flatMap((s) =>
+    s.prices.map((p, i) => [
+      i === 0 ? s.iso : '',
+      p.node,
+      fmt(p.rtMean, 2),
+      fmt(p.rtP5),
+      fmt(p.rtP95),
+      fmt(p.rtNegPct),
+      fmt(p.daMean, 2),
+      signed(p.daMinusRt, 2),
+      fmt(p.onPeakRt / p.offPeakRt, 2),
+    ]),
+  );
+  console.log(
+    table(['iso', 'node', 'RT mean', 'RT p5', 'RT p95', 'RT<0 %', 'DA mean', 'DA−RT', 'on/off-peak'], rows, 2)
+      .map((l) => '  ' + l)
+      .join('\n'),
+  );
 }
 
 function reportIso(iso: IsoCode, o: Options): IsoReport {
@@ -710,6 +1013,10 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       ).map((l) => '  ' + l),
     );
   } else out.push('  no demand actuals');
+
+  // 5. Prices at the hubs, every hour of the period up to now.
+  const prices = priceSection(iso, o.from, scoredTo, o.to, o.nowMs);
+  out.push(...prices.lines);
   out.push(`  (${iso} done in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   return {
     text: out.join('\n'),
@@ -722,6 +1029,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
     windCfYear: yearMean.wind?.get(o.from.year) ?? Number.NaN,
     solarCfYear: yearMean.solar?.get(o.from.year) ?? Number.NaN,
     demandMape1,
+    prices: prices.stats,
   };
 }
 
@@ -796,7 +1104,13 @@ if (!isMainThread) {
       summaries.push(report);
     }
   }
+  try {
+    console.log(gasSection(options));
+  } catch (e) {
+    console.log(`\n=== Gas hubs ===\n  not available (${message(e)})`);
+  }
   printSummary(summaries, options);
+  printPriceSummary(summaries, options);
   console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -176,7 +176,7 @@ describe('gridcast keys', () => {
     for (const [i, bad] of bads.entries()) {
       const run = runs[i];
       assert.equal(run.code, 2, `${bad}: exit code`);
-      assert.match(run.stderr, new RegExp(`^gridcast: --subscription takes ISO=LEVEL .*\\(got '${bad}'\\)`), bad);
+      assert.match(run.stderr, new RegExp(`^gridcast: a subscription is ISO=LEVEL\\[@EXPIRES\\] .*\\(got '${bad}'\\)`), bad);
       assert.equal(run.stdout, '', `${bad}: nothing on stdout`);
     }
   });

@@ -1,6 +1,8 @@
 /**
  * Shared test helpers: a real app (buildApp) listening on a real socket, backed by a real
- * embedded store (PGlite) in a fresh temporary directory, with a frozen clock.
+ * store with a frozen clock: embedded PGlite in a fresh temporary directory, or — with
+ * GRIDCAST_TEST_BACKEND=postgres — a fresh database on the PostgreSQL server at
+ * GRIDCAST_TEST_DATABASE_URL (created per store, dropped on close).
  *
  * Opening a PGlite store takes seconds, so a test file opens one store and shares it; any
  * number of apps (e.g. with different clocks) may run on that one Store object.
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.ts';
+import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 import { fixedClock, type Clock } from '../src/time/clock.ts';
@@ -27,18 +30,58 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface TestStore {
   store: Store;
   dataDir: string;
+  /** The database URL when the store is on PostgreSQL. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
-/** A fresh embedded store in a new temporary directory; close() also deletes the directory. */
+/** Which store the tests run on: 'embedded' (PGlite, default) or 'postgres'. */
+export const TEST_BACKEND = process.env.GRIDCAST_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded';
+
+/** The server URL of the PostgreSQL tests (a role that may create databases). */
+export function testDatabaseUrl(): string {
+  const url = process.env.GRIDCAST_TEST_DATABASE_URL;
+  if (!url) throw new Error('GRIDCAST_TEST_DATABASE_URL is not set (scripts/ci-postgres.sh prints one)');
+  return url;
+}
+
+/** Creates an empty database on the test server; returns its URL and a function that drops it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const admin = testDatabaseUrl();
+  const name = `gridcast_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * A fresh store: embedded in a new temporary directory, or a new PostgreSQL database (see
+ * TEST_BACKEND); close() deletes the directory or drops the database.
+ */
 export async function openTestStore(): Promise<TestStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-test-'));
-  const store = await openStore({ dataDir, command: 'test' });
+  const database = TEST_BACKEND === 'postgres' ? await createTestDatabase() : null;
+  const store = await openStore({ dataDir, databaseUrl: database?.url, command: 'test' });
   return {
     store,
     dataDir,
+    databaseUrl: database?.url,
     async close() {
       await store.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -128,11 +171,26 @@ export interface ServerOptions {
   clock?: Clock;
   /** Defaults to the app's own default; 0 makes revocation take effect at once. */
   authCacheMs?: number;
+  /** Default: no limits (tests make many requests with one key); rate-limit tests set their own. */
+  rateLimits?: RateLimits;
+  adminToken?: string;
+  maxHeavy?: number;
+  maxQueryBytes?: number;
 }
+
+export const NO_RATE_LIMITS: RateLimits = { core: [], advanced: [], enterprise: [] };
 
 /** buildApp on `store`, listening on an ephemeral port of 127.0.0.1. */
 export async function startServer(store: Store, options: ServerOptions = {}): Promise<TestServer> {
-  const app = await buildApp({ store, clock: options.clock ?? fixedClock(NOW_MS), authCacheMs: options.authCacheMs });
+  const app = await buildApp({
+    store,
+    clock: options.clock ?? fixedClock(NOW_MS),
+    authCacheMs: options.authCacheMs,
+    rateLimits: options.rateLimits ?? NO_RATE_LIMITS,
+    adminToken: options.adminToken,
+    maxHeavy: options.maxHeavy,
+    maxQueryBytes: options.maxQueryBytes,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
@@ -155,6 +213,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
 export interface TestApp extends TestServer {
   store: Store;
   dataDir: string;
+  databaseUrl?: string;
   /** Creates a key with these subscriptions and returns the secret. */
   key(subscriptions: Partial<Record<SubscriptionIso, Level>>, name?: string): Promise<string>;
 }
@@ -173,6 +232,7 @@ export async function startTestApp(options: ServerOptions = {}): Promise<TestApp
     ...server,
     store: ts.store,
     dataDir: ts.dataDir,
+    databaseUrl: ts.databaseUrl,
     key: (subs, name) => createKey(ts.store, subs, name),
     async close() {
       await server.close();

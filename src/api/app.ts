@@ -14,7 +14,11 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather.ts';
 import { Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, validationError } from './errors.ts';
+import crypto from 'node:crypto';
+import { registerAdmin } from './admin.ts';
+import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, serviceError, validationError } from './errors.ts';
+import { Metrics } from './metrics.ts';
+import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
 import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
 import { parseQueryString } from './querystring.ts';
@@ -40,7 +44,32 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How long a key lookup is cached (ms); a revoked key stops working within this time. */
   authCacheMs?: number;
+  /** Request budgets per level (default: GRIDCAST_RATE_LIMITS over the documented defaults). */
+  rateLimits?: RateLimits;
+  /** Token of the /admin API (default GRIDCAST_ADMIN_TOKEN; unset disables it). */
+  adminToken?: string;
+  /** Heavy (all-target time-series) requests computed at once; more get a 503 (default GRIDCAST_MAX_HEAVY or 4). */
+  maxHeavy?: number;
+  /** Longest query string accepted, bytes (default GRIDCAST_MAX_QUERY_BYTES or 4096); longer gets a 414. */
+  maxQueryBytes?: number;
 }
+
+/** A positive integer from the environment, or the fallback. */
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** What a request carries from authentication to the response hooks. */
+interface RequestState {
+  startedAt: bigint;
+  keyId?: string;
+  endpoint?: string;
+  values?: number;
+  heavy?: boolean;
+}
+
+const stateOf = new WeakMap<FastifyRequest, RequestState>();
 
 /** The URL without an api_key parameter, so keys never reach the logs. */
 export function redactUrl(url: string): string {
@@ -61,14 +90,33 @@ function isFrame(x: Frame | unknown[]): x is Frame {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const world = options.world ?? new WeatherWorld();
-  const auth = new Authenticator(options.store.keys, options.authCacheMs);
+  const store = options.store;
+  const auth = new Authenticator(store.keys, options.authCacheMs);
+  const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
+  const maxHeavy = options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4);
+  const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
+  const metrics = new Metrics();
+  /** Usage writes not yet finished: shutdown waits for them. */
+  const pendingUsage = new Set<Promise<void>>();
   const app = Fastify({
     logger:
       options.logger === undefined
         ? false
         : options.logger === true
-          ? { serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }) } }
+          ? {
+              // JSON lines; the URL without api_key, no headers (so no X-API-Key, no Authorization).
+              serializers: {
+                req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+                res: (res) => ({ statusCode: res.statusCode }),
+              },
+            }
           : options.logger,
+    // A caller's X-Request-Id (if sane) names the request in our logs and comes back in the response.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
+    },
     exposeHeadRoutes: false,
     routerOptions: { maxParamLength: 1000, querystringParser: (qs: string) => parseQueryString(qs) },
     // A path Fastify cannot route (bad percent-encoding, an over-long segment) is an
@@ -91,6 +139,53 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sendJson(reply, 200, { service: 'gridcast', version: VERSION, docs: '/docs', openapi: `${API_PREFIX}/openapi.json` }),
   );
 
+  // Operations: liveness, readiness (the database answers), Prometheus metrics.
+  app.get('/healthz', { schema: { hide: true } as never }, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } as never }, async (_req, reply) => {
+    try {
+      await store.sql.query('SELECT 1');
+      return sendJson(reply, 200, { status: 'ready', database: store.kind });
+    } catch (e) {
+      return sendJson(reply, 503, { status: 'unavailable', database: store.kind, detail: (e as Error).message });
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } as never }, (_req, reply) =>
+    reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
+  );
+  registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN });
+
+  app.addHook('onRequest', async (req, reply) => {
+    stateOf.set(req, { startedAt: process.hrtime.bigint() });
+    metrics.inFlight++;
+    void reply.header('x-request-id', req.id);
+    const q = req.url.indexOf('?');
+    if (q >= 0 && Buffer.byteLength(req.url) - q - 1 > maxQueryBytes) {
+      throw serviceError(414, `The query string is too long: ${Buffer.byteLength(req.url) - q - 1} bytes (at most ${maxQueryBytes}).`);
+    }
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.inFlight--;
+    const state = stateOf.get(req);
+    if (!state) return;
+    if (state.heavy) metrics.heavyInFlight--;
+    const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+    metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, seconds);
+    if (state.keyId && state.endpoint && reply.statusCode < 500) {
+      const write = store.usage
+        .record(state.keyId, state.endpoint, reply.statusCode === 200 ? (state.values ?? 0) : 0)
+        .catch((e: Error) => req.log.error({ err: e }, 'usage write failed'))
+        .finally(() => pendingUsage.delete(write));
+      pendingUsage.add(write);
+    }
+  });
+  // Old rate-limit windows are dropped now and then (by whichever process gets there).
+  const pruneTimer = setInterval(() => void store.usage.pruneWindows().catch(() => {}), 10 * 60_000);
+  pruneTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pruneTimer);
+    await Promise.all([...pendingUsage]);
+  });
+
   const routePatterns: RegExp[] = [];
   for (const def of ROUTES) {
     const url = API_PREFIX + def.path.replace(/\{(\w+)\}/g, ':$1');
@@ -112,12 +207,35 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply) {
     const query = req.query as Record<string, string | string[] | undefined>;
     const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query.api_key));
+    const state = stateOf.get(req)!;
+    state.keyId = key.id;
+    state.endpoint = def.path;
+    void reply.headers(await checkRateLimit(store.usage, rateLimits, key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
+    // Every target of a group over a long window can take seconds of CPU and tens of MB: only
+    // maxHeavy of them run at once, and the rest are told to come back rather than queue up
+    // until memory runs out.
+    if (def.response.kind === 'timeseries' && values.id === undefined) {
+      if (metrics.heavyInFlight >= maxHeavy) {
+        metrics.heavyRejected++;
+        throw serviceError(
+          503,
+          `The server is busy with ${metrics.heavyInFlight} large requests; retry in a few seconds, or ask for one id at a time.`,
+          { 'retry-after': '5' },
+        );
+      }
+      metrics.heavyInFlight++;
+      state.heavy = true;
+    }
     const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world });
-    if (!isFrame(result)) return sendJson(reply, 200, result);
+    if (!isFrame(result)) {
+      state.values = result.length;
+      return sendJson(reply, 200, result);
+    }
+    state.values = result.hours.length * result.columns.length;
     const body = frameBody(result);
     return reply.code(200).header('content-type', 'application/json').send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   }

@@ -4,6 +4,7 @@
  * derives its method names from the summaries (reference isoview-api.md §6).
  */
 import { ISO_CODES } from '../catalog/isos.ts';
+import { ADMIN_SCHEMAS, adminOpenApiPaths } from './admin.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
 
@@ -200,6 +201,10 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
       },
     };
   }
+  for (const [path, item] of Object.entries(adminOpenApiPaths())) {
+    // Admin operations live at the host root, not under the /v1 server URL.
+    paths[path] = Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...(op as object), servers: [{ url: '/' }] }]));
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -210,10 +215,12 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
         'compatible with the Forecast Data Service Interface Specification.',
     },
     servers: [{ url: '/v1' }],
+    tags: [{ name: 'admin', description: 'For operators: keys, subscriptions and usage. Authorization: Bearer GRIDCAST_ADMIN_TOKEN; served at /admin (not under /v1).' }],
     paths,
     components: {
-      schemas: SCHEMAS,
+      schemas: { ...SCHEMAS, ...ADMIN_SCHEMAS },
       securitySchemes: {
+        AdminBearer: { type: 'http', scheme: 'bearer', description: 'GRIDCAST_ADMIN_TOKEN (admin API only).' },
         APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (recommended).' },
         APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Your API key as a query parameter; the header wins if both are sent.' },
       },

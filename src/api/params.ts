@@ -55,7 +55,7 @@ export type ParamValue = string | number | ParsedDateTime | undefined;
 // ---------------------------------------------------------------------------------------------
 // Error items (pydantic-core message templates, key order type, loc, msg, input, ctx)
 
-function errorItem(
+export function errorItem(
   type: string,
   loc: (string | number)[],
   msg: string,
@@ -630,7 +630,7 @@ function expectedEnumText(values: readonly string[]): string {
 // ---------------------------------------------------------------------------------------------
 // Parameter validation
 
-type Outcome = { ok: true; value: ParamValue } | { ok: false; error: ValidationErrorItem };
+export type Outcome = { ok: true; value: ParamValue } | { ok: false; error: ValidationErrorItem };
 
 function validateInt(spec: Extract<ParamSpec, { kind: 'int' }>, raw: string, loc: (string | number)[]): Outcome {
   const parsed = parseBigIntLikePydantic(raw);
@@ -671,7 +671,8 @@ function validateString(spec: Extract<ParamSpec, { kind: 'string' }>, raw: strin
   return { ok: true, value: raw };
 }
 
-function validateValue(spec: ParamSpec, raw: string, loc: (string | number)[]): Outcome {
+/** Validates one raw string against a spec, as a parameter would be (also used for JSON body fields). */
+export function validateValue(spec: ParamSpec, raw: string, loc: (string | number)[]): Outcome {
   switch (spec.kind) {
     case 'int':
       return validateInt(spec, raw, loc);

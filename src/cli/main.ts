@@ -1,9 +1,6 @@
 /**
- * The `gridcast` command:
- *   gridcast serve [--port N] [--host H] [--data DIR]
- *   gridcast keys create --name NAME --subscription ISO=LEVEL [--subscription …] [--data DIR]
- *   gridcast keys list [--data DIR]
- *   gridcast keys revoke ID [--data DIR]
+ * The `gridcast` command (see USAGE). The store is the PostgreSQL server at DATABASE_URL when
+ * it is set, else the embedded database in the data directory.
  */
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -13,6 +10,11 @@ import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
+import { redactUrl } from '../store/postgres.ts';
+import { parseRateLimits } from '../api/rateLimits.ts';
+
+/** How long a shutdown waits for in-flight responses before exiting anyway. */
+const SHUTDOWN_GRACE_MS = 30_000;
 import { clockFromEnv } from '../time/clock.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
@@ -20,20 +22,39 @@ const USAGE = `Usage:
   gridcast serve [--port N] [--host H] [--data DIR]
       Runs the HTTP service (default port 8000 or $PORT, host 127.0.0.1 or $HOST,
       data directory ./data or $GRIDCAST_DATA_DIR). GRIDCAST_NOW=<ISO instant> freezes "now".
-  gridcast keys create --name NAME --subscription ISO=LEVEL [--subscription ISO=LEVEL ...] [--data DIR]
+  gridcast keys create --name NAME --subscription ISO=LEVEL[@EXPIRES] [--subscription ...]
       Creates an API key; prints it alone on the last line. ISO is an ISO code or 'all';
-      LEVEL is ${LEVELS.join(', ')}.
-  gridcast keys list [--data DIR]
-      One key per line: id, name, subscriptions, status. Never the key itself.
-  gridcast keys revoke ID [--data DIR]
-      Revokes a key.`;
+      LEVEL is ${LEVELS.join(', ')}; EXPIRES an optional ISO 8601 instant.
+  gridcast keys list
+      One key per line: id, name, subscriptions (with expiry), status. Never the key itself.
+  gridcast keys revoke ID
+      Revokes a key.
+  gridcast keys subscribe ID ISO=LEVEL[@EXPIRES]
+      Sets or changes one subscription of a key.
+  gridcast keys unsubscribe ID ISO
+      Removes one subscription of a key.
+  gridcast keys expire ID ISO
+      Ends one subscription of a key now.
+  gridcast usage [--key ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+      Requests and values served per UTC day, key and endpoint.
+Every command takes --data DIR; with DATABASE_URL=postgres://… set, all of them use that
+PostgreSQL server instead (several serve processes may share it).`;
 
 function dataDir(args: ParsedArgs): string {
   return path.resolve(optionValue(args, 'data', process.env.GRIDCAST_DATA_DIR || './data')!);
 }
 
+/** Where the store is, for messages (the database URL without its password). */
+function storeLocation(args: ParsedArgs): string {
+  return process.env.DATABASE_URL ? `database ${redactUrl(process.env.DATABASE_URL)}` : `data in ${dataDir(args)}`;
+}
+
+function openCliStore(args: ParsedArgs, command: string): Promise<Store> {
+  return openStore({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: dataDir(args), command });
+}
+
 async function withStore<T>(args: ParsedArgs, command: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore({ dataDir: dataDir(args), command });
+  const store = await openCliStore(args, command);
   try {
     return await fn(store);
   } finally {
@@ -42,11 +63,26 @@ async function withStore<T>(args: ParsedArgs, command: string, fn: (store: Store
 }
 
 function parseSubscription(text: string): Subscription {
-  const [iso, level, extra] = text.split('=');
-  if (extra !== undefined || !iso || !level || !isSubscriptionIso(iso) || !isLevel(level)) {
-    throw new UsageError(`--subscription takes ISO=LEVEL with ISO one of all, pjm, miso, spp, ercot, caiso, nyiso, isone and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
+  const [pair, expires, more] = text.split('@');
+  const [iso, level, extra] = pair.split('=');
+  if (more !== undefined || extra !== undefined || !iso || !level || !isSubscriptionIso(iso) || !isLevel(level)) {
+    throw new UsageError(`a subscription is ISO=LEVEL[@EXPIRES] with ISO one of all, pjm, miso, spp, ercot, caiso, nyiso, isone and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
   }
-  return { iso, level };
+  const expiresAt = expires === undefined ? null : new Date(expires);
+  if (expiresAt && (!/^\d{4}-\d{2}-\d{2}/.test(expires!) || Number.isNaN(expiresAt.getTime()))) {
+    throw new UsageError(`EXPIRES must be an ISO 8601 date or instant (got '${expires}')`);
+  }
+  return { iso, level, expiresAt };
+}
+
+function needKeyId(id: string | undefined, command: string): string {
+  if (!id) throw new UsageError(`keys ${command} needs the key id (see keys list)`);
+  return id;
+}
+
+function noSuchKey(id: string): void {
+  process.stderr.write(`gridcast: no key with id '${id}'\n`);
+  process.exitCode = 1;
 }
 
 async function keysCommand(argv: string[]): Promise<void> {
@@ -66,18 +102,48 @@ async function keysCommand(argv: string[]): Promise<void> {
       process.stdout.write(`${k.id}\t${k.name}\t${formatSubscriptions(k.subscriptions) || '-'}\t${status}\n`);
     }
   } else if (sub === 'revoke') {
-    const id = rest[0];
-    if (!id) throw new UsageError('keys revoke needs the key id (see keys list)');
+    const id = needKeyId(rest[0], 'revoke');
     const ok = await withStore(args, 'gridcast keys revoke', (s) => s.keys.revoke(id));
-    if (!ok) {
-      process.stderr.write(`gridcast: no key with id '${id}'\n`);
+    if (!ok) return noSuchKey(id);
+    process.stdout.write(`Revoked ${id}\n`);
+  } else if (sub === 'subscribe') {
+    const id = needKeyId(rest[0], 'subscribe');
+    if (!rest[1]) throw new UsageError('keys subscribe needs ISO=LEVEL[@EXPIRES]');
+    const subscription = parseSubscription(rest[1]);
+    if (!(await withStore(args, 'gridcast keys subscribe', (s) => s.keys.subscribe(id, subscription)))) return noSuchKey(id);
+    process.stdout.write(`Key ${id}: ${formatSubscriptions([subscription])}\n`);
+  } else if (sub === 'unsubscribe' || sub === 'expire') {
+    const id = needKeyId(rest[0], sub);
+    const iso = rest[1];
+    if (!iso || !isSubscriptionIso(iso)) throw new UsageError(`keys ${sub} needs an ISO code or 'all' after the key id`);
+    const done = await withStore(args, `gridcast keys ${sub}`, async (s) => {
+      const key = await s.keys.get(id);
+      const current = key?.subscriptions.find((x) => x.iso === iso);
+      if (!key || !current) return false;
+      return sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.subscribe(id, { ...current, expiresAt: new Date() });
+    });
+    if (!done) {
+      process.stderr.write(`gridcast: key '${id}' has no subscription for '${iso}'\n`);
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(`Revoked ${id}\n`);
+    process.stdout.write(sub === 'unsubscribe' ? `Key ${id}: removed ${iso}\n` : `Key ${id}: ${iso} expired now\n`);
   } else {
     throw new UsageError(`unknown keys command '${sub ?? ''}'`);
   }
+}
+
+async function usageCommand(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, ['key', 'from', 'to', 'data']);
+  for (const name of ['from', 'to']) {
+    const v = optionValue(args, name);
+    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`--${name} takes a date YYYY-MM-DD`);
+  }
+  const rows = await withStore(args, 'gridcast usage', (s) =>
+    s.usage.query({ keyId: optionValue(args, 'key'), from: optionValue(args, 'from'), to: optionValue(args, 'to') }),
+  );
+  process.stdout.write('day\tkey\tendpoint\trequests\tvalues\n');
+  for (const r of rows) process.stdout.write(`${r.day}\t${r.key_id}\t${r.endpoint}\t${r.requests}\t${r.values_served}\n`);
 }
 
 /** On the first start with an empty store, one all-ISO enterprise key so a new user can start at once. */
@@ -94,25 +160,35 @@ async function serveCommand(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number');
   const host = optionValue(args, 'host', process.env.HOST || '127.0.0.1')!;
   const clock = clockFromEnv();
-  const store = await openStore({ dataDir: dataDir(args), command: `gridcast serve (port ${port})` });
+  const rateLimits = parseRateLimits(process.env.GRIDCAST_RATE_LIMITS); // a bad setting stops the start, not a request
+  const store = await openCliStore(args, `gridcast serve (port ${port})`);
   const demo = await ensureDemoKey(store);
   if (demo) process.stdout.write(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}\n`);
-  const app = await buildApp({ store, clock, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
+  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
   let closing = false;
-  const shutdown = async () => {
+  // Graceful shutdown: stop accepting, let in-flight responses finish (and usage be written),
+  // then close the store. A response still running after the grace period is cut off.
+  const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    await app.close(); // finishes in-flight responses
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const grace = setTimeout(() => {
+      app.log.error('shutdown grace period over; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    grace.unref();
+    await app.close();
     await store.close();
+    process.stdout.write('gridcast: stopped\n');
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port, host });
   // The bound port: with --port 0 the system picks one, and the message must name it.
   const bound = (app.server.address() as AddressInfo).port;
   const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}`;
   if (demo) process.stdout.write(`Try: curl -H 'X-API-Key: ${demo.key}' '${base}/v1/plant/ercot/wind/list'\n`);
-  process.stdout.write(`gridcast: listening on ${base} (docs at /docs, data in ${dataDir(args)})\n`);
+  process.stdout.write(`gridcast: listening on ${base} (docs at /docs, ${storeLocation(args)})\n`);
   // Build the region catalog (population, load centres: ~0.5 s) now rather than in the first
   // request, and start computing the H3 cell geometry (~3 s, in a worker thread).
   setImmediate(() => {
@@ -126,13 +202,14 @@ async function main(argv: string[]): Promise<void> {
   try {
     if (command === 'serve') await serveCommand(rest);
     else if (command === 'keys') await keysCommand(rest);
+    else if (command === 'usage') await usageCommand(rest);
     else if (command === undefined || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE + '\n');
     else throw new UsageError(`unknown command '${command}'`);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`gridcast: ${e.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
-    } else if (e instanceof DataDirBusyError || (e instanceof Error && /GRIDCAST_NOW/.test(e.message))) {
+    } else if (e instanceof DataDirBusyError || (e instanceof Error && /GRIDCAST_NOW|GRIDCAST_RATE_LIMITS|cannot connect to PostgreSQL/.test(e.message))) {
       process.stderr.write(`gridcast: ${e.message}\n`);
       process.exitCode = 1;
     } else {

@@ -17,6 +17,8 @@ export type SubscriptionIso = IsoCode | 'all';
 export interface Subscription {
   iso: SubscriptionIso;
   level: Level;
+  /** When the subscription ends (null or absent: never). */
+  expiresAt?: Date | null;
 }
 
 export interface KeyInfo {
@@ -53,7 +55,15 @@ export function levelFor(subscriptions: readonly Subscription[], iso: IsoCode): 
 }
 
 export function formatSubscriptions(subscriptions: readonly Subscription[]): string {
-  return subscriptions.map((s) => `${s.iso}=${s.level}`).join(',');
+  return subscriptions.map((s) => `${s.iso}=${s.level}${s.expiresAt ? `@${s.expiresAt.toISOString()}` : ''}`).join(',');
+}
+
+async function setSubscription(sql: Sql, keyId: string, s: Subscription): Promise<void> {
+  await sql.query(
+    `INSERT INTO subscriptions (key_id, iso, level, expires_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (key_id, iso) DO UPDATE SET level = EXCLUDED.level, expires_at = EXCLUDED.expires_at`,
+    [keyId, s.iso, s.level, s.expiresAt ?? null],
+  );
 }
 
 interface KeyRow {
@@ -72,28 +82,49 @@ export class KeyStore {
     const id = 'key_' + crypto.randomBytes(4).toString('hex');
     await this.sql.transaction(async (tx) => {
       await tx.query('INSERT INTO api_keys (id, name, key_hash) VALUES ($1, $2, $3)', [id, name, hashKey(key)]);
-      for (const s of subscriptions) {
-        await tx.query(
-          `INSERT INTO subscriptions (key_id, iso, level) VALUES ($1, $2, $3)
-           ON CONFLICT (key_id, iso) DO UPDATE SET level = EXCLUDED.level`,
-          [id, s.iso, s.level],
-        );
-      }
+      for (const s of subscriptions) await setSubscription(tx, id, s);
     });
     return { id, key };
   }
 
-  async list(): Promise<KeyInfo[]> {
-    const keys = await this.sql.query<KeyRow>('SELECT id, name, created_at, revoked_at FROM api_keys ORDER BY created_at, id');
-    const subs = await this.sql.query<{ key_id: string; iso: SubscriptionIso; level: Level }>(
-      'SELECT key_id, iso, level FROM subscriptions ORDER BY key_id, iso',
+  /** Sets (adds or changes) a key's subscription for one ISO; false when there is no such key. */
+  async subscribe(keyId: string, subscription: Subscription): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query('SELECT 1 FROM api_keys WHERE id = $1 FOR UPDATE', [keyId]);
+      if (rows.length === 0) return false;
+      await setSubscription(tx, keyId, subscription);
+      return true;
+    });
+  }
+
+  /** Removes a key's subscription for one ISO; false when it had none. */
+  async unsubscribe(keyId: string, iso: SubscriptionIso): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM subscriptions WHERE key_id = $1 AND iso = $2 RETURNING key_id', [keyId, iso]);
+    return rows.length > 0;
+  }
+
+  /** One key (revoked or not) with all its subscriptions, expired ones included. */
+  async get(id: string): Promise<KeyInfo | null> {
+    return (await this.list(id))[0] ?? null;
+  }
+
+  /** Every key (or the one with `id`), oldest first, with all subscriptions including expired ones. */
+  async list(id?: string): Promise<KeyInfo[]> {
+    const filter = id === undefined ? '' : 'WHERE id = $1';
+    const params = id === undefined ? [] : [id];
+    const keys = await this.sql.query<KeyRow>(`SELECT id, name, created_at, revoked_at FROM api_keys ${filter} ORDER BY created_at, id`, params);
+    const subs = await this.sql.query<{ key_id: string; iso: SubscriptionIso; level: Level; expires_at: Date | null }>(
+      `SELECT key_id, iso, level, expires_at FROM subscriptions ${id === undefined ? '' : 'WHERE key_id = $1'} ORDER BY key_id, iso`,
+      params,
     );
     return keys.map((k) => ({
       id: k.id,
       name: k.name,
       createdAt: new Date(k.created_at),
       revokedAt: k.revoked_at ? new Date(k.revoked_at) : null,
-      subscriptions: subs.filter((s) => s.key_id === k.id).map((s) => ({ iso: s.iso, level: s.level })),
+      subscriptions: subs
+        .filter((s) => s.key_id === k.id)
+        .map((s) => ({ iso: s.iso, level: s.level, expiresAt: s.expires_at ? new Date(s.expires_at) : null })),
     }));
   }
 
@@ -114,8 +145,18 @@ export class KeyStore {
     );
     if (rows.length === 0) return null;
     const k = rows[0];
-    const subs = await this.sql.query<Subscription>('SELECT iso, level FROM subscriptions WHERE key_id = $1 ORDER BY iso', [k.id]);
-    return { id: k.id, name: k.name, createdAt: new Date(k.created_at), revokedAt: null, subscriptions: subs };
+    // Expired subscriptions grant nothing.
+    const subs = await this.sql.query<{ iso: SubscriptionIso; level: Level; expires_at: Date | null }>(
+      'SELECT iso, level, expires_at FROM subscriptions WHERE key_id = $1 AND (expires_at IS NULL OR expires_at > now()) ORDER BY iso',
+      [k.id],
+    );
+    return {
+      id: k.id,
+      name: k.name,
+      createdAt: new Date(k.created_at),
+      revokedAt: null,
+      subscriptions: subs.map((s) => ({ iso: s.iso, level: s.level, expiresAt: s.expires_at ? new Date(s.expires_at) : null })),
+    };
   }
 
   async count(): Promise<number> {

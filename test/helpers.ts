@@ -110,6 +110,8 @@ export interface GetOptions {
   /** An object (values are percent-encoded; arrays repeat the parameter) or a raw query string. */
   query?: Query;
   headers?: Record<string, string>;
+  /** A request body (sent as is; set content-type in headers). */
+  body?: string;
 }
 
 /** `a=1&b=2` from a query object, or the raw string as given. */
@@ -129,7 +131,7 @@ export function queryString(query: Query | undefined): string {
  * One GET over a real socket with node:http, which sends the path byte for byte (no URL
  * normalisation, no automatic decompression): what a client sees, exactly.
  */
-export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Response> {
+export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Response> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -154,7 +156,7 @@ export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Recor
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -199,7 +201,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     const qs = queryString(options.query);
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.key !== undefined) headers['x-api-key'] = options.key;
-    return rawRequest(baseUrl, qs ? `${p}?${qs}` : p, headers, method);
+    return rawRequest(baseUrl, qs ? `${p}?${qs}` : p, headers, method, options.body);
   };
   return {
     app,

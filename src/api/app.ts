@@ -13,7 +13,7 @@ import type { Frame } from '../query/frame.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather.ts';
-import { Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
+import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import crypto from 'node:crypto';
 import { registerAdmin } from './admin.ts';
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, serviceError, validationError } from './errors.ts';
@@ -91,7 +91,7 @@ function isFrame(x: Frame | unknown[]): x is Frame {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const world = options.world ?? new WeatherWorld();
   const store = options.store;
-  const auth = new Authenticator(store.keys, options.authCacheMs);
+  const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
   const maxHeavy = options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4);
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
@@ -209,6 +209,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query.api_key));
     const state = stateOf.get(req)!;
     state.keyId = key.id;
+    // The key's public id (never the secret) on this request's log lines.
+    req.log = reply.log = req.log.child({ keyId: key.id });
     state.endpoint = def.path;
     void reply.headers(await checkRateLimit(store.usage, rateLimits, key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
@@ -249,9 +251,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return sendJson(reply, 404, NOT_FOUND);
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (error instanceof HttpError) return sendJson(reply, error.status, error.body, error.headers);
     if (error instanceof QueryError) return sendJson(reply, 422, { detail: error.items });
+    // A malformed JSON body (admin API): FastAPI's json_invalid 422.
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return sendJson(reply, 422, { detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: error.message } }] });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendJson(reply, status, { detail: error.message });
     req.log.error({ err: error }, 'unhandled error');

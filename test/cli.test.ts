@@ -7,11 +7,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NOW_ISO, ROOT, rawRequest } from './helpers.ts';
+import { NOW_ISO, ROOT, rawRequest, spawnServe } from './helpers.ts';
 
 const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 const KEY_RE = /^gc_[A-Za-z0-9_-]{32}$/;
@@ -56,30 +56,11 @@ describe('gridcast serve', () => {
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   test('on an empty data directory prints a demo key and the URL it listens on', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], {
-      cwd: ROOT,
-      env: ENV,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-    baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
-      child.stdout!.on('data', (c: Buffer) => {
-        stdout += c.toString();
-        const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`serve exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
-      });
-    });
+    const serve = await spawnServe(['--data', dataDir], ENV);
+    server = serve.child;
+    exited = serve.exited;
+    baseUrl = serve.baseUrl;
+    stdout = serve.stdout();
     assert.notEqual(new URL(baseUrl).port, '0', 'the bound port, not the requested 0');
     const keys = lines(stdout).filter((l) => KEY_RE.test(l));
     assert.equal(keys.length, 1, `exactly one demo key line in: ${stdout}`);

@@ -254,3 +254,47 @@ export interface Timeseries {
   columns: string[][];
   values: (number | null)[][];
 }
+
+export interface ServeProcess {
+  child: import('node:child_process').ChildProcess;
+  baseUrl: string;
+  /** Everything the process printed on stdout so far. */
+  stdout(): string;
+  /** Resolves when the process exits. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * `gridcast serve --port 0` as a real child process (src/cli/main.ts under tsx), resolved once
+ * it prints the URL it listens on, with exactly the environment `env`.
+ */
+export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const { spawn } = await import('node:child_process');
+  const main = path.join(ROOT, 'src', 'cli', 'main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
+    const check = () => {
+      const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
+    });
+  });
+  return { child, baseUrl, stdout: () => stdout, exited };
+}

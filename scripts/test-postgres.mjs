@@ -1,0 +1,28 @@
+// The store and API tests again, on a PostgreSQL server (part of `npm test`).
+// GRIDCAST_TEST_DATABASE_URL names a role that may create databases (scripts/ci-postgres.sh
+// starts a local server and prints one; .ci/run sets it). Without it the run is skipped with
+// a notice, except in CI, where that is an error.
+import { spawnSync } from 'node:child_process';
+
+const FILES = [
+  'test/api-errors.test.ts',
+  'test/regions-api.test.ts',
+  'test/county-api.test.ts',
+  'test/operations.test.ts',
+  'test/replicas.test.ts',
+];
+
+if (!process.env.GRIDCAST_TEST_DATABASE_URL) {
+  if (process.env.CI === 'true') {
+    console.error('test:postgres: GRIDCAST_TEST_DATABASE_URL is not set (run scripts/ci-postgres.sh first, as .ci/run does)');
+    process.exit(1);
+  }
+  console.log('test:postgres: skipped — set GRIDCAST_TEST_DATABASE_URL to also run the store and API tests on PostgreSQL (scripts/ci-postgres.sh prints one)');
+  process.exit(0);
+}
+console.log(`test:postgres: ${FILES.length} files on PostgreSQL`);
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...FILES], {
+  stdio: 'inherit',
+  env: { ...process.env, GRIDCAST_TEST_BACKEND: 'postgres' },
+});
+process.exit(run.status ?? 1);

@@ -64,7 +64,7 @@ interface BasisParams {
 const BASIS: Readonly<Record<string, BasisParams>> = {
   henry_hub: { mean: 0, winter: 0, sd: 0, phi: 0, daily: 0 },
   // Permian takeaway: negative on ~45 % of 2024's days, record lows around −$4 to −$5.
-  waha: { mean: { 2021: -0.4, 2022: -0.9, 2023: -1.2, 2024: -2.9, 2025: -2.4, 2026: -3.0, 2027: -1.5 }, winter: 0.3, sd: 0.95, phi: 0.93, daily: 0.25 },
+  waha: { mean: { 2021: -0.4, 2022: -0.9, 2023: -1.2, 2024: -2.9, 2025: -2.4, 2026: -3.4, 2027: -1.8 }, winter: 0.3, sd: 0.95, phi: 0.93, daily: 0.25 },
   houston_ship_channel: { mean: -0.22, winter: 0.05, sd: 0.12, phi: 0.9, daily: 0.05, spike: { threshold: 0, width: 3, scale: 0.3, cap: 15 } },
   katy: { mean: -0.1, winter: 0.05, sd: 0.1, phi: 0.9, daily: 0.05, spike: { threshold: 0, width: 3, scale: 0.3, cap: 15 } },
   carthage: { mean: -0.15, winter: 0.05, sd: 0.1, phi: 0.9, daily: 0.05, spike: { threshold: -1, width: 3, scale: 0.25, cap: 12 } },
@@ -73,7 +73,7 @@ const BASIS: Readonly<Record<string, BasisParams>> = {
   michcon: { mean: 0, winter: 0.1, sd: 0.12, phi: 0.93, daily: 0.05, spike: { threshold: -13, width: 3, scale: 0.3, cap: 15 } },
   ventura: { mean: 0.05, winter: 0.2, sd: 0.15, phi: 0.93, daily: 0.06, spike: { threshold: -15, width: 3, scale: 0.5, cap: 25 } },
   dominion_south: { mean: -0.95, winter: 0.1, sd: 0.3, phi: 0.95, daily: 0.08, spike: { threshold: -10, width: 3, scale: 0.3, cap: 10 } },
-  texas_eastern_m3: { mean: -0.35, winter: 0.7, sd: 0.35, phi: 0.9, daily: 0.12, spike: { threshold: -4, width: 3, scale: 0.9, cap: 30 } },
+  texas_eastern_m3: { mean: -0.35, winter: 1.1, sd: 0.35, phi: 0.9, daily: 0.12, spike: { threshold: -4, width: 3, scale: 1.2, cap: 30 } },
   transco_z6_ny: { mean: -0.3, winter: 0.9, sd: 0.35, phi: 0.9, daily: 0.15, spike: { threshold: -1, width: 3, scale: 1.4, cap: 45 } },
   algonquin_citygates: { mean: 0.2, winter: 1.0, sd: 0.35, phi: 0.9, daily: 0.15, spike: { threshold: -1, width: 2.8, scale: 2.4, cap: 65 } },
   socal_citygate: { mean: 0.4, winter: 0.3, sd: 0.35, phi: 0.93, daily: 0.1, spike: { threshold: 7, width: 2, scale: 0.5, cap: 20 } },

@@ -48,10 +48,10 @@ export interface LmpParams {
 }
 
 export const LMP_PARAMS: Readonly<Record<IsoCode, LmpParams>> = {
-  pjm: { baseloadMw: 34_500, importsMw: 0, nuclearMw: 32_500, coalMw: 38_000, coalCost: [22, 34], ccgtShare: 0.55, minThermalShare: 0.3, floor: -10, cap: 2000, markup: 9, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 1_000 },
-  miso: { baseloadMw: 13_500, importsMw: 0, nuclearMw: 12_000, coalMw: 45_000, coalCost: [20, 32], ccgtShare: 0.5, minThermalShare: 0.32, floor: -15, cap: 2000, markup: 6, oilSwitch: Infinity, reserveMw: 25_000, storageMw: 500 },
+  pjm: { baseloadMw: 34_500, importsMw: 0, nuclearMw: 32_500, coalMw: 38_000, coalCost: [22, 34], ccgtShare: 0.55, minThermalShare: 0.3, floor: -10, cap: 2000, markup: 11, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 1_000 },
+  miso: { baseloadMw: 13_500, importsMw: 0, nuclearMw: 12_000, coalMw: 45_000, coalCost: [20, 32], ccgtShare: 0.5, minThermalShare: 0.32, floor: -15, cap: 2000, markup: 3, oilSwitch: Infinity, reserveMw: 35_000, storageMw: 500 },
   spp: { baseloadMw: 3_800, importsMw: 0, nuclearMw: 1_800, coalMw: 20_000, coalCost: [18, 30], ccgtShare: 0.45, minThermalShare: 0.27, floor: -25, cap: 1000, markup: 5, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 500 },
-  ercot: { baseloadMw: 5_000, importsMw: 0, nuclearMw: 5_000, coalMw: 13_500, coalCost: [20, 30], ccgtShare: 0.6, minThermalShare: 0.24, floor: -25, cap: 5000, markup: 6, oilSwitch: Infinity, reserveMw: 0, storageMw: 10_000 },
+  ercot: { baseloadMw: 5_000, importsMw: 0, nuclearMw: 5_000, coalMw: 13_500, coalCost: [20, 30], ccgtShare: 0.6, minThermalShare: 0.2, floor: -25, cap: 5000, markup: 6, oilSwitch: Infinity, reserveMw: 0, storageMw: 14_000 },
   caiso: { baseloadMw: 7_500, importsMw: 2_500, nuclearMw: 2_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.12, floor: -40, cap: 1000, markup: 12, oilSwitch: Infinity, reserveMw: 0, storageMw: 7_000 },
   nyiso: { baseloadMw: 6_800, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.5, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 300 },
   isone: { baseloadMw: 4_600, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 500 },
@@ -115,13 +115,15 @@ function formPrice(iso: IsoCode, x: HourInputs, dNetMw: number, blocks: readonly
   // Batteries soak up surplus below the committed units, and discharge as the system tightens.
   if (need < committed) need = Math.min(committed, need + p.storageMw);
   else need -= p.storageMw * Math.min(1, Math.max(0, (need / available - 0.7) / 0.2));
-  const bottom = blocks[0].low + p.markup;
+  const bottom = blocks[0].low + 0.3 * p.markup;
   if (need < committed) {
     const surplus = (committed - need) / (SURPLUS_SCALE * x.demandMw);
     return p.floor + (bottom - p.floor) * Math.exp(-surplus);
   }
   const u = need / available;
-  const energy = stackPrice(blocks, need) + p.markup;
+  // Offers rise above cost as the system tightens (start-ups of less efficient units, scarcity
+  // of flexible capacity): the markup scales from 0.3× at low load to ~1.9× at 80 % utilization.
+  const energy = stackPrice(blocks, need) + p.markup * (0.3 + 2.5 * u * u);
   const scarcity = u <= SCARCITY_FROM ? 0 : p.cap * Math.min(1, ((u - SCARCITY_FROM) / (1 - SCARCITY_FROM)) ** SCARCITY_POWER);
   return Math.min(p.cap, energy + scarcity);
 }
@@ -197,7 +199,7 @@ export const LMP_ZONES: Readonly<Record<IsoCode, Readonly<Record<string, ZonePri
   pjm: { pseg: { pocket: 0.08 }, bge: { pocket: 0.1 }, pepco: { pocket: 0.08 }, dom: { pocket: 0.05 }, jcpl: { pocket: 0.05 }, aep: { pocket: -0.05 }, comed: { pocket: -0.08, exportShare: 0.5, exportPrice: 5 } },
   miso: { lrz1: { pocket: -0.06, exportShare: 0.45, exportPrice: 6 }, lrz3: { exportShare: 0.5, exportPrice: 5 }, lrz7: { pocket: 0.04 }, lrz9: { pocket: 0.03 } },
   spp: { north: { exportShare: 0.4, exportPrice: 8 }, central: { exportShare: 0.5, exportPrice: 6 }, south: { pocket: 0.03 } },
-  ercot: { far_west: { exportShare: 0.45, exportPrice: 6 }, west: { exportShare: 0.5, exportPrice: 5 }, southern: { exportShare: 0.5, exportPrice: 6 }, coast: { pocket: 0.05 }, north_central: { pocket: 0.02 } },
+  ercot: { far_west: { exportShare: 0.35, exportPrice: 9 }, west: { exportShare: 0.4, exportPrice: 8 }, southern: { exportShare: 0.5, exportPrice: 6 }, coast: { pocket: 0.05 }, north_central: { pocket: 0.02 } },
   caiso: { sce: { exportShare: 0.55, exportPrice: 6 }, vea: { exportShare: 0.4, exportPrice: 8 }, sdge: { pocket: 0.1 }, pge: { pocket: 0.03 } },
   nyiso: { west: { pocket: -0.15 }, genese: { pocket: -0.1 }, central: { pocket: -0.1 }, north: { pocket: -0.2, exportShare: 0.5, exportPrice: 5 }, mhk_vl: { pocket: -0.08 }, capitl: { pocket: 0 }, hud_vl: { pocket: 0.08 }, millwd: { pocket: 0.12 }, dunwod: { pocket: 0.15 }, nyc: { pocket: 0.35 }, longil: { pocket: 0.45 } },
   isone: { me: { pocket: -0.06 }, nh: { pocket: -0.02 }, vt: { pocket: -0.02 }, ct: { pocket: 0.04 }, nemassbost: { pocket: 0.05 } },

@@ -113,12 +113,25 @@ function pump(): void {
   w.postMessage({ key, iso: entry.iso, resolution: entry.resolution });
 }
 
+/**
+ * The worker thread. Compiled (npm start), this module is .js and so is the worker file. Under
+ * tsx (dev, tests) the worker file is .ts, and a worker thread does not always inherit tsx's
+ * loader (under `node --test` it does not), so the worker first registers tsx itself.
+ */
+function newWorker(): Worker {
+  const ext = extname(new URL(import.meta.url).pathname);
+  const file = new URL(`./cellWorker${ext}`, import.meta.url);
+  if (ext !== '.ts') return new Worker(file);
+  // tsx resolved from here, so the worker finds it whatever the process's working directory.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((t) => t.register()).then(() => import(${JSON.stringify(file.href)}))`;
+  return new Worker(boot, { eval: true });
+}
+
 function startWorker(): Worker | undefined {
   if (worker) return worker;
   try {
-    // Under tsx (tests, dev) this module is .ts, compiled it is .js: the worker file follows suit.
-    const file = new URL(`./cellWorker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-    const w = new Worker(file);
+    const w = newWorker();
     w.on('message', (msg: { key: string; cells?: readonly Cell[]; error?: string }) => {
       const key = msg.key;
       inFlight = undefined;
@@ -127,22 +140,30 @@ function startWorker(): Worker | undefined {
       if (queue.length === 0) w.unref();
       pump();
     });
-    w.on('error', () => failWorker());
-    w.on('exit', () => failWorker());
+    w.on('error', (e) => failWorker(e));
+    w.on('exit', (code) => failWorker(new Error(`exited with code ${code}`)));
     w.unref();
     worker = w;
     return w;
-  } catch {
-    workerBroken = true;
+  } catch (e) {
+    // pump() computes the current set on this thread when no worker comes back.
+    markBroken(e as Error);
     return undefined;
   }
 }
 
-/** The worker died: finish everything (including the set it was computing) on this thread. */
-function failWorker(): void {
-  if (!worker) return;
+/** No more worker: later sets are computed on this thread (still correct, but requests wait), said once. */
+function markBroken(error: Error): void {
   worker = undefined;
+  if (workerBroken) return;
   workerBroken = true;
+  process.emitWarning(`cell geometry worker unavailable (${error.message}); computing cell geometry on the main thread`, 'GridcastWarning');
+}
+
+/** The worker died: finish everything (including the set it was computing) on this thread. */
+function failWorker(error: Error): void {
+  if (!worker) return;
+  markBroken(error);
   if (inFlight !== undefined) {
     queue.unshift(inFlight);
     inFlight = undefined;

@@ -16,7 +16,7 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLevel, isSubscriptionIso, LEVELS, type KeyInfo, type Subscription } from '../store/keys.ts';
+import { isLevel, isSubscriptionIso, LEVELS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { errorItem, validateValue, type ParamSpec, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
@@ -180,29 +180,23 @@ export function registerAdmin(app: FastifyInstance, { store, token }: AdminOptio
     }),
   );
 
-  app.post(
-    '/admin/keys/:key_id/subscriptions/:iso/expire',
-    hide,
-    guarded(async (req, reply) => {
-      const iso = pathIso(req.params.iso);
-      const k = await keyOr404(req.params.key_id);
-      const current = k.subscriptions.find((s) => s.iso === iso);
-      if (!current) throw serviceError(404, `Key '${k.id}' has no subscription for '${iso}'.`);
-      await store.keys.subscribe(k.id, { ...current, expiresAt: new Date() });
-      return send(reply, 200, keyRecord(await keyOr404(k.id)));
-    }),
-  );
-
-  app.delete(
-    '/admin/keys/:key_id/subscriptions/:iso',
-    hide,
-    guarded(async (req, reply) => {
-      const iso = pathIso(req.params.iso);
-      const k = await keyOr404(req.params.key_id);
-      if (!(await store.keys.unsubscribe(k.id, iso as Subscription['iso']))) throw serviceError(404, `Key '${k.id}' has no subscription for '${iso}'.`);
-      return send(reply, 200, keyRecord(await keyOr404(k.id)));
-    }),
-  );
+  // Ending and removing a subscription differ only in the store call.
+  for (const [method, url, change] of [
+    ['POST', '/admin/keys/:key_id/subscriptions/:iso/expire', (id: string, iso: SubscriptionIso) => store.keys.expire(id, iso)],
+    ['DELETE', '/admin/keys/:key_id/subscriptions/:iso', (id: string, iso: SubscriptionIso) => store.keys.unsubscribe(id, iso)],
+  ] as const) {
+    app.route({
+      method,
+      url,
+      ...hide,
+      handler: guarded(async (req, reply) => {
+        const iso = pathIso(req.params.iso) as SubscriptionIso;
+        const k = await keyOr404(req.params.key_id);
+        if (!(await change(k.id, iso))) throw serviceError(404, `Key '${k.id}' has no subscription for '${iso}'.`);
+        return send(reply, 200, keyRecord(await keyOr404(k.id)));
+      }),
+    });
+  }
 
   app.get(
     '/admin/usage',

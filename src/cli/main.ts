@@ -116,12 +116,7 @@ async function keysCommand(argv: string[]): Promise<void> {
     const id = needKeyId(rest[0], sub);
     const iso = rest[1];
     if (!iso || !isSubscriptionIso(iso)) throw new UsageError(`keys ${sub} needs an ISO code or 'all' after the key id`);
-    const done = await withStore(args, `gridcast keys ${sub}`, async (s) => {
-      const key = await s.keys.get(id);
-      const current = key?.subscriptions.find((x) => x.iso === iso);
-      if (!key || !current) return false;
-      return sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.subscribe(id, { ...current, expiresAt: new Date() });
-    });
+    const done = await withStore(args, `gridcast keys ${sub}`, (s) => (sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.expire(id, iso)));
     if (!done) {
       process.stderr.write(`gridcast: key '${id}' has no subscription for '${iso}'\n`);
       process.exitCode = 1;

@@ -97,6 +97,12 @@ export class KeyStore {
     });
   }
 
+  /** Ends a key's subscription for one ISO now (kept, inactive); false when it had none. */
+  async expire(keyId: string, iso: SubscriptionIso): Promise<boolean> {
+    const rows = await this.sql.query('UPDATE subscriptions SET expires_at = now() WHERE key_id = $1 AND iso = $2 RETURNING key_id', [keyId, iso]);
+    return rows.length > 0;
+  }
+
   /** Removes a key's subscription for one ISO; false when it had none. */
   async unsubscribe(keyId: string, iso: SubscriptionIso): Promise<boolean> {
     const rows = await this.sql.query('DELETE FROM subscriptions WHERE key_id = $1 AND iso = $2 RETURNING key_id', [keyId, iso]);

@@ -18,7 +18,7 @@
  * times its loss factor.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
+import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
 import { plantsOf } from '../catalog/plants.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
 import { regionById, regionsOf, zoneRegionsOf, zoneRegionOfPlant } from '../catalog/regions.ts';
@@ -135,7 +135,7 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
     const demand = demandOf(z);
     const wind = windOf(z);
     const solar = solarOf(z);
-    const hubDaily = hubSeries(GAS_HUBS.find((h) => h.id === zoneGasHub(iso, z.zone!))!);
+    const hubDaily = hubSeries(gasHubById(zoneGasHub(iso, z.zone!))!);
     const gas = Float64Array.from(dayOfRow, (d) => hubDaily[d]);
     zone.set(z.id, { demand, renewables: Float64Array.from(wind, (w, i) => w + solar[i]), gas });
     for (let i = 0; i < n; i++) {
@@ -157,18 +157,20 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
   return { n, total, zone, sd };
 }
 
-/** Zone prices over the rows; `realTime` adds the real-time volatility (truth only). */
+/**
+ * Zone prices over the rows. The formation runs once per zone; `realTime` (truth only) then
+ * adds each node's own real-time volatility (`stream`) on top of it.
+ */
 function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, premium: boolean, realTime: boolean) {
   const installed = installedRenewables(iso);
-  const cache = new Map<string, Float64Array>();
-  return (regionId: string, stream: number): Float64Array => {
-    const key = realTime ? `${regionId}:${stream}` : regionId;
-    let out = cache.get(key);
-    if (out) return out;
+  const formed = new Map<string, { price: Float64Array; utilization: Float64Array }>();
+  const formedOf = (regionId: string) => {
+    let f = formed.get(regionId);
+    if (f) return f;
     const z = x.zone.get(regionId)!;
     const params = LMP_ZONES[iso][regionById(regionId)!.zone!] ?? {};
     const exportLimit = (params.exportShare ?? 0.6) * installed.get(regionId)!;
-    out = new Float64Array(x.n);
+    f = { price: new Float64Array(x.n), utilization: new Float64Array(x.n) };
     for (let i = 0; i < x.n; i++) {
       const inputs = { ...x.total[i], gas: z.gas[i] };
       let price = hourPrice(iso, inputs, x.sd[i]);
@@ -176,12 +178,18 @@ function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, premium: boolea
       price *= 1 + (params.pocket ?? 0) * (0.5 + Math.min(1, Math.max(0, u)) ** 2);
       const surplus = z.renewables[i] - z.demand[i] - exportLimit;
       if (surplus > 0) price -= ((params.exportPrice ?? 4) * surplus) / 1000;
-      if (realTime) price = realTimePrice(iso, price, rows.valid[i], u, stream);
-      if (premium) price += dayAheadPremium(price);
-      out[i] = price;
+      f.price[i] = price;
+      f.utilization[i] = u;
     }
-    cache.set(key, out);
-    return out;
+    formed.set(regionId, f);
+    return f;
+  };
+  return (regionId: string, stream: number): Float64Array => {
+    const f = formedOf(regionId);
+    return f.price.map((p, i) => {
+      const price = realTime ? realTimePrice(iso, p, rows.valid[i], f.utilization[i], stream) : p;
+      return premium ? price + dayAheadPremium(price) : price;
+    });
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type Timeseries } from './helpers.ts';
+import { okJson, startTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let key: string;
@@ -19,11 +19,7 @@ after(async () => {
   await t?.close();
 });
 
-const get = async (path: string, query: Record<string, string | number> = {}): Promise<Timeseries> => {
-  const res = await t.get(path, { key, query });
-  assert.equal(res.status, 200, res.text);
-  return res.json();
-};
+const get = (path: string, query: Record<string, string | number> = {}) => okJson(t, path, { key, query });
 
 describe('county list', () => {
   test('records: 5-digit FIPS id, name, state, iso, region_id and a GeoJSON boundary', async () => {

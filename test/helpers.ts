@@ -7,6 +7,7 @@
  * Opening a PGlite store takes seconds, so a test file opens one store and shares it; any
  * number of apps (e.g. with different clocks) may run on that one Store object.
  */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -297,4 +298,11 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
     });
   });
   return { child, baseUrl, stdout: () => stdout, exited };
+}
+
+/** GET that must answer 200 (the body is shown on failure); returns the parsed JSON. */
+export async function okJson<T = Timeseries>(server: Pick<TestServer, 'get'>, path: string, options: GetOptions = {}): Promise<T> {
+  const res = await server.get(path, options);
+  assert.equal(res.status, 200, res.text);
+  return res.json();
 }

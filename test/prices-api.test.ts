@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type Timeseries } from './helpers.ts';
+import { okJson, startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
 let t: TestApp;
 let key: string;
@@ -23,11 +23,7 @@ after(async () => {
   await t?.close();
 });
 
-const get = async (path: string, query: Record<string, string | number> = {}, k = key): Promise<Timeseries> => {
-  const res = await t.get(path, { key: k, query });
-  assert.equal(res.status, 200, res.text);
-  return res.json();
-};
+const get = (path: string, query: Record<string, string | number> = {}, k = key) => okJson(t, path, { key: k, query });
 
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 

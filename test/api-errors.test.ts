@@ -413,21 +413,25 @@ describe('HTTP-level errors', () => {
     }
   });
 
-  test('other methods are 405 {"detail":"Method Not Allowed"} with Allow: GET', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+  test('other methods are 405 {"detail":"Method Not Allowed"} with Allow: GET, HEAD', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
       const res = await t.request(method, CONT, { key: ercotAdvanced });
       assertError(res, 405, '{"detail":"Method Not Allowed"}');
-      assert.equal(res.headers.allow, 'GET', `${method}: Allow header`);
+      assert.equal(res.headers.allow, 'GET, HEAD', `${method}: Allow header`);
     }
     const list = await t.request('POST', LIST, { key: ercotAdvanced });
     assertError(list, 405, '{"detail":"Method Not Allowed"}');
-    assert.equal(list.headers.allow, 'GET');
+    assert.equal(list.headers.allow, 'GET, HEAD');
   });
 
-  test('HEAD is 405 too (FastAPI does not add HEAD to GET routes)', async () => {
-    const res = await t.request('HEAD', CONT, { key: ercotAdvanced, query: SMALL });
-    assert.equal(res.status, 405);
-    assert.equal(res.headers.allow, 'GET');
+  test('HEAD answers as GET would, without a body: 200 for a good request, the same 4xx for a bad one', async () => {
+    const head = await t.request('HEAD', CONT, { key: ercotAdvanced, query: SMALL });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-type'], 'application/json');
+    assert.equal(head.raw.length, 0);
+    assert.equal((await t.request('HEAD', CONT, { query: SMALL })).status, 401);
+    assert.equal((await t.request('HEAD', CONT, { key: ercotAdvanced, query: { ...SMALL, id: '999999' } })).status, 422);
+    assert.equal((await t.request('HEAD', LIST, { key: ercotAdvanced })).status, 200);
   });
 
   test('a trailing slash is a 307 redirect to the route, keeping the query', async () => {

@@ -259,15 +259,17 @@ export interface Timeseries {
 export interface ServeProcess {
   child: import('node:child_process').ChildProcess;
   baseUrl: string;
-  /** Everything the process printed on stdout so far. */
+  /** Everything the process printed on stdout so far: the JSON request log. */
   stdout(): string;
+  /** Everything it printed on stderr so far: messages for the person at the terminal. */
+  stderr(): string;
   /** Resolves when the process exits. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
  * `gridcast serve --port 0` as a real child process (src/cli/main.ts under tsx), resolved once
- * it prints the URL it listens on, with exactly the environment `env`.
+ * it prints (on stderr) the URL it listens on, with exactly the environment `env`.
  */
 export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const { spawn } = await import('node:child_process');
@@ -285,19 +287,19 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
     const check = () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout);
+      const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stderr);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
       }
     };
-    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
     });
   });
-  return { child, baseUrl, stdout: () => stdout, exited };
+  return { child, baseUrl, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** GET that must answer 200 (the body is shown on failure); returns the parsed JSON. */

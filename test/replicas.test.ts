@@ -78,7 +78,7 @@ describe('one serve process', () => {
     const { code, signal } = await a.exited;
     assert.equal(signal, null);
     assert.equal(code, 0);
-    assert.match(a.stdout(), /gridcast: stopped/);
+    assert.match(a.stderr(), /gridcast: stopped/);
   });
 });
 

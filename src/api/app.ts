@@ -3,25 +3,28 @@
  * validation, per-ISO authorisation and a streamed JSON response; plus the OpenAPI
  * document, interactive docs, and FastAPI's shapes for 404/405/307 and for errors.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import crypto from 'node:crypto';
 import type { IsoCode } from '../catalog/isos.ts';
 import { QueryError } from '../query/errors.ts';
 import type { Frame } from '../query/frame.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather.ts';
-import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
-import crypto from 'node:crypto';
 import { registerAdmin } from './admin.ts';
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, serviceError, validationError } from './errors.ts';
+import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
+import { HttpError, serviceError, validationError } from './errors.ts';
+import { RequestTracker, type RequestState } from './lifecycle.ts';
+import { KEY_PARAM, loggerOptions, type LogOption } from './logging.ts';
 import { Metrics } from './metrics.ts';
-import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
 import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
+import { answerClientError, registerProtocol, requireHost, RouteRegistry } from './protocol.ts';
 import { parseQueryString } from './querystring.ts';
+import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
 import type { RouteDef } from './route.ts';
 import { cellRoutes } from './routes/cells.ts';
 import { countyRoutes } from './routes/county.ts';
@@ -34,14 +37,17 @@ import { frameBody } from './writer.ts';
 export const API_PREFIX = '/v1';
 export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes, ...countyRoutes, ...gasRoutes, ...lmpRoutes, ...cellRoutes];
 const VERSION = '0.1.0';
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+/** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
+const DATA_METHODS = ['GET', 'HEAD'];
+/** A client that neither sends nor reads for this long is disconnected, so it cannot hold a request's resources for ever. */
+const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
   store: Store;
   clock: Clock;
   world?: WeatherWorld;
-  /** Fastify logger option: false in tests, JSON lines in production. */
-  logger?: FastifyServerOptions['logger'];
+  /** The JSON request log: false (default) for none, true for stdout, or a stream (tests read it). */
+  logger?: LogOption;
   /** How long a key lookup is cached (ms); a revoked key stops working within this time. */
   authCacheMs?: number;
   /** Request budgets per level (default: GRIDCAST_RATE_LIMITS over the documented defaults). */
@@ -58,22 +64,6 @@ export interface AppOptions {
 function envInt(name: string, fallback: number): number {
   const n = Number(process.env[name]);
   return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/** What a request carries from authentication to the response hooks. */
-interface RequestState {
-  startedAt: bigint;
-  keyId?: string;
-  endpoint?: string;
-  values?: number;
-  heavy?: boolean;
-}
-
-const stateOf = new WeakMap<FastifyRequest, RequestState>();
-
-/** The URL without an api_key parameter, so keys never reach the logs. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
 }
 
 /**
@@ -93,37 +83,64 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = options.store;
   const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
-  const maxHeavy = options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4);
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
   const metrics = new Metrics();
   /** Usage writes not yet finished: shutdown waits for them. */
   const pendingUsage = new Set<Promise<void>>();
   const app = Fastify({
-    logger:
-      options.logger === undefined
-        ? false
-        : options.logger === true
-          ? {
-              // JSON lines; the URL without api_key, no headers (so no X-API-Key, no Authorization).
-              serializers: {
-                req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-                res: (res) => ({ statusCode: res.statusCode }),
-              },
-            }
-          : options.logger,
+    logger: loggerOptions(options.logger),
     // A caller's X-Request-Id (if sane) names the request in our logs and comes back in the response.
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
-    exposeHeadRoutes: false,
+    // GET routes answer HEAD too; the data routes declare both themselves.
+    exposeHeadRoutes: true,
+    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    // Node would refuse a request without Host with an empty 400; requireHost answers it in JSON.
+    http: { requireHostHeader: false },
+    clientErrorHandler: answerClientError,
     routerOptions: { maxParamLength: 1000, querystringParser: (qs: string) => parseQueryString(qs) },
     // A path Fastify cannot route (bad percent-encoding, an over-long segment) is an
     // unknown path; answer in the public service's shape rather than Fastify's.
     frameworkErrors: (_error, _req, reply) => {
-      void sendJson(reply, 404, NOT_FOUND);
+      void sendJson(reply, 404, { detail: 'Not Found' });
     },
+  });
+  const routes = new RouteRegistry();
+  registerProtocol(app, routes);
+  // Set before any plugin is registered: an encapsulated plugin (the admin API) keeps the
+  // error handler its parent had when it was registered.
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (error instanceof HttpError) return sendJson(reply, error.status, error.body, error.headers);
+    if (error instanceof QueryError) return sendJson(reply, 422, { detail: error.items });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendJson(reply, status, { detail: error.message });
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).header('content-type', 'text/plain; charset=utf-8').send('Internal Server Error');
+  });
+
+
+  // Every request is tracked from its first byte to its end, however it ends (lifecycle.ts):
+  // gauges, the heavy slot, latency and the usage record are settled there exactly once.
+  const tracker = new RequestTracker(metrics, options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4), (state, { status, completed }) => {
+    if (!state.keyId || !state.endpoint || status >= 500) return;
+    const values = completed && status === 200 ? (state.values ?? 0) : 0;
+    const write = store.usage
+      .record(state.keyId, state.endpoint, values)
+      .catch((e: Error) => app.log.error({ err: e }, 'usage write failed'))
+      .finally(() => pendingUsage.delete(write));
+    pendingUsage.add(write);
+  });
+  app.addHook('onRequest', requireHost);
+  app.addHook('onRequest', async (req, reply) => {
+    tracker.begin(req, reply);
+    void reply.header('x-request-id', req.id);
+    const q = req.url.indexOf('?');
+    if (q >= 0 && Buffer.byteLength(req.url) - q - 1 > maxQueryBytes) {
+      throw serviceError(414, `The query string is too long: ${Buffer.byteLength(req.url) - q - 1} bytes (at most ${maxQueryBytes}).`);
+    }
   });
 
   // Level 4 compresses a 10 MB forecast body about 4× faster than zlib's default 6 for ~5 %
@@ -133,15 +150,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/v1/openapi.json', { schema: { hide: true } as never }, (_req, reply) => sendJson(reply, 200, document));
-  app.get('/openapi.json', { schema: { hide: true } as never }, (_req, reply) => sendJson(reply, 200, document));
-  app.get('/', { schema: { hide: true } as never }, (_req, reply) =>
-    sendJson(reply, 200, { service: 'gridcast', version: VERSION, docs: '/docs', openapi: `${API_PREFIX}/openapi.json` }),
+  const hidden = { schema: { hide: true } as never };
+  app.get('/v1/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
+  app.get('/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
+  app.get('/', hidden, (_req, reply) =>
+    sendJson(reply, 200, { service: 'gridcast', version: VERSION, docs: '/docs', openapi: `${API_PREFIX}/openapi.json`, admin_openapi: '/admin/openapi.json' }),
   );
 
   // Operations: liveness, readiness (the database answers), Prometheus metrics.
-  app.get('/healthz', { schema: { hide: true } as never }, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } as never }, async (_req, reply) => {
+  app.get('/healthz', hidden, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
+  app.get('/readyz', hidden, async (_req, reply) => {
     try {
       await store.sql.query('SELECT 1');
       return sendJson(reply, 200, { status: 'ready', database: store.kind });
@@ -149,35 +167,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return sendJson(reply, 503, { status: 'unavailable', database: store.kind, detail: (e as Error).message });
     }
   });
-  app.get('/metrics', { schema: { hide: true } as never }, (_req, reply) =>
+  app.get('/metrics', hidden, (_req, reply) =>
     reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
   );
-  registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN });
+  await registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN, version: VERSION });
 
-  app.addHook('onRequest', async (req, reply) => {
-    stateOf.set(req, { startedAt: process.hrtime.bigint() });
-    metrics.inFlight++;
-    void reply.header('x-request-id', req.id);
-    const q = req.url.indexOf('?');
-    if (q >= 0 && Buffer.byteLength(req.url) - q - 1 > maxQueryBytes) {
-      throw serviceError(414, `The query string is too long: ${Buffer.byteLength(req.url) - q - 1} bytes (at most ${maxQueryBytes}).`);
-    }
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    metrics.inFlight--;
-    const state = stateOf.get(req);
-    if (!state) return;
-    if (state.heavy) metrics.heavyInFlight--;
-    const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
-    metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, seconds);
-    if (state.keyId && state.endpoint && reply.statusCode < 500) {
-      const write = store.usage
-        .record(state.keyId, state.endpoint, reply.statusCode === 200 ? (state.values ?? 0) : 0)
-        .catch((e: Error) => req.log.error({ err: e }, 'usage write failed'))
-        .finally(() => pendingUsage.delete(write));
-      pendingUsage.add(write);
-    }
-  });
   // Old rate-limit windows are dropped now and then (by whichever process gets there).
   const pruneTimer = setInterval(() => void store.usage.pruneWindows().catch(() => {}), 10 * 60_000);
   pruneTimer.unref();
@@ -186,28 +180,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await Promise.all([...pendingUsage]);
   });
 
-  const routePatterns: RegExp[] = [];
   for (const def of ROUTES) {
-    const url = API_PREFIX + def.path.replace(/\{(\w+)\}/g, ':$1');
-    routePatterns.push(new RegExp('^' + (API_PREFIX + def.path).replace(/\{\w+\}/g, '[^/]+') + '$'));
     app.route({
-      method: [...ALL_METHODS],
-      url,
-      schema: { hide: true } as never,
-      // FastAPI answers other methods with 405 before reading any body.
-      onRequest: async (req, reply) => {
-        if (req.method !== 'GET') {
-          await sendJson(reply, 405, METHOD_NOT_ALLOWED, { allow: 'GET' });
-        }
-      },
-      handler: (req, reply) => handle(def, req, reply),
+      method: DATA_METHODS,
+      url: API_PREFIX + def.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...hidden,
+      handler: (req, reply) => handle(def, req, reply, tracker.stateOf(req)),
     });
   }
 
-  async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply) {
+  async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply, state: RequestState) {
     const query = req.query as Record<string, string | string[] | undefined>;
-    const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query.api_key));
-    const state = stateOf.get(req)!;
+    const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query[KEY_PARAM]));
     state.keyId = key.id;
     // The key's public id (never the secret) on this request's log lines.
     req.log = reply.log = req.log.child({ keyId: key.id });
@@ -220,49 +204,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Every target of a group over a long window can take seconds of CPU and tens of MB: only
     // maxHeavy of them run at once, and the rest are told to come back rather than queue up
     // until memory runs out.
-    if (def.response.kind === 'timeseries' && values.id === undefined) {
-      if (metrics.heavyInFlight >= maxHeavy) {
-        metrics.heavyRejected++;
-        throw serviceError(
-          503,
-          `The server is busy with ${metrics.heavyInFlight} large requests; retry in a few seconds, or ask for one id at a time.`,
-          { 'retry-after': '5' },
-        );
-      }
-      metrics.heavyInFlight++;
-      state.heavy = true;
+    if (def.response.kind === 'timeseries' && values.id === undefined && !tracker.tryTakeHeavy(state)) {
+      throw serviceError(
+        503,
+        `The server is busy with ${tracker.maxHeavy} large requests; retry in a few seconds, or ask for one id at a time.`,
+        { 'retry-after': '5' },
+      );
     }
-    const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world });
+    // A client that has gone by now gets nothing computed for it.
+    if (state.abort.signal.aborted) return reply;
+    const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world, signal: state.abort.signal });
+    const head = req.method === 'HEAD';
     if (!isFrame(result)) {
-      state.values = result.length;
+      if (!head) state.values = result.length;
       return sendJson(reply, 200, result);
     }
+    // HEAD answers as GET would (the query has checked ids and the window) without computing values.
+    if (head) return reply.code(200).header('content-type', 'application/json').send();
     state.values = result.hours.length * result.columns.length;
-    const body = frameBody(result);
+    const body = frameBody(result, state.abort.signal);
     return reply.code(200).header('content-type', 'application/json').send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   }
-
-  app.setNotFoundHandler((req, reply) => {
-    const [path, qs] = req.url.split('?', 2);
-    // FastAPI redirects a trailing-slash variant of a route to the route (307).
-    if (path.length > 1 && path.endsWith('/') && routePatterns.some((re) => re.test(path.slice(0, -1)))) {
-      return reply.code(307).header('location', path.slice(0, -1) + (qs !== undefined ? '?' + qs : '')).send();
-    }
-    return sendJson(reply, 404, NOT_FOUND);
-  });
-
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
-    if (error instanceof HttpError) return sendJson(reply, error.status, error.body, error.headers);
-    if (error instanceof QueryError) return sendJson(reply, 422, { detail: error.items });
-    // A malformed JSON body (admin API): FastAPI's json_invalid 422.
-    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return sendJson(reply, 422, { detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: error.message } }] });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendJson(reply, status, { detail: error.message });
-    req.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).header('content-type', 'text/plain; charset=utf-8').send('Internal Server Error');
-  });
 
   return app;
 }

@@ -32,7 +32,15 @@ export type ParamSpec =
   | (Base & { kind: 'enum'; values: readonly string[]; default?: string })
   | (Base & { kind: 'int'; ge?: number; le?: number; default?: number })
   | (Base & { kind: 'datetime' })
-  | (Base & { kind: 'string'; minLength?: number; default?: string });
+  | (Base & { kind: 'date' })
+  | (Base & {
+      kind: 'string';
+      minLength?: number;
+      maxLength?: number;
+      default?: string;
+      /** Refuse NUL characters: text that must reach the database, which cannot store them. */
+      noNul?: boolean;
+    });
 
 export interface ParsedDateTime {
   /** the instant in epoch milliseconds; for a naive value, computed as if it were UTC */
@@ -50,7 +58,16 @@ export interface ParsedDateTime {
   microsecond: number;
 }
 
-export type ParamValue = string | number | ParsedDateTime | undefined;
+/** A calendar date, as a `date` parameter parses it. */
+export interface ParsedDate {
+  year: number;
+  month: number;
+  day: number;
+  /** `YYYY-MM-DD`. */
+  iso: string;
+}
+
+export type ParamValue = string | number | ParsedDateTime | ParsedDate | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Error items (pydantic-core message templates, key order type, loc, msg, input, ctx)
@@ -661,12 +678,57 @@ function validateDateTime(raw: string, loc: (string | number)[]): Outcome {
   return { ok: false, error: errorItem(parsed.type, loc, `${prefix}, ${parsed.error}`, raw, { error: parsed.error }) };
 }
 
+/**
+ * pydantic v2 lax `date` validation of a string: a date (or unix timestamp) as speedate parses
+ * it; failing that, a datetime at exactly midnight. A datetime parse error is reported as
+ * `date_from_datetime_parsing`, a datetime with a time of day as `date_from_datetime_inexact`.
+ */
+function validateDate(raw: string, loc: (string | number)[]): Outcome {
+  const bytes = utf8.encode(raw);
+  let date: SpeedDate;
+  try {
+    date = parseSpeedDate(bytes);
+  } catch (dateError) {
+    if (!(dateError instanceof SpeedateError)) throw dateError;
+    let datetime: SpeedDateTime;
+    try {
+      datetime = parseSpeedDateTime(bytes);
+    } catch (datetimeError) {
+      if (!(datetimeError instanceof SpeedateError)) throw datetimeError;
+      const error = SPEEDATE_MESSAGES[datetimeError.code];
+      return { ok: false, error: errorItem('date_from_datetime_parsing', loc, `Input should be a valid date or datetime, ${error}`, raw, { error }) };
+    }
+    const { hour, minute, second, microsecond } = datetime.time;
+    if (hour !== 0 || minute !== 0 || second !== 0 || microsecond !== 0) {
+      const msg = 'Datetimes provided to dates should have zero time - e.g. be exact dates';
+      return { ok: false, error: errorItem('date_from_datetime_inexact', loc, msg, raw) };
+    }
+    date = datetime.date;
+  }
+  // speedate accepts year 0 but Python's date does not.
+  if (date.year === 0) {
+    const error = 'year 0 is out of range';
+    return { ok: false, error: errorItem('date_parsing', loc, `Input should be a valid date in the format YYYY-MM-DD, ${error}`, raw, { error }) };
+  }
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const iso = `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+  return { ok: true, value: { year: date.year, month: date.month, day: date.day, iso } };
+}
+
 function validateString(spec: Extract<ParamSpec, { kind: 'string' }>, raw: string, loc: (string | number)[]): Outcome {
   // pydantic counts characters (code points), not UTF-16 units.
-  const minLength = spec.minLength;
-  if (minLength !== undefined && [...raw].length < minLength) {
+  const { minLength, maxLength } = spec;
+  const length = [...raw].length;
+  if (minLength !== undefined && length < minLength) {
     const msg = `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`;
     return { ok: false, error: errorItem('string_too_short', loc, msg, raw, { min_length: minLength }) };
+  }
+  if (maxLength !== undefined && length > maxLength) {
+    const msg = `String should have at most ${maxLength} character${maxLength === 1 ? '' : 's'}`;
+    return { ok: false, error: errorItem('string_too_long', loc, msg, raw, { max_length: maxLength }) };
+  }
+  if (spec.noNul && raw.includes('\u0000')) {
+    return { ok: false, error: errorItem('value_error', loc, 'Value error, NUL characters are not allowed', raw) };
   }
   return { ok: true, value: raw };
 }
@@ -680,6 +742,8 @@ export function validateValue(spec: ParamSpec, raw: string, loc: (string | numbe
       return validateEnum(spec, raw, loc);
     case 'datetime':
       return validateDateTime(raw, loc);
+    case 'date':
+      return validateDate(raw, loc);
     case 'string':
       return validateString(spec, raw, loc);
   }
@@ -691,7 +755,7 @@ function isRequired(spec: ParamSpec): boolean {
 }
 
 function defaultOf(spec: ParamSpec): string | number | undefined {
-  return spec.kind === 'datetime' ? undefined : spec.default;
+  return spec.kind === 'datetime' || spec.kind === 'date' ? undefined : spec.default;
 }
 
 /** Starlette keeps every occurrence; FastAPI hands a scalar parameter the last one. */
@@ -760,8 +824,11 @@ function valueSchema(spec: ParamSpec): Record<string, unknown> {
     }
     case 'datetime':
       return { type: 'string', format: 'date-time' };
+    case 'date':
+      return { type: 'string', format: 'date' };
     case 'string': {
       const schema: Record<string, unknown> = { type: 'string' };
+      if (spec.maxLength !== undefined) schema.maxLength = spec.maxLength;
       if (spec.minLength !== undefined) schema.minLength = spec.minLength;
       return schema;
     }

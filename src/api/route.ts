@@ -16,6 +16,8 @@ export interface RouteContext {
   key: KeyInfo;
   nowMs: number;
   world: WeatherWorld;
+  /** Aborted when the client goes away: long computations stop. */
+  signal?: AbortSignal;
 }
 
 export interface RouteDef {

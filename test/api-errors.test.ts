@@ -338,16 +338,31 @@ describe('request-level 422s (value_error with type, loc, msg, input)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2025-01-01', end: '2026-03-01' } }),
       422,
-      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, the window from start to end spans 425.0 days; at most 365 days can be requested at once","input":"2026-03-01"}]}`,
+      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, end is 424 days after start; it may be at most 365 days after start (a whole calendar year such as 2024-01-01 to 2024-12-31 always fits): split longer spans","input":"2026-03-01"}]}`,
     );
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2026-01-01T00:00:00Z', end: '2027-01-01T01:00:00Z' } }),
       422,
-      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, the window from start to end spans 365.0 days; at most 365 days can be requested at once","input":"2027-01-01T01:00:00Z"}]}`,
+      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, end is 365.0 days after start; it may be at most 365 days after start (a whole calendar year such as 2024-01-01 to 2024-12-31 always fits): split longer spans","input":"2027-01-01T01:00:00Z"}]}`,
     );
     // Exactly 365 days is allowed.
     const ok = await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2026-01-01T00:00:00Z', end: '2027-01-01T00:00:00Z' } });
     assert.equal(ok.status, 200, ok.text.slice(0, 300));
+  });
+
+  test('a calendar year with 29 February is one window: every local day of it, and a 365-day chunk too', async () => {
+    const key = await t.key({ ercot: 'core' }, 'leap');
+    const year = await t.get('/v1/region/ercot/demand/actual', { key, query: { id: 'ercot_total', start: '2024-01-01', end: '2024-12-31' } });
+    assert.equal(year.status, 200, year.text.slice(0, 300));
+    const body = year.json();
+    // 366 local days; the spring-forward day has 23 hours and the fall-back day 25.
+    assert.equal(body.time_utc.length, 366 * 24);
+    assert.equal(body.time_local[0], '2024-01-01T00:00:00-06:00');
+    assert.equal(body.time_local.at(-1), '2024-12-31T23:00:00-06:00');
+    // The official client's chunk after it: 2024-12-31 to 2025-12-31 (365 days later).
+    const chunk = await t.get('/v1/region/ercot/demand/actual', { key, query: { id: 'ercot_total', start: '2024-12-31', end: '2025-12-31' } });
+    assert.equal(chunk.status, 200, chunk.text.slice(0, 300));
+    assert.equal(chunk.json().time_utc.length, 366 * 24);
   });
 
   test('a window entirely before 2026-01-01 (local) has no data', async () => {

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.ts';
+import type { LogOption } from '../src/api/logging.ts';
 import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
 import { openStore, type Store } from '../src/store/store.ts';
@@ -136,7 +137,15 @@ export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Recor
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: pathAndQuery, method, headers, agent: false },
+      // A body is sent with its length: without one, a GET's body would be read as a second request.
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pathAndQuery,
+        method,
+        headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -179,6 +188,8 @@ export interface ServerOptions {
   adminToken?: string;
   maxHeavy?: number;
   maxQueryBytes?: number;
+  /** The JSON request log (default: none). */
+  logger?: LogOption;
 }
 
 export const NO_RATE_LIMITS: RateLimits = { core: [], advanced: [], enterprise: [] };
@@ -193,6 +204,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     adminToken: options.adminToken,
     maxHeavy: options.maxHeavy,
     maxQueryBytes: options.maxQueryBytes,
+    logger: options.logger,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -110,6 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
+  // No public route takes a body: whatever a client sends is read and ignored, so that a
+  // wrong method or path is answered as such (405/404, as FastAPI does before reading a body)
+  // rather than as a body error. The admin API parses its own bodies (admin.ts).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
   // Set before any plugin is registered: an encapsulated plugin (the admin API) keeps the
   // error handler its parent had when it was registered.
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {

@@ -119,15 +119,19 @@ function keyInfoOf(row: KeyRow, subscriptions: Subscription[]): KeyInfo {
 }
 
 export class KeyStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** The source of random bytes for keys and ids (replaceable to test a collision). */
+    private readonly randomBytes: (size: number) => Buffer = crypto.randomBytes,
+  ) {}
 
   /** Creates a key and returns its id and the secret, which is shown this once only. */
   async create(name: string, subscriptions: readonly Subscription[]): Promise<{ id: string; key: string }> {
     // A collision of 96 random bits (id) or 192 (key) will not happen; if one ever did, the
     // transaction rolls back and the next attempt draws new ones.
     for (let attempt = 1; ; attempt++) {
-      const key = 'gc_' + crypto.randomBytes(24).toString('base64url');
-      const id = 'key_' + crypto.randomBytes(KEY_ID_BYTES).toString('hex');
+      const key = 'gc_' + this.randomBytes(24).toString('base64url');
+      const id = 'key_' + this.randomBytes(KEY_ID_BYTES).toString('hex');
       try {
         await this.sql.transaction(async (tx) => {
           await tx.query('INSERT INTO api_keys (id, name, key_hash) VALUES ($1, $2, $3)', [id, name, hashKey(key)]);

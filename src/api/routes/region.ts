@@ -1,10 +1,10 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
 import type { IsoCode } from '../../catalog/isos.ts';
 import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
-import type { ParamSpec, ParsedDateTime } from '../params.ts';
+import type { ParamSpec } from '../params.ts';
 import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
-import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM } from './common.ts';
+import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM, requestInstant } from './common.ts';
 import { ensembleRoute } from './ensemble.ts';
 import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
 import type { TargetRequest } from '../../query/kinds.ts';
@@ -51,7 +51,10 @@ const AS_OF_PARAM: ParamSpec = {
   name: 'as_of',
   in: 'query',
   kind: 'datetime',
-  description: 'The summary as it stood at this instant (a datetime without an offset is UTC). Default: now.',
+  description:
+    'The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from ' +
+    '2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no ' +
+    'data at all is a 422.',
 };
 
 /** `/region/{iso}/summary`: every region and metric, forecast and actual, in one response. */
@@ -70,6 +73,6 @@ export const summaryRoute: RouteDef = {
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],
   response: { kind: 'timeseries' },
-  handle: ({ params, nowMs, world }) =>
-    isoSummary(world, params.iso as IsoCode, (params.as_of as ParsedDateTime | undefined)?.epochMs, nowMs),
+  handle: ({ params, raw, nowMs, world }) =>
+    isoSummary(world, params.iso as IsoCode, requestInstant(params.as_of, raw.as_of), nowMs),
 };

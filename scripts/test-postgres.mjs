@@ -10,6 +10,8 @@ const FILES = [
   'test/county-api.test.ts',
   'test/operations.test.ts',
   'test/replicas.test.ts',
+  'test/hardening.test.ts',
+  'test/fuzz.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -4,7 +4,9 @@
  * - The URL is logged with the value of every query parameter whose *decoded* name is the key
  *   parameter replaced by `[redacted]`: the service accepts `api_key` however it is
  *   percent-encoded (`api%5Fkey`, `%61pi_key`, …), so redaction must look at the name as the
- *   query parser sees it, not at the raw text.
+ *   query parser sees it, not at the raw text. Near misses a client may send by mistake
+ *   (`API-KEY`, `apikey`, `api_key%00`) are redacted too, and so is any value or path segment
+ *   that holds something shaped like a key, whatever its parameter.
  * - No headers are logged (so neither X-API-Key nor Authorization).
  * - Errors are logged as type, code, message and stack only: database errors carry the SQL
  *   and its parameters as extra properties, and those must not reach the log.
@@ -16,26 +18,37 @@ import { decodeQueryComponent } from './querystring.ts';
 /** The query parameter that carries an API key. */
 export const KEY_PARAM = 'api_key';
 
-/** Parameter names redacted in logged URLs, compared after decoding and case-insensitively. */
-const SECRET_PARAMS = new Set([KEY_PARAM]);
+/** A decoded parameter name that carries, or was meant to carry, a key: letters and digits only, lower case. */
+const SECRET_NAME = /apikey|token|secret/;
+/** Something shaped like a gridcast key (`gc_` and 32 URL-safe characters), anywhere in a decoded text. */
+const KEY_SHAPE = /gc_[A-Za-z0-9_-]{16,}/;
+
+const REDACTED = '[redacted]';
 
 function isSecretName(rawName: string): boolean {
-  return SECRET_PARAMS.has(decodeQueryComponent(rawName).trim().toLowerCase());
+  return SECRET_NAME.test(decodeQueryComponent(rawName).toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
-/** The URL with the value of every key parameter (however spelled) replaced by `[redacted]`. */
+const holdsKey = (raw: string) => KEY_SHAPE.test(decodeQueryComponent(raw));
+
+/** The URL with the value of every key parameter (however spelled), and anything shaped like a key, replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => (holdsKey(segment) ? REDACTED : segment))
+    .join('/');
+  if (q < 0) return path;
   const pairs = url
     .slice(q + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return isSecretName(name) ? `${name}=[redacted]` : pair;
+      if (holdsKey(name)) return REDACTED;
+      return isSecretName(name) || (eq >= 0 && holdsKey(pair.slice(eq + 1))) ? `${name}=${REDACTED}` : pair;
     });
-  return `${url.slice(0, q)}?${pairs.join('&')}`;
+  return `${path}?${pairs.join('&')}`;
 }
 
 /** An error as the log shows it: never its extra properties (SQL text, query parameters). */

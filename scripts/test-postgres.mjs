@@ -12,6 +12,7 @@ const FILES = [
   'test/replicas.test.ts',
   'test/hardening.test.ts',
   'test/fuzz.test.ts',
+  'test/meter.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { KeyStore } from '../src/store/keys.ts';
 import { blockCache } from '../src/query/blockCache.ts';
-import { okJson, rawRequest, startServer, startTestApp, type Response, type TestApp, type TestServer } from './helpers.ts';
+import { okJson, rawRequest, startServer, startTestApp, waitFor, type Response, type TestApp, type TestServer } from './helpers.ts';
 
 const TOKEN = 'hardening-admin-token-0123456789';
 /** A year of every ERCOT wind plant: seconds of computing on a cold process. */
@@ -78,13 +78,6 @@ async function gauge(server: TestServer, name: string): Promise<number> {
   return Number(m[1]);
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('aborted requests give back everything they took', () => {
   test('four aborted heavy requests leave every slot free, the gauges at rest and their usage recorded', async () => {

@@ -190,6 +190,8 @@ export interface ServerOptions {
   maxQueryBytes?: number;
   /** The JSON request log (default: none). */
   logger?: LogOption;
+  /** How often counted requests are written to the database (default here: 50 ms, so tests wait little). */
+  flushMs?: number;
 }
 
 export const NO_RATE_LIMITS: RateLimits = { core: [], advanced: [], enterprise: [] };
@@ -205,6 +207,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     maxHeavy: options.maxHeavy,
     maxQueryBytes: options.maxQueryBytes,
     logger: options.logger,
+    flushMs: options.flushMs ?? 50,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -312,6 +315,15 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
     });
   });
   return { child, baseUrl, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Polls `check` every 25 ms until it holds (fails the test after `ms`). */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** GET that must answer 200 (the body is shown on failure); returns the parsed JSON. */

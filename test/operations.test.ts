@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startTestApp, type TestApp, type TestServer } from './helpers.ts';
+import { startServer, startTestApp, waitFor, type TestApp, type TestServer } from './helpers.ts';
 
 const TOKEN = 'test-admin-token-0123456789';
 let t: TestApp;
@@ -114,17 +114,17 @@ describe('admin API', () => {
     for (let i = 0; i < 2; i++) assert.equal((await t.get('/v1/region/isone/demand/forecast', { key, query: { id: 'isone_total' } })).status, 200);
     assert.equal((await t.get('/v1/region/isone/demand/list', { key })).status, 200);
     assert.equal((await t.get('/v1/region/isone/demand/forecast', { key, query: { id: 'nope' } })).status, 422);
-    // Usage is written as each response finishes.
-    await new Promise((r) => setTimeout(r, 200));
-    const rows = (await admin('GET', `/admin/usage?key_id=${created.id}`)).json();
+    // Usage is counted in memory and written in batches (every 50 ms in these tests).
     const today = new Date().toISOString().slice(0, 10);
-    assert.deepEqual(
-      rows.map((r: any) => [r.day, r.endpoint, r.requests, r.values_served]),
-      [
-        [today, '/region/{iso}/{metric}/forecast', 3, 2 * 360],
-        [today, '/region/{iso}/{metric}/list', 1, 9],
-      ],
-    );
+    const expected = [
+      [today, '/region/{iso}/{metric}/forecast', 3, 2 * 360],
+      [today, '/region/{iso}/{metric}/list', 1, 9],
+    ];
+    let rows: any[] = [];
+    await waitFor(async () => {
+      rows = (await admin('GET', `/admin/usage?key_id=${created.id}`)).json().map((r: any) => [r.day, r.endpoint, r.requests, r.values_served]);
+      return JSON.stringify(rows) === JSON.stringify(expected);
+    }, `usage rows ${JSON.stringify(expected)} (last seen ${JSON.stringify(rows)})`);
     const bad = await admin('GET', '/admin/usage?from=yesterday');
     assert.equal(bad.status, 422);
     assert.deepEqual(bad.json().detail[0].loc, ['query', 'from']);

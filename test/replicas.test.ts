@@ -10,10 +10,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, NOW_ISO, rawRequest, spawnServe, TEST_BACKEND, type ServeProcess } from './helpers.ts';
+import { spawnSync } from 'node:child_process';
+import { createTestDatabase, NOW_ISO, rawRequest, ROOT, spawnServe, TEST_BACKEND, type ServeProcess } from './helpers.ts';
 
 const TOKEN = 'replica-admin-token';
 const AUTH_CACHE_MS = 2000;
+const FLUSH_MS = 100;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 after(async () => {
@@ -27,21 +29,26 @@ function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+interface Replica extends ServeProcess {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<Replica> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-replica-'));
   const p = await spawnServe(['--data', dataDir], env);
   cleanups.push(() => {
     if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  return p;
+  return { ...p, dataDir, env };
 }
 
 const adminCall = (base: string, method: string, p: string, body?: unknown) =>
   rawRequest(base, p, { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, method, body ? JSON.stringify(body) : undefined);
 
 describe('one serve process', () => {
-  let a: ServeProcess;
+  let a: Replica;
   before(async () => {
     a = await serve(baseEnv({}));
   });
@@ -79,16 +86,21 @@ describe('one serve process', () => {
     assert.equal(signal, null);
     assert.equal(code, 0);
     assert.match(a.stderr(), /gridcast: stopped/);
+    // Nothing counted is lost on SIGTERM: the default flush interval is 1 s, and the request
+    // ended just before the exit, so only the shutdown flush can have written it.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'usage', '--data', a.dataDir], { cwd: ROOT, env: a.env, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\t\/plant\/\{iso\}\/\{metric\}\/continuous\t1\t\d+\n/);
   });
 });
 
 describe('two API processes on one PostgreSQL database', { skip: TEST_BACKEND !== 'postgres' && 'runs with GRIDCAST_TEST_BACKEND=postgres (.ci/run does)' }, () => {
-  let a: ServeProcess;
-  let b: ServeProcess;
+  let a: Replica;
+  let b: Replica;
   before(async () => {
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());
-    const env = baseEnv({ DATABASE_URL: db.url, GRIDCAST_LOG: 'off', GRIDCAST_RATE_LIMITS: 'core=5/min' });
+    const env = baseEnv({ DATABASE_URL: db.url, GRIDCAST_LOG: 'off', GRIDCAST_RATE_LIMITS: 'core=5/min', GRIDCAST_FLUSH_MS: String(FLUSH_MS) });
     // Both start at once: the migrations serialise on an advisory lock.
     [a, b] = await Promise.all([serve(env), serve(env)]);
   });
@@ -99,10 +111,12 @@ describe('two API processes on one PostgreSQL database', { skip: TEST_BACKEND !=
     for (let i = 0; i < 6; i++) {
       const base = i % 2 === 0 ? b.baseUrl : a.baseUrl;
       statuses.push((await rawRequest(base, '/v1/region/pjm/demand/list', { 'x-api-key': created.key })).status);
+      // Each process counts in memory and shares its counts every FLUSH_MS: after two
+      // intervals (its own flush, then the other's) each knows the other's requests.
+      await new Promise((r) => setTimeout(r, 3 * FLUSH_MS));
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
     // Usage written by both processes, read through either.
-    await new Promise((r) => setTimeout(r, 200));
     const usage = (await adminCall(b.baseUrl, 'GET', `/admin/usage?key_id=${created.id}`)).json();
     assert.equal(usage[0].requests, 6);
     assert.equal(usage[0].values_served, 5 * 20);

@@ -19,6 +19,7 @@ import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } 
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { RequestTracker, type RequestState } from './lifecycle.ts';
 import { KEY_PARAM, loggerOptions, type LogOption } from './logging.ts';
+import { DEFAULT_FLUSH_MS, UsageMeter } from '../store/meter.ts';
 import { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
@@ -58,6 +59,8 @@ export interface AppOptions {
   maxHeavy?: number;
   /** Longest query string accepted, bytes (default GRIDCAST_MAX_QUERY_BYTES or 4096); longer gets a 414. */
   maxQueryBytes?: number;
+  /** How often counted requests are written to the database, ms (default GRIDCAST_FLUSH_MS or 1000). */
+  flushMs?: number;
 }
 
 /** A positive integer from the environment, or the fallback. */
@@ -85,8 +88,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
   const metrics = new Metrics();
-  /** Usage writes not yet finished: shutdown waits for them. */
-  const pendingUsage = new Set<Promise<void>>();
+  // Rate-limit windows and usage are counted in memory and written in batches (store/meter.ts):
+  // no request waits for the database after its key lookup (cached).
+  const meter = new UsageMeter(store.usage, {
+    flushMs: options.flushMs ?? envInt('GRIDCAST_FLUSH_MS', DEFAULT_FLUSH_MS),
+    onError: (e) => app.log.error({ err: e }, 'usage flush failed; its counts are kept for the next one'),
+  });
   const app = Fastify({
     logger: loggerOptions(options.logger),
     // A caller's X-Request-Id (if sane) names the request in our logs and comes back in the response.
@@ -108,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void sendJson(reply, 404, { detail: 'Not Found' });
     },
   });
+  meter.start();
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a
@@ -131,12 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // gauges, the heavy slot, latency and the usage record are settled there exactly once.
   const tracker = new RequestTracker(metrics, options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4), (state, { status, completed }) => {
     if (!state.keyId || !state.endpoint || status >= 500) return;
-    const values = completed && status === 200 ? (state.values ?? 0) : 0;
-    const write = store.usage
-      .record(state.keyId, state.endpoint, values)
-      .catch((e: Error) => app.log.error({ err: e }, 'usage write failed'))
-      .finally(() => pendingUsage.delete(write));
-    pendingUsage.add(write);
+    meter.record(state.keyId, state.endpoint, completed && status === 200 ? (state.values ?? 0) : 0);
   });
   app.addHook('onRequest', requireHost);
   app.addHook('onRequest', async (req, reply) => {
@@ -182,7 +185,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   pruneTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
-    await Promise.all([...pendingUsage]);
+    // Requests still finishing are counted when they end, so flush once they have.
+    await meter.stop().catch((e: Error) => app.log.error({ err: e }, 'usage flush failed at shutdown'));
   });
 
   for (const def of ROUTES) {
@@ -201,7 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The key's public id (never the secret) on this request's log lines.
     req.log = reply.log = req.log.child({ keyId: key.id });
     state.endpoint = def.path;
-    void reply.headers(await checkRateLimit(store.usage, rateLimits, key));
+    void reply.headers(checkRateLimit(meter, rateLimits, key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);

@@ -1,8 +1,8 @@
 /**
  * Rate limits and quotas per key, configured per level: each level has fixed windows (per
- * second, minute, hour or day) with a request budget, counted in the database so that every
- * API process sharing it enforces the same budget. A key is held to the limits of its best
- * active subscription level.
+ * second, minute, hour or day) with a request budget, counted in memory and shared through
+ * the database (store/meter.ts) so that every API process on it enforces the same budget,
+ * with a bounded overshoot. A key is held to the limits of its best active subscription level.
  *
  * Defaults: core 60/min and 10,000/day; advanced 600/min and 100,000/day; enterprise 6,000/min.
  * GRIDCAST_RATE_LIMITS overrides them per level, e.g. `core=60/min,advanced=600/min,
@@ -10,7 +10,7 @@
  * entries per level are allowed: `core=60/min,core=5000/day`; `enterprise=none` removes limits).
  */
 import { LEVELS, levelRank, type KeyInfo, type Level } from '../store/keys.ts';
-import type { UsageStore } from '../store/usage.ts';
+import type { UsageMeter } from '../store/meter.ts';
 import { serviceError } from './errors.ts';
 
 export interface RateWindow {
@@ -71,11 +71,11 @@ function perWindow(secs: number): string {
  * Counts the request and returns the RateLimit-* headers of its tightest window; throws a
  * 429 HttpError (with Retry-After) when a window's budget is spent.
  */
-export async function checkRateLimit(usage: UsageStore, limits: RateLimits, key: KeyInfo): Promise<Record<string, string>> {
+export function checkRateLimit(meter: UsageMeter, limits: RateLimits, key: KeyInfo): Record<string, string> {
   const tier = tierOf(key);
   const windows = limits[tier];
   if (windows.length === 0) return {};
-  const counts = await usage.hit(key.id, windows.map((w) => w.windowSecs));
+  const counts = meter.hit(key.id, windows.map((w) => w.windowSecs));
   let tightest: { w: RateWindow; count: number; reset: number } | null = null;
   let exceeded: { w: RateWindow; reset: number } | null = null;
   for (const w of windows) {

@@ -12,8 +12,9 @@ import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from '../src/catalog/isos.ts
 import { regionsOf } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
 import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../src/world/demand.ts';
-import { WeatherWorld } from '../src/world/weather.ts';
+import { RegionWeatherComputer } from '../src/world/demand.ts';
+import { WeatherBatch } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 
 /** Targets from realism-targets §2a (GW): summer peak band, mean, winter peak, min band. */
 const TARGETS: Record<IsoCode, string> = {
@@ -42,7 +43,7 @@ function truthYear(iso: IsoCode): { valid: number[]; demand: Float64Array; popte
   const zone = ISOS[iso].timezone;
   const valid = hoursBetween(zone, YEAR_START, YEAR_END);
   const t0 = performance.now();
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, { valid, created: null }, null), valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, { valid, created: null }, null, {}), valid, zone);
   const total = regionsOf(iso)[0];
   const demand = new Float64Array(valid.length);
   const poptemp = new Float64Array(valid.length);
@@ -70,7 +71,7 @@ function sampledRows(iso: IsoCode, model: ForecastModelName, daysBefore: number)
 function mape(iso: IsoCode, model: ForecastModelName, daysBefore: number, truthAt: Map<number, number>): number {
   const zone = ISOS[iso].timezone;
   const rows = sampledRows(iso, model, daysBefore);
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, rows, FORECAST_MODELS[model].skill), rows.valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, rows, FORECAST_MODELS[model].skill, {}), rows.valid, zone);
   const out = new Float64Array(rows.valid.length);
   c.demand(regionsOf(iso)[0], out);
   let sum = 0;

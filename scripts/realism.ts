@@ -36,7 +36,7 @@ import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
-import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
+import type { WeatherWorld as WeatherWorldType } from '../src/world/weather/world.ts';
 
 // The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
@@ -55,7 +55,7 @@ const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts'
 const { HOUR_MS } = await import('../src/time/hours.ts');
 const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, parseDate } =
   await import('../src/time/zones.ts');
-const { WeatherWorld } = await import('../src/world/weather.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
 
 // ---------------------------------------------------------------------------------------------
 // Options

@@ -2,7 +2,7 @@
  * The deterministic forecast models: when their runs are made, how far ahead they
  * reach, and how good they are. Every model sees the same world through its own error.
  */
-import type { WeatherSkill } from '../world/weather.ts';
+import type { WeatherSkill } from '../world/weather/skill.ts';
 
 export const FORECAST_MODEL_NAMES = ['optimized', 'iso', 'normal'] as const;
 export type ForecastModelName = (typeof FORECAST_MODEL_NAMES)[number];

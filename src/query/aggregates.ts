@@ -9,8 +9,9 @@ import { ISOS } from '../catalog/isos.ts';
 import { regionById, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { PlantColumns } from './plantColumns.ts';
 
@@ -39,7 +40,7 @@ export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: S
 
 /** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
 export function regionLoadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
-  const batch = regionWeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null);
+  const batch = new WeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null, {});
   const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
   return (region: Region): Float64Array => {
     const out = new Float64Array(rows.valid.length);

@@ -8,7 +8,7 @@
 import { getResolution, isValidCell } from 'h3-js';
 import { DEFAULT_CELL_RESOLUTION, geometryAreaKm2, type Cell } from '../catalog/cells.ts';
 import { cellMembers } from '../catalog/disaggregation.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { plantSums, sharedDemand } from './aggregates.ts';
 import { queryValueError } from './errors.ts';
 import { queriesFor, type SeriesGroup, type TargetRequest } from './kinds.ts';

@@ -6,7 +6,7 @@
 import { countyShares } from '../catalog/disaggregation.ts';
 import { countiesOf, countyGeometry, type IsoCounty } from '../catalog/geography.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { sharedDemand } from './aggregates.ts';
 import { queryValueError } from './errors.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';

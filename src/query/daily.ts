@@ -8,7 +8,7 @@
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { stitchCutoffHour, lastStitchableDay, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';

@@ -5,7 +5,7 @@
  *
  * - demand and poptemp: each member is the region's demand / population-weighted temperature
  *   computed exactly as for the deterministic models (world/demand.ts), from the member's
- *   weather and load noise (models/ensembleModels.ts, world/weather.ts).
+ *   weather and load noise (models/ensembleModels.ts, world/weather/skill.ts).
  * - wind and solar, euro_ens: Σ plants per member, exactly like the deterministic models
  *   (1–2.5 s for an ISO total: the members share their truth and common-error parts, the sun
  *   positions and the shared local perturbations through an EnsembleShare).
@@ -32,10 +32,12 @@ import type { Plant } from '../catalog/types.ts';
 import { ENSEMBLE_MODELS, memberLabel, memberSkill, type EnsembleModel, type EnsembleModelName } from '../models/ensembleModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { addDays, localDateOfHour, localDayStartHour, parseDate } from '../time/zones.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
 import { createSolarTimeTerms, createSunPosition, solarTimeTerms, sunPosition } from '../world/physics/solar.ts';
 import { PlantSeriesComputer, SunPositionCache, weatherNeedsFor } from '../world/plantOutput.ts';
-import { EnsembleShare, WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { EnsembleShare } from '../world/weather/groups.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
@@ -173,7 +175,7 @@ function loadMembers(world: WeatherWorld, metric: 'demand' | 'poptemp', region: 
   const runs = valid.map(() => created);
   const share = new EnsembleShare();
   return (m: number): Float64Array => {
-    const batch = regionWeatherBatch(world, { valid, created: runs }, memberSkill(model, m, share));
+    const batch = new WeatherBatch(world, { valid, created: runs }, memberSkill(model, m, share), {});
     const computer = new RegionWeatherComputer(batch, valid, region.timezone);
     const hourly = new Float64Array(valid.length);
     if (metric === 'demand') computer.demand(region, hourly);

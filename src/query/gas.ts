@@ -14,7 +14,7 @@ import type { ForecastModel } from '../models/forecastModels.ts';
 import { localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { poptempOnRows } from '../world/demand.ts';
 import { epochDay, GAS_DAY_SAMPLE_HOURS, gasPrint, lastKnownTradingDay, printKnownHour, tradingDayFor } from '../world/gas.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { dailyQueriesFor, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { queryValueError } from './errors.ts';
 

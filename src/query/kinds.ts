@@ -5,7 +5,7 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';

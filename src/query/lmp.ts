@@ -25,7 +25,7 @@ import { regionById, regionsOf, zoneRegionsOf, zoneRegionOfPlant } from '../cata
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { dayAheadPremium, hourPrice, LMP_ZONES, realTimePrice, utilization, zoneGasHub, type HourInputs } from '../world/lmp.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
 import { queryValueError } from './errors.ts';

@@ -9,7 +9,8 @@ import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
 import { localDayStartHour, parseDate } from '../time/zones.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
-import { WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
 import type { StitchedRows } from './continuous.ts';
 

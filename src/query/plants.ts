@@ -4,7 +4,7 @@ import { plantById, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, type PlantMetric } from '../world/plantOutput.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
 import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';

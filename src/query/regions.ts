@@ -10,8 +10,9 @@ import { plantsOf } from '../catalog/plants.ts';
 import { populationShare, regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
 import {
@@ -117,7 +118,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
       dayOf.push(i);
     }
   });
-  const batch = regionWeatherBatch(world, { valid, created: model ? created : null }, model?.skill ?? null);
+  const batch = new WeatherBatch(world, { valid, created: model ? created : null }, model?.skill ?? null, {});
   const poptemp = new Float64Array(valid.length);
   new RegionWeatherComputer(batch, valid, tz).poptemp(regionsOf(iso)[0], poptemp);
   const min = new Float64Array(rows.days.length).fill(Infinity);

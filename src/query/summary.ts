@@ -21,7 +21,7 @@ import { HOUR_MS } from '../time/hours.ts';
 import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import { priceNodesOf } from '../catalog/priceNodes.ts';
 import { lmpSource } from './lmp.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
 import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';

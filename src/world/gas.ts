@@ -26,7 +26,7 @@ import { localDayStartHour } from '../time/zones.ts';
 import { nercHolidayOf, poptempOnRows } from './demand.ts';
 import { gaussianish, seedOf } from './hash.ts';
 import { climatePoptemp, yearPosition } from './outage.ts';
-import type { WeatherWorld } from './weather.ts';
+import type { WeatherWorld } from './weather/world.ts';
 
 const DAY_MS = 86_400_000;
 const SEED = seedOf('gridcast/world/gas/v1');

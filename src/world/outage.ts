@@ -18,7 +18,7 @@
  *
  * Forecasts (`optimized`, `iso`): the planned part with a tiny schedule-revision error; the
  * forced part evaluated at the forecast's own temperatures, with the random multiplier seen
- * the way weather.ts sees anomalies: z_f = α·z + β·E, α = 1 − e²/2, β = √(e² − (1 − α)²), so
+ * the way weather/skill.ts sees anomalies: z_f = α·z + β·E, α = 1 − e²/2, β = √(e² − (1 − α)²), so
  * the error has variance e²(lead) and the forecast keeps the variance of the truth. E is
  * value noise over (valid day, run day), so consecutive runs differ little. `iso` errors are
  * 20 % larger. `normal` is the seasonal climatology of the total: the smooth planned curve

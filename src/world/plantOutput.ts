@@ -18,18 +18,8 @@ import {
   type SunPosition,
 } from './physics/solar.ts';
 import { windPlantOutputMw, type WindWeather } from './physics/wind.ts';
-import {
-  CLOUD_LOGIT_GAIN,
-  COLD_ROW_MAX_C,
-  LOCAL_CLOUD_LOGIT_SD,
-  LOCAL_WIND_REL_SD,
-  RICE_MEAN,
-  WIND_SPREAD,
-  newWeatherSeries,
-  type WeatherBatch,
-  type WeatherNeeds,
-  type WeatherSeries,
-} from './weather.ts';
+import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
+import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
 
 export const PLANT_METRICS = ['wind', 'solar', 'wind_icing', 'solar_snow'] as const;
 export type PlantMetric = (typeof PLANT_METRICS)[number];

@@ -44,7 +44,7 @@ import type { WeatherWorld as WeatherWorldType } from '../src/world/weather/worl
 process.env.GRIDCAST_CACHE_MB ??= '0';
 const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
-const { plantsOf } = await import('../src/catalog/plants.ts');
+const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
 const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
@@ -299,9 +299,8 @@ class Capacity {
   readonly total: number;
 
   constructor(iso: IsoCode, type: 'wind' | 'solar') {
-    const tz = ISOS[iso].timezone;
     const plants = [...plantsOf(iso, type)]
-      .map((p) => ({ start: localDayStartHour(tz, parseDate(p.operations_begin_date)), mw: p.capacity_mw }))
+      .map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw }))
       .sort((a, b) => a.start - b.start);
     this.starts = plants.map((p) => p.start);
     this.cum = [];

@@ -7,7 +7,8 @@
  * the installed capacity of each ISO (realism-targets §2b). The same code always yields the
  * same plants, ids and names; changing one ISO's tables leaves the others' plants untouched.
  */
-import { ISO_CODES, type IsoCode } from './isos.ts';
+import { ISO_CODES, ISOS, type IsoCode } from './isos.ts';
+import { localDayStartHour, parseDate } from '../time/zones.ts';
 import type { Plant, PlantType, SolarPlant, WindPlant } from './types.ts';
 import { county, locate } from './geography.ts';
 import { mix32 } from '../util/mix32.ts';
@@ -602,4 +603,9 @@ export function plantById(id: number | string): Plant | undefined {
   const n = typeof id === 'number' ? id : /^\d+$/.test(id) ? Number(id) : NaN;
   byId ??= new Map(allPlants().map((p) => [p.id, p]));
   return byId.get(n);
+}
+
+/** The first hour a plant operates: local midnight (in its ISO's timezone) of its operations_begin_date, as an epoch hour. */
+export function plantFirstHour(plant: Plant): number {
+  return localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
 }

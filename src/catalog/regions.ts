@@ -19,7 +19,8 @@
 import { createRequire } from 'node:module';
 import { countiesOf, locate, membership } from './geography.ts';
 import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from './isos.ts';
-import type { Plant } from './types.ts';
+import { plantsOf } from './plants.ts';
+import type { Plant, PlantType } from './types.ts';
 
 export type RegionType = 'iso' | 'zone';
 
@@ -338,6 +339,21 @@ export function zoneRegionOfPlant(plant: Plant): Region {
   const region = regionById(`${m.iso}_${m.zone}`);
   if (!region) throw new Error(`plant ${plant.id}: no region ${m.iso}_${m.zone}`);
   return region;
+}
+
+/** Plants of each zone of an ISO, keyed by zone region id (every zone present), memoised per ISO and plant type. */
+const plantsByZoneCache = new Map<string, ReadonlyMap<string, readonly Plant[]>>();
+
+export function plantsByZone(iso: IsoCode, type: PlantType): ReadonlyMap<string, readonly Plant[]> {
+  const key = `${iso}:${type}`;
+  let byZone = plantsByZoneCache.get(key);
+  if (!byZone) {
+    const groups = new Map(zoneRegionsOf(iso).map((z) => [z.id, [] as Plant[]]));
+    for (const p of plantsOf(iso, type)) groups.get(zoneRegionOfPlant(p).id)!.push(p);
+    byZone = groups;
+    plantsByZoneCache.set(key, byZone);
+  }
+  return byZone;
 }
 
 /**

@@ -65,6 +65,11 @@ const NORMAL: ForecastModel = {
 
 export const FORECAST_MODELS: Record<ForecastModelName, ForecastModel> = { optimized: OPTIMIZED, iso: ISO, normal: NORMAL };
 
+/** True when `validHour` lies beyond the horizon of the run created at `createdHour`: the run has no value there. */
+export function beyondHorizon(model: ForecastModel, validHour: number, createdHour: number): boolean {
+  return validHour - createdHour >= model.horizonHours;
+}
+
 /** Creation hour of the model's latest run at or before epoch hour `hour`. */
 export function latestRunAtOrBefore(model: ForecastModel, hour: number): number {
   const steps = Math.floor((Math.floor(hour) - model.phaseHours) / model.cadenceHours);

@@ -14,12 +14,7 @@ import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { PlantColumns } from './plantColumns.ts';
-
-/** Rows beyond the run's horizon have no value (NaN) — for a sum as for each of its parts. */
-export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
-  if (model) for (let i = 0; i < out.length; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) out[i] = Number.NaN;
-  return out;
-}
+import { clearBeyondHorizon } from './runs.ts';
 
 /**
  * Sums of plant series over rows: a plant that did not exist yet adds nothing. Plant series

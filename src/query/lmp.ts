@@ -19,9 +19,8 @@
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
-import { plantsOf } from '../catalog/plants.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
-import { regionById, regionsOf, zoneRegionsOf, zoneRegionOfPlant } from '../catalog/regions.ts';
+import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { dayAheadPremium, hourPrice, LMP_ZONES, realTimePrice, utilization, zoneGasHub, type HourInputs } from '../world/lmp.ts';
@@ -59,11 +58,9 @@ const installedCache = new Map<IsoCode, Map<string, number>>();
 function installedRenewables(iso: IsoCode): Map<string, number> {
   let m = installedCache.get(iso);
   if (!m) {
-    m = new Map(zoneRegionsOf(iso).map((z) => [z.id, 0]));
-    for (const p of [...plantsOf(iso, 'wind'), ...plantsOf(iso, 'solar')]) {
-      const id = zoneRegionOfPlant(p).id;
-      m.set(id, m.get(id)! + p.capacity_mw);
-    }
+    const wind = plantsByZone(iso, 'wind');
+    const solar = plantsByZone(iso, 'solar');
+    m = new Map(zoneRegionsOf(iso).map((z) => [z.id, [...wind.get(z.id)!, ...solar.get(z.id)!].reduce((sum, p) => sum + p.capacity_mw, 0)]));
     installedCache.set(iso, m);
   }
   return m;

@@ -6,10 +6,8 @@
  * (src/world/demand.ts); total demand is the sum of the zones' demand.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import { plantsOf } from '../catalog/plants.ts';
-import { populationShare, regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
-import type { Plant } from '../catalog/types.ts';
-import type { ForecastModel } from '../models/forecastModels.ts';
+import { plantsByZone, populationShare, regionById, regionsOf, zoneRegionsOf, type Region } from '../catalog/regions.ts';
+import { beyondHorizon, type ForecastModel } from '../models/forecastModels.ts';
 import { RegionWeatherComputer } from '../world/demand.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
@@ -41,33 +39,23 @@ export function regionList(iso: IsoCode): Record<string, unknown>[] {
   return regionsOf(iso).map((r) => ({ id: r.id, name: r.name, region_type: r.region_type, iso: r.iso, timezone: r.timezone }));
 }
 
-function selectRegions(iso: IsoCode, metric: RegionMetric, id: string | undefined): readonly Region[] {
-  if (id === undefined) return regionsOf(iso);
+/** The region `id` of an ISO (the `id` query parameter of `metric`'s endpoints), or a 422 naming the list. */
+export function regionOf(iso: IsoCode, metric: string, id: string): Region {
   const region = regionById(id.trim());
   if (!region || region.iso !== iso) {
     throw queryValueError('id', id, `unknown region id '${id}' in ${iso}; GET /v1/region/${iso}/${metric}/list lists them`);
   }
-  return [region];
+  return region;
 }
 
-/** Plants of each zone of an ISO, memoised per ISO and plant type. */
-const plantsByZone = new Map<string, Map<string, Plant[]>>();
-
-function zonePlants(iso: IsoCode, type: 'wind' | 'solar'): Map<string, Plant[]> {
-  const key = `${iso}:${type}`;
-  let byZone = plantsByZone.get(key);
-  if (!byZone) {
-    byZone = new Map(zoneRegionsOf(iso).map((z) => [z.id, [] as Plant[]]));
-    for (const p of plantsOf(iso, type)) byZone.get(zoneRegionOfPlant(p).id)!.push(p);
-    plantsByZone.set(key, byZone);
-  }
-  return byZone;
+function selectRegions(iso: IsoCode, metric: RegionMetric, id: string | undefined): readonly Region[] {
+  return id === undefined ? regionsOf(iso) : [regionOf(iso, metric, id)];
 }
 
 /** Wind or solar of regions: a zone is the sum of its plants, the ISO total the sum of its zones. */
 function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
   const sumOf = plantSums(world, metric, rows, model);
-  const byZone = zonePlants(iso, metric);
+  const byZone = plantsByZone(iso, metric);
   const zoneSums = new Map<string, Float64Array>();
   const zoneSum = (zoneId: string): Float64Array => {
     let sum = zoneSums.get(zoneId);
@@ -130,7 +118,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
   const total = rows.days.map((day, i) => {
     const input = { ...day, poptempMinC: min[i], poptempMaxC: max[i] };
     if (!model) return outageTruthMw(iso, input);
-    if (rows.dayStart[i] - rows.created[i] >= model.horizonHours) return Number.NaN;
+    if (beyondHorizon(model, rows.dayStart[i], rows.created[i])) return Number.NaN;
     const lead = Math.max(0, leadDaysOf(tz, rows.created[i], day));
     return outageForecastMw(iso, input, lead, model.name as OutageModelName, Math.floor(rows.created[i] / 24));
   });

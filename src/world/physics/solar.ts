@@ -519,7 +519,7 @@ export function cellTemperatureC(
 ): number {
   const e = poa > 0 ? poa : 0;
   const ws = windMs > 0 ? windMs : 0;
-  return tempC + e * Math.exp(a + b * ws) + (e / 1000) * deltaT;
+  return tempC + e * Math.exp(a + b * ws) + e * (deltaT / 1000);
 }
 
 /**
@@ -649,9 +649,8 @@ export function solarPlantOutputMw(
     beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
   s.poa = poa;
 
-  // SAPM cell temperature (open rack glass/polymer), inlined.
-  const ws = wx.windMs > 0 ? wx.windMs : 0;
-  const tc = wx.tempC + poa * Math.exp(SAPM_A + SAPM_B * ws) + poa * (SAPM_DELTA_T / 1000);
+  // SAPM cell temperature (open rack glass/polymer).
+  const tc = cellTemperatureC(poa, wx.tempC, wx.windMs);
   s.cellTempC = tc;
 
   // PVWatts DC, snow, system losses.
@@ -661,14 +660,8 @@ export function solarPlantOutputMw(
     poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
   s.dcMw = pdc;
 
-  // PVWatts inverter with clipping at the AC rating (inlined pvwattsInverterAc).
-  const pac0 = c.pac0;
-  if (!(pdc > 0) || !(pac0 > 0)) return 0;
-  const zeta = (pdc * INVERTER_ETA_NOM) / pac0;
-  const eta = (INVERTER_ETA_NOM / INVERTER_ETA_REF) * (-0.0162 * zeta - 0.0059 / zeta + 0.9858);
-  let pac = eta * pdc;
-  if (!(pac > 0)) pac = 0;
-  else if (pac > pac0) pac = pac0;
+  // PVWatts inverter with clipping at the AC rating.
+  const pac = pvwattsInverterAc(pdc, c.pac0);
   s.acMw = pac;
   return pac;
 }

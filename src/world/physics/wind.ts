@@ -10,6 +10,7 @@
  * Every function returns a number and allocates nothing.
  */
 import type { WindPlant } from '../../catalog/types.ts';
+import { G0, hubHeightM, R_DRY, REFERENCE_WIND_HEIGHT_M, RHO_STD, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M, STANDARD_PRESSURE_PA } from './atmosphere.ts';
 
 export interface WindWeather {
   /** Wind speed at 100 m above ground, m/s. */
@@ -40,12 +41,6 @@ export const CUT_IN_MS = 3;
 export const CUT_OUT_MS = 25;
 /** Plant availability (turbine downtime, balance-of-plant, curtailment). */
 export const WIND_AVAILABILITY = 0.97;
-/** Standard air density, kg/m³. */
-export const RHO_STD = 1.225;
-/** Dry-air gas constant, J/(kg·K). */
-export const R_DRY = 287.05;
-const G0 = 9.80665;
-const LAPSE_K_PER_M = 0.0065;
 /** Relative speed spread of the fleet-smoothing points (v·(1 ± spread)). */
 const FLEET_SPREAD = 0.1;
 /** Half-width (m/s) of the fleet cut-out ramp around CUT_OUT_MS. */
@@ -61,7 +56,7 @@ export function airDensity(tempC: number, pressurePa: number): number {
 
 /** Standard-atmosphere surface pressure, Pa, at an elevation in metres. */
 export function pressureAtElevation(elevationM: number): number {
-  return 101325 * Math.pow(1 - 2.25577e-5 * elevationM, 5.25588);
+  return STANDARD_PRESSURE_PA * Math.pow(1 - 2.25577e-5 * elevationM, 5.25588);
 }
 
 /**
@@ -143,11 +138,11 @@ const windConstants = new WeakMap<WindPlant, WindPlantConstants>();
 function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
   let k = windConstants.get(plant);
   if (!k || k.alpha !== alpha) {
-    const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
+    const hub = hubHeightM(plant);
     const curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
     // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
     for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, plant.rated_speed_ms);
-    k = { alpha, shearFactor: hub === 100 ? 1 : Math.pow(hub / 100, alpha), hub, curve };
+    k = { alpha, shearFactor: hub === REFERENCE_WIND_HEIGHT_M ? 1 : Math.pow(hub / REFERENCE_WIND_HEIGHT_M, alpha), hub, curve };
     windConstants.set(plant, k);
   }
   return k;
@@ -166,9 +161,9 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
 
   // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
-  const dz = k.hub - 2;
-  const tHubK = wx.tempC + 273.15 - LAPSE_K_PER_M * dz;
-  const tMeanK = tHubK + 0.5 * LAPSE_K_PER_M * dz;
+  const dz = k.hub - SCREEN_HEIGHT_M;
+  const tHubK = wx.tempC + 273.15 - STANDARD_LAPSE_K_PER_M * dz;
+  const tMeanK = tHubK + 0.5 * STANDARD_LAPSE_K_PER_M * dz;
   // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
   // expansion is exact to ~1e-7 and saves an exp per call.
   const x = (G0 * dz) / (R_DRY * tMeanK);

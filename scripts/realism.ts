@@ -32,6 +32,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
+import type { MetricName } from '../src/catalog/metrics.ts';
 import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
@@ -44,6 +45,7 @@ import type { WeatherWorld as WeatherWorldType } from '../src/world/weather/worl
 process.env.GRIDCAST_CACHE_MB ??= '0';
 const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
+const { metricSpec } = await import('../src/catalog/metrics.ts');
 const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
@@ -284,10 +286,13 @@ interface MetricSpec {
   daylightOnly: boolean;
 }
 
+/** How the registry (catalog/metrics.ts) says a regional metric is scored. */
 function specOf(metric: string): MetricSpec {
-  if (metric === 'demand') return { metric, measure: 'mape', label: () => 'MAPE %', daylightOnly: false };
-  if (metric === 'wind' || metric === 'solar') {
-    return { metric, measure: 'nmae', label: () => (metric === 'solar' ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly: metric === 'solar' };
+  const measure = metricSpec(metric as MetricName).errorMeasure ?? 'mae';
+  if (measure === 'mape') return { metric, measure, label: () => 'MAPE %', daylightOnly: false };
+  if (measure === 'nmae' || measure === 'nmae_daylight') {
+    const daylightOnly = measure === 'nmae_daylight';
+    return { metric, measure: 'nmae', label: () => (daylightOnly ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly };
   }
   return { metric, measure: 'mae', label: (units) => `MAE ${units || '?'}`, daylightOnly: false };
 }

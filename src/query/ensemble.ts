@@ -27,6 +27,7 @@
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { fleetGroups } from '../catalog/fleetGroups.ts';
+import { decimalsOf, metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { ENSEMBLE_MODELS, memberLabel, memberSkill, type EnsembleModel, type EnsembleModelName } from '../models/ensembleModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
@@ -38,13 +39,13 @@ import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
 import { QueryError, queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import type { Frame } from './frame.ts';
 import { regionOf } from './regions.ts';
 import type { RequestInstant } from './window.ts';
 
 /** The hourly region metrics ensembles are served for. */
-export const ENSEMBLE_METRICS = ['demand', 'wind', 'solar', 'poptemp'] as const;
-export type EnsembleMetric = (typeof ENSEMBLE_METRICS)[number];
+export const ENSEMBLE_METRICS = metricsOf('ensemble');
+export type EnsembleMetric = MetricsOf<'ensemble'>;
 
 /** Ensemble history begins with the runs of 2025-12-01 (00 UTC), SEAS5's December run among them. */
 export const ENSEMBLE_HISTORY_START_HOUR = Date.UTC(2025, 11, 1) / HOUR_MS;
@@ -119,14 +120,13 @@ export function ensembleFrame(world: WeatherWorld, r: EnsembleRequest): Frame {
   const tz = ISOS[r.iso].timezone;
   const layout = ensembleLayout(model, created, tz);
   const members = memberSource(world, r.iso, metric, region, model, created, layout);
-  const units = metric === 'poptemp' ? '°C' : 'MW';
   return {
     model: model.name,
     createdAtHour: created,
-    units,
+    units: unitOf(metric),
     timezone: tz,
     hours: layout.starts,
-    decimals: DECIMALS_BY_UNIT[units],
+    decimals: decimalsOf(metric),
     columns: Array.from({ length: model.members }, (_, m) => ({
       label: [region.id, memberLabel(m)],
       fill: (out: Float64Array) => out.set(members(m)),

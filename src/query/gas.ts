@@ -9,6 +9,7 @@
  */
 import { GAS_HUBS, GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { unitOf } from '../catalog/metrics.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { beyondHorizon, type ForecastModel } from '../models/forecastModels.ts';
 import { localDayStartHour, type CivilDate } from '../time/zones.ts';
@@ -86,7 +87,7 @@ export function gasPrices(world: WeatherWorld, rows: DailyRows, model: ForecastM
 export function gasGroup(world: WeatherWorld, { id }: { id?: string }): DailySeriesGroup<GasHub> {
   return {
     timezone: GAS_TIMEZONE,
-    units: '$/MMBtu',
+    units: unitOf('gas_price'),
     targets: selectHubs(id),
     label: (hub) => [hub.id],
     source: (rows, model) => gasPrices(world, rows, model),

@@ -18,6 +18,7 @@
  * times its loss factor.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
+import { metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
 import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
@@ -32,8 +33,8 @@ import { gasPrices } from './gas.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';
 import { outageGroup, regionGroup } from './regions.ts';
 
-export const LMP_TYPES = ['dalmp', 'rtlmp'] as const;
-export type LmpType = (typeof LMP_TYPES)[number];
+export const LMP_TYPES = metricsOf('lmp');
+export type LmpType = MetricsOf<'lmp'>;
 
 export interface LmpRequest {
   iso: IsoCode;
@@ -219,7 +220,7 @@ export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows
 function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
   return {
     timezone: ISOS[r.iso].timezone,
-    units: 'USD/MWh',
+    units: unitOf(r.type),
     targets: selectNodes(r.iso, r.type, r.id),
     label: (node) => [node.id],
     source: (rows, model) => lmpSource(world, r.iso, r.type, rows, model),

@@ -3,7 +3,8 @@ import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantById, plantFirstHour, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, type PlantMetric } from '../world/plantOutput.ts';
+import { unitOf } from '../catalog/metrics.ts';
+import { PLANT_METRIC_TYPE, type PlantMetric } from '../world/plantOutput.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
@@ -53,7 +54,7 @@ export function selectPlants(iso: IsoCode, metric: PlantMetric, id: string | und
 function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<PlantMetric>): SeriesGroup<Plant> {
   return {
     timezone: ISOS[iso].timezone,
-    units: PLANT_METRIC_UNITS[metric],
+    units: unitOf(metric),
     targets: selectPlants(iso, metric, id),
     label: (plant) => [String(plant.id)],
     source: (rows, model) => {

@@ -6,6 +6,7 @@
  * (src/world/demand.ts); total demand is the sum of the zones' demand.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
+import { METRICS, metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { plantsByZone, populationShare, regionById, regionsOf, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { beyondHorizon, type ForecastModel } from '../models/forecastModels.ts';
 import { RegionWeatherComputer } from '../world/demand.ts';
@@ -27,12 +28,10 @@ import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } f
 import { addDays, localDayStartHour } from '../time/zones.ts';
 import { plantSums, regionLoadSource } from './aggregates.ts';
 
-export const REGION_METRICS = ['demand', 'wind', 'solar', 'outage', 'poptemp'] as const;
-export type RegionMetric = (typeof REGION_METRICS)[number];
+export const REGION_METRICS = metricsOf('region');
+export type RegionMetric = MetricsOf<'region'>;
 /** The hourly metrics; outage is daily (one row per local day, at local midnight). */
 export type HourlyRegionMetric = Exclude<RegionMetric, 'outage'>;
-
-const REGION_UNITS: Record<RegionMetric, string> = { demand: 'MW', wind: 'MW', solar: 'MW', outage: 'MW', poptemp: '°C' };
 
 /** The public region record (reference isoview-api.md §2). */
 export function regionList(iso: IsoCode): Record<string, unknown>[] {
@@ -79,7 +78,7 @@ function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'sol
 export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<HourlyRegionMetric>): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
-    units: REGION_UNITS[metric],
+    units: unitOf(metric),
     targets: selectRegions(iso, metric, id),
     label: (region) => [region.id],
     source: (rows, model) =>
@@ -129,7 +128,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
 export function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | undefined): DailySeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
-    units: REGION_UNITS.outage,
+    units: unitOf('outage'),
     targets: selectRegions(iso, 'outage', id),
     label: (region) => [region.id],
     source: (rows, model) => outageSource(world, iso, rows, model),
@@ -137,7 +136,7 @@ export function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | unde
 }
 
 const hourly = queriesFor(regionGroup);
-const isDaily = (r: { metric: RegionMetric }) => r.metric === 'outage';
+const isDaily = (r: { metric: RegionMetric }) => METRICS[r.metric].cadence === 'daily';
 
 /** The request kinds of regions: hourly metrics, or the daily outage series. */
 export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {

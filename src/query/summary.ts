@@ -24,7 +24,8 @@ import { lmpSource } from './lmp.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { decimalsOf } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
 import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric } from './regions.ts';
 
@@ -91,7 +92,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
       (['forecast', 'actual'] as const).map((kind) => ({
         label: [region.id, metric, kind],
         fill: (out: Float64Array) => out.set(sources.get(metric)![kind](region)),
-        decimals: DECIMALS_BY_UNIT[metric === 'poptemp' ? '°C' : 'MW'],
+        decimals: decimalsOf(metric),
       })),
     ),
   );
@@ -108,12 +109,12 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
       {
         label: [node.id, 'dalmp', 'forecast'],
         fill: (out: Float64Array) => out.set(dalmpForecast(node).map((v, i) => (hours[i] < created ? Number.NaN : v))),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        decimals: decimalsOf('dalmp'),
       },
       {
         label: [node.id, 'dalmp', 'actual'],
         fill: (out: Float64Array) => out.set(dalmpActual(node).map((v, i) => (cleared[dayIndex[i]] ? v : Number.NaN))),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        decimals: decimalsOf('dalmp'),
       },
     );
   }

@@ -4,6 +4,7 @@
  * through the same physics, so forecast output also stays within 0..capacity and solar
  * is exactly 0 when the sun is down.
  */
+import { metricSpec, metricsOf, type MetricsOf } from '../catalog/metrics.ts';
 import type { Plant, PlantType, SolarPlant, WindPlant } from '../catalog/types.ts';
 import { pointClimate, type PointClimate } from './climate.ts';
 import {
@@ -23,17 +24,12 @@ import { logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
 import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
 
-export const PLANT_METRICS = ['wind', 'solar', 'wind_icing', 'solar_snow'] as const;
-export type PlantMetric = (typeof PLANT_METRICS)[number];
+export const PLANT_METRICS = metricsOf('plant');
+export type PlantMetric = MetricsOf<'plant'>;
 
-export const PLANT_METRIC_TYPE: Record<PlantMetric, PlantType> = {
-  wind: 'wind',
-  solar: 'solar',
-  wind_icing: 'wind',
-  solar_snow: 'solar',
-};
+/** The plant type whose plants carry each plant metric. */
+export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m, metricSpec(m).plantType!])) as Readonly<Record<PlantMetric, PlantType>>;
 
-export const PLANT_METRIC_UNITS: Record<PlantMetric, string> = { wind: 'MW', solar: 'MW', wind_icing: '%', solar_snow: '%' };
 
 /** Weather each metric needs: icing and snow losses feed into MW output too. */
 export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {

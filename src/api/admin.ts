@@ -16,12 +16,11 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLevel, isSubscriptionIso, LEVELS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
+import { isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { errorItem, validateValue, type ParamSpec, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
 
-const SUBSCRIPTION_ISOS = ['all', 'pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso', 'isone'] as const;
 const ISO_SPEC: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: SUBSCRIPTION_ISOS };
 const LEVEL_SPEC: ParamSpec = { name: 'level', in: 'query', kind: 'enum', values: LEVELS };
 const DATETIME_SPEC: ParamSpec = { name: 'expires_at', in: 'query', kind: 'datetime' };

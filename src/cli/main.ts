@@ -8,7 +8,7 @@ import { buildApp } from '../api/app.ts';
 import { warmCells } from '../catalog/cellCatalog.ts';
 import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
-import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, type Subscription } from '../store/keys.ts';
+import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { redactUrl } from '../store/postgres.ts';
 import { parseRateLimits } from '../api/rateLimits.ts';
@@ -66,7 +66,7 @@ function parseSubscription(text: string): Subscription {
   const [pair, expires, more] = text.split('@');
   const [iso, level, extra] = pair.split('=');
   if (more !== undefined || extra !== undefined || !iso || !level || !isSubscriptionIso(iso) || !isLevel(level)) {
-    throw new UsageError(`a subscription is ISO=LEVEL[@EXPIRES] with ISO one of all, pjm, miso, spp, ercot, caiso, nyiso, isone and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
+    throw new UsageError(`a subscription is ISO=LEVEL[@EXPIRES] with ISO one of ${SUBSCRIPTION_ISOS.join(', ')} and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
   }
   const expiresAt = expires === undefined ? null : new Date(expires);
   if (expiresAt && (!/^\d{4}-\d{2}-\d{2}/.test(expires!) || Number.isNaN(expiresAt.getTime()))) {

@@ -38,7 +38,8 @@
  * already past when a run was made (valid < created) are observed: the run sees the truth there
  * (climatology excepted: it sees the climatological weather everywhere).
  */
-import type { IsoCode } from '../catalog/isos.ts';
+import { isoTable, type IsoCode } from '../catalog/isos.ts';
+import type { DemandParams } from '../catalog/isos/profile.ts';
 import { loadCentres, populationShare, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { localDateOfHour, localDayStartHour, localHourOfDay, type CivilDate } from '../time/zones.ts';
 import { VALUE_NOISE1_SD, ValueNoise1Walker, seedOf, signedUnit } from './hash.ts';
@@ -49,27 +50,6 @@ import type { WeatherWorld } from './weather/world.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
-
-export interface DemandParams {
-  /** Weather-free load of the ISO (MW): the mean of base · shape · calendar is about this. */
-  baseMw: number;
-  /** Heating degrees below this effective temperature (°C). */
-  heatBaseC: number;
-  /** MW per heating degree (ISO-wide). */
-  heatSlopeMwPerC: number;
-  /** Extra heating degrees per °C below HEAT_CONVEX_BELOW_C (resistance heat). */
-  heatConvex: number;
-  /** Cooling degrees above this effective temperature (°C). */
-  coolBaseC: number;
-  /** MW per cooling degree (ISO-wide) at the balance point. */
-  coolSlopeMwPerC: number;
-  /** Quadratic steepening of cooling: cool = slope·(CDD + coolCurve·CDD²). */
-  coolCurve: number;
-  /** Midday load lost to behind-the-meter solar, as a fraction of base at solar noon in summer. */
-  btmSolar: number;
-  /** Standard deviation of the relative load noise. */
-  noiseSd: number;
-}
 
 /**
  * Per-ISO parameters. Bases, convexity and noise are chosen by hand (realism-targets §6); base
@@ -92,15 +72,7 @@ export interface DemandParams {
  * summers reach further (ERCOT daily means to 35 °C): record-like winter peaks need them. The
  * minimum loads sit a few GW under §2a's (C-grade) guesses.
  */
-export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = {
-  pjm: { baseMw: 67_860, heatBaseC: 14, heatSlopeMwPerC: 3_270, heatConvex: 0.5, coolBaseC: 18.5, coolSlopeMwPerC: 4_490, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.016 },
-  miso: { baseMw: 60_680, heatBaseC: 13, heatSlopeMwPerC: 1_990, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 2_550, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.02 },
-  spp: { baseMw: 27_530, heatBaseC: 14, heatSlopeMwPerC: 710, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 790, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.03 },
-  ercot: { baseMw: 44_320, heatBaseC: 13, heatSlopeMwPerC: 1_500, heatConvex: 1, coolBaseC: 19, coolSlopeMwPerC: 1_130, coolCurve: 0.02, btmSolar: 0, noiseSd: 0.035 },
-  caiso: { baseMw: 24_030, heatBaseC: 13, heatSlopeMwPerC: 500, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_900, coolCurve: 0.04, btmSolar: 0.08, noiseSd: 0.032 },
-  nyiso: { baseMw: 16_810, heatBaseC: 13, heatSlopeMwPerC: 240, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 520, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.035 },
-  isone: { baseMw: 12_600, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 580, coolCurve: 0.03, btmSolar: 0.04, noiseSd: 0.022 },
-};
+export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = isoTable((p) => p.demand);
 
 /** Below this effective temperature heating steepens (°C). */
 const HEAT_CONVEX_BELOW_C = -5;

@@ -20,7 +20,7 @@
  * fed by forecast inputs.
  */
 import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { ISO_CODES, ISO_CODES_BY_NUMBER, isoTable, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { localDayStartHour } from '../time/zones.ts';
 import { nercHolidayOf, poptempOnRows } from './demand.ts';
@@ -45,7 +45,7 @@ const X_PHI = 0.99;
 const X_SD = 0.13;
 const HENRY_DAILY_SD = 0.025;
 /** Rough population weights of the seven ISOs in the national temperature anomaly. */
-const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = { pjm: 0.28, miso: 0.2, spp: 0.06, ercot: 0.13, caiso: 0.13, nyiso: 0.11, isone: 0.09 };
+const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = isoTable((p) => p.nationalGasWeight);
 
 interface BasisParams {
   /** Mean basis by year ($/MMBtu), or one value for all years. */
@@ -183,7 +183,7 @@ function yearly(table: Readonly<Record<number, number>>, epoch: number): number 
 function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): { anomaly: number; heating: number } {
   let anomaly = 0;
   let heating = 0;
-  for (const iso of ISO_CODES) {
+  for (const iso of ISO_CODES_BY_NUMBER) {
     const normal = climatePoptemp(iso, t);
     const mean = (normal.minC + normal.maxC) / 2;
     anomaly += NATIONAL_WEIGHTS[iso] * (temps[iso] - mean);

@@ -1,6 +1,6 @@
 /**
  * Prints, per ISO, what the demand model (src/world/demand.ts) yields over 2026, to calibrate
- * DEMAND_PARAMS against realism-targets §2a (load levels) and §1a (day-ahead MAPE):
+ * DEMAND_PARAMS against docs/realism-targets.md §2a (load levels) and §1a (day-ahead MAPE):
  *   truth of `<iso>_total`: peak, mean, min (GW), winter (Dec–Feb) peak, peak hour of the mean
  *   July weekday; day-ahead MAPE of `optimized` and `iso` (run of the previous day at 10:00
  *   local); MAPE of runs made 1, 3, 7 days before at 10:00 local; poptemp means in January and July.
@@ -16,7 +16,7 @@ import { RegionWeatherComputer } from '../src/world/demand.ts';
 import { WeatherBatch } from '../src/world/weather/batch.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
 
-/** Targets from realism-targets §2a (GW): summer peak band, mean, winter peak, min band. */
+/** Targets from docs/realism-targets.md §2a (GW): summer peak band, mean, winter peak, min band. */
 const TARGETS: Record<IsoCode, string> = {
   pjm: 'peak 150-160, mean ~89, winter ~140-145, min 55-60',
   miso: 'peak ~120-127, mean ~75, winter ~105-110, min 50-55',

@@ -1,6 +1,6 @@
 /**
  * Realism report: what the synthetic world and its forecast models yield over a period,
- * to compare with /work/shared/reference/realism-targets.md (§1 forecast accuracy, §2 load
+ * to compare with docs/realism-targets.md (§1 forecast accuracy, §2 load
  * levels and capacity factors, §3 prices, §4 gas hubs). Calls the query layer directly (no
  * HTTP), as the API would:
  *
@@ -68,7 +68,7 @@ Prints, per ISO, forecast error by lead day of every model against actuals of <i
 wind/solar capacity factors by month, demand peak/mean/min, monthly poptemp, and price
 statistics at its hubs (NYISO: zones WEST, CAPITL, N.Y.C., LONGIL) from the rtlmp and dalmp
 truth over every hour of the period; then, once, gas hub prices over the period's gas days —
-for comparison with realism-targets.md (§1, §2, §3, §4).
+for comparison with docs/realism-targets.md (§1, §2, §3, §4).
 
 Options
   --from YYYY-MM-DD   first local day of the period (default 2026-01-01)
@@ -561,7 +561,7 @@ function meanOf(s: Series, cap: Capacity | null): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Prices (realism-targets §3) and gas hubs (§4)
+// Prices (docs/realism-targets.md §3) and gas hubs (§4)
 
 /** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
 const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };

@@ -4,7 +4,7 @@
  * No public package ships EIA-860 or the wind-turbine/solar databases, so the registry is
  * generated: deterministically (a counter-based hash, no Math.random), inside each ISO's
  * county footprint, clustered where such plants really stand, with fleet totals scaled to
- * the installed capacity of each ISO (realism-targets §2b). The same code always yields the
+ * the installed capacity of each ISO (docs/realism-targets.md §2b). The same code always yields the
  * same plants, ids and names; changing one ISO's tables leaves the others' plants untouched.
  */
 import { ISO_CODES, ISO_CODES_BY_NUMBER, ISO_PROFILES, ISOS, isoNumber, isoTable, type IsoCode } from './isos.ts';
@@ -18,7 +18,7 @@ import { mix32 } from '../util/mix32.ts';
 // Fleet sizes
 
 /**
- * Installed capacity per ISO and type (realism-targets §2b, approx. 2024–2025, utility scale
+ * Installed capacity per ISO and type (docs/realism-targets.md §2b, approx. 2024–2025, utility scale
  * only), and how many plants carry it. Counts give typical mean sizes: large Texas and plains
  * wind farms (~140–170 MW), smaller projects in California and the north-east, and many small
  * solar farms in PJM, New York and New England (ISO-NE's utility solar is mostly ≤ 5–20 MW).

@@ -1,5 +1,5 @@
 /**
- * Pricing nodes of each ISO (realism-targets §3a): its real trading hubs and load zones, by
+ * Pricing nodes of each ISO (docs/realism-targets.md §3a): its real trading hubs and load zones, by
  * the names the ISO publishes them under (PJM `WESTERN HUB`, ERCOT `HB_WEST`, MISO
  * `INDIANA.HUB`, CAISO `TH_SP15_GEN-APND`, NYISO `N.Y.C.`, ISO-NE `.H.INTERNAL_HUB`, …), plus
  * generated nodes: in every zone a load node at its largest town (`ABILENE_LOAD`) and a

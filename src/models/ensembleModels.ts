@@ -6,7 +6,7 @@
  *
  * - euro_ens: runs every 6 h (00, 06, 12, 18 UTC), 15 days, hourly values. Its mean is about
  *   level with our optimized forecast over the first days (coarser analysis) and 5–10 %
- *   better in RMSE from about day 4 on (realism-targets §1e).
+ *   better in RMSE from about day 4 on (docs/realism-targets.md §1e).
  * - euro_ec46: runs daily at 00 UTC, 46 days, served as 6-hourly means (rows at 00, 06, 12,
  *   18 UTC, each the mean of its six hours); a little worse than euro_ens.
  * - euro_seas5: runs at 00 UTC on the 1st of each month, 215 days (about 7 months), served as

@@ -19,7 +19,7 @@ export interface ForecastModel {
   skill: WeatherSkill;
 }
 
-/** Our blend: a new run every hour, 15 days ahead; errors tuned to realism-targets §1. */
+/** Our blend: a new run every hour, 15 days ahead; errors tuned to docs/realism-targets.md §1. */
 const OPTIMIZED: ForecastModel = {
   name: 'optimized',
   cadenceHours: 1,
@@ -38,7 +38,7 @@ const OPTIMIZED: ForecastModel = {
 /**
  * The ISO's own published forecast: four runs a day (00, 06, 12, 18 UTC), eight days
  * ahead, with errors 25 % larger than ours (vendors beat ISO forecasts by about 20 % in
- * MAPE, realism-targets §1a) and independent of ours.
+ * MAPE, docs/realism-targets.md §1a) and independent of ours.
  */
 const ISO: ForecastModel = {
   name: 'iso',

@@ -1,7 +1,7 @@
 /**
  * Climatology of the synthetic world: the normal state of the weather at a point by
  * season and time of day. Numbers are fitted by hand to US normals (see
- * realism-targets.md §1d, §2c, §5, §6): annual mean temperature falls with latitude,
+ * docs/realism-targets.md §1d, §2c, §5, §6): annual mean temperature falls with latitude,
  * seasonal swings grow inland and northward and shrink on the Pacific coast; hub-height
  * wind is strongest on the Great Plains, peaks in spring and at night there; skies are
  * clearest in the desert Southwest.

@@ -5,7 +5,7 @@
  * poptemp (°C) of a zone is Σ weight × temperature over its load centres (catalog/regions.ts);
  * the ISO total's is the population-weighted mean of its zones' poptemps.
  *
- * Demand (MW) of a zone, at hour h of local day D (realism-targets §6, §7):
+ * Demand (MW) of a zone, at hour h of local day D (docs/realism-targets.md §6, §7):
  *
  *   load = share · [ base · shape(h) + Σc wc · ( heat(Tc) · heatShape(h) + cool(Tc) · coolShape(h) ) ]
  *          · calendar(D, h) · (1 + noise(h))
@@ -52,7 +52,7 @@ import type { WeatherWorld } from './weather/world.ts';
 // Parameters
 
 /**
- * Per-ISO parameters. Bases, convexity and noise are chosen by hand (realism-targets §6); base
+ * Per-ISO parameters. Bases, convexity and noise are chosen by hand (docs/realism-targets.md §6); base
  * load and the two slopes were then solved so that the 2026 truth of `<iso>_total` hits the
  * mean, the summer peak and the winter (Dec–Feb) peak below, and noiseSd so that day-ahead
  * MAPE (optimized, run of the previous day at 10:00 local) sits in §1a. Check with

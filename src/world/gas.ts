@@ -1,7 +1,7 @@
 /**
  * Daily natural gas prices ($/MMBtu) at the trading hubs (catalog/gasHubs.ts).
  *
- * Henry Hub, in logs: a yearly level (annual averages of realism-targets §0/§4: 2023 $2.55,
+ * Henry Hub, in logs: a yearly level (annual averages of docs/realism-targets.md §0/§4: 2023 $2.55,
  * 2024 $2.19, 2025 $3.5, 2026 $4.2), a winter premium, the national heating/cooling demand
  * anomaly (population-weighted temperature of the seven ISOs against its normal, with an extra
  * response to severe cold), storage (the decaying sum of past extra weather-driven demand: a

@@ -1,6 +1,6 @@
 /**
  * Daily generator outages (MW unavailable) per ISO: the `outage` metric, day-beginning at
- * local midnight (isoview-api.md §3.2). Levels follow realism-targets.md §2d and its model
+ * local midnight (isoview-api.md §3.2). Levels follow docs/realism-targets.md §2d and its model
  * hint:
  *
  *   outage = planned + forced

@@ -11,7 +11,7 @@ export const caiso = defineIsoProfile({
   label: 'CAISO',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [['pge', 'PG&E'], ['sce', 'SCE'], ['sdge', 'SDG&E'], ['vea', 'VEA']],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 7_500, count: 100 }, solar: { targetMw: 20_000, count: 320 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

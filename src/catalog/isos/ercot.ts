@@ -15,7 +15,7 @@ export const ercot = defineIsoProfile({
     ['north_central', 'North Central'], ['south_central', 'South Central'], ['southern', 'Southern'],
     ['west', 'West'],
   ],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 39_000, count: 240 }, solar: { targetMw: 30_000, count: 210 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

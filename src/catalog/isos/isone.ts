@@ -14,7 +14,7 @@ export const isone = defineIsoProfile({
     ['me', 'Maine'], ['nh', 'New Hampshire'], ['vt', 'Vermont'], ['ct', 'Connecticut'], ['ri', 'Rhode Island'],
     ['semass', 'SE Massachusetts'], ['wcmass', 'WC Massachusetts'], ['nemassbost', 'NEMA Boston'],
   ],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 1_500, count: 36 }, solar: { targetMw: 1_500, count: 120 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

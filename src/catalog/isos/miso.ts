@@ -14,7 +14,7 @@ export const miso = defineIsoProfile({
     ['lrz1', 'LRZ 1'], ['lrz2', 'LRZ 2'], ['lrz3', 'LRZ 3'], ['lrz4', 'LRZ 4'], ['lrz5', 'LRZ 5'],
     ['lrz6', 'LRZ 6'], ['lrz7', 'LRZ 7'], ['lrz8', 'LRZ 8'], ['lrz9', 'LRZ 9'], ['lrz10', 'LRZ 10'],
   ],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 32_000, count: 250 }, solar: { targetMw: 12_000, count: 130 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

@@ -15,7 +15,7 @@ export const nyiso = defineIsoProfile({
     ['mhk_vl', 'Mohawk Valley'], ['capitl', 'Capital'], ['hud_vl', 'Hudson Valley'], ['millwd', 'Millwood'],
     ['dunwod', 'Dunwoodie'], ['nyc', 'N.Y.C.'], ['longil', 'Long Island'],
   ],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 3_100, count: 40 }, solar: { targetMw: 1_500, count: 90 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

@@ -16,7 +16,7 @@ export const pjm = defineIsoProfile({
     ['ekpc', 'EKPC'], ['jcpl', 'JCP&L'], ['meted', 'Met-Ed'], ['peco', 'PECO'], ['penelec', 'Penelec'],
     ['pepco', 'Pepco'], ['ppl', 'PPL'], ['pseg', 'PSEG'],
   ],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 11_500, count: 110 }, solar: { targetMw: 14_000, count: 380 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

@@ -11,7 +11,7 @@ export const spp = defineIsoProfile({
   label: 'SPP',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [['north', 'North'], ['central', 'Central'], ['south', 'South']],
-  /** Installed utility-scale wind and solar (realism-targets §2b) and how many plants carry it. */
+  /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 34_000, count: 230 }, solar: { targetMw: 2_000, count: 40 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [

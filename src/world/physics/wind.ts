@@ -1,5 +1,5 @@
 /**
- * Wind plant output (realism-targets §5a).
+ * Wind plant output (docs/realism-targets.md §5a).
  *
  * Chain per plant-hour: power-law shear from 100 m to hub height → hub temperature by the
  * −6.5 K/km lapse and hub pressure by the hypsometric equation → air density p/(R_d·T)
@@ -7,10 +7,11 @@
  * plant's rated speed, averaged over a ±10 % fleet speed spread → cut-out (ramped over
  * 24–26 m/s of actual hub speed across the fleet) → availability 0.97 → × (1 − icing).
  *
- * Every function returns a number and allocates nothing.
+ * Every function returns a number and allocates nothing. Equations and sources:
+ * docs/physics.md §Wind.
  */
 import type { WindPlant } from '../../catalog/types.ts';
-import { G0, hubHeightM, R_DRY, REFERENCE_WIND_HEIGHT_M, RHO_STD, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M, STANDARD_PRESSURE_PA } from './atmosphere.ts';
+import { G0, hubHeightM, R_DRY, REFERENCE_WIND_HEIGHT_M, RHO_STD, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M, STANDARD_PRESSURE_PA, standardPressureRatio } from './atmosphere.ts';
 
 export interface WindWeather {
   /** Wind speed at 100 m above ground, m/s. */
@@ -26,9 +27,11 @@ export interface WindWeather {
 }
 
 /**
- * Generic fleet-average normalised power curve, index = wind speed in m/s (0…25), at standard
- * density (realism-targets §5a): cut-in 3 m/s, 0.999 at 14 m/s, 1 up to cut-out 25 m/s;
- * 0 above cut-out.
+ * Generic fleet-average normalised power curve: P/P_rated at wind speed index (m/s, 0…25) and
+ * standard density; cut-in 3 m/s, 0.999 at 14 m/s, 1 up to the cut-out at 25 m/s, 0 above.
+ *
+ * Units: dimensionless (fraction of rated power). Source: the averaged curve of merra2ools
+ * `fWindPowerCurve`; docs/physics.md §Wind, docs/realism-targets.md §5a.
  */
 export const NORMALISED_POWER_CURVE: readonly number[] = Object.freeze([
   0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999,
@@ -56,7 +59,7 @@ export function airDensity(tempC: number, pressurePa: number): number {
 
 /** Standard-atmosphere surface pressure, Pa, at an elevation in metres. */
 export function pressureAtElevation(elevationM: number): number {
-  return STANDARD_PRESSURE_PA * Math.pow(1 - 2.25577e-5 * elevationM, 5.25588);
+  return STANDARD_PRESSURE_PA * standardPressureRatio(elevationM);
 }
 
 /**

@@ -32,12 +32,12 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
-import type { MetricName } from '../src/catalog/metrics.ts';
+import type { ForecastModelName } from '../src/models/forecastModels.ts';
+import type { RegionMetric } from '../src/query/regions.ts';
 import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
-import type { WeatherWorld as WeatherWorldType } from '../src/world/weather/world.ts';
 
 // The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
@@ -49,7 +49,7 @@ const { metricSpec } = await import('../src/catalog/metrics.ts');
 const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
-const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
@@ -168,17 +168,15 @@ function parseOptions(argv: string[]): Options {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query access (typed loosely: other metrics and models may be added at any time)
+// Query access: the region group's queries, typed by the query layer (metrics from the registry,
+// models from models/forecastModels.ts), so a new metric or model shows up here by itself.
 
-type Query = (world: WeatherWorldType, request: Record<string, unknown>) => Frame;
-const queries = regionQueries as unknown as { continuous: Query; actual: Query; forecast: Query };
-const MODELS = FORECAST_MODELS as unknown as Record<string, { horizonHours?: number } | undefined>;
+const queries = regionQueries;
 /**
- * The models the API serves continuous series from, when forecastModels.ts says so
- * (CONTINUOUS_MODEL_NAMES); the others (e.g. `normal`) are scored from single runs. Without
- * that list, a model is scored as continuous when the continuous query accepts it.
+ * The models the API serves continuous series from (CONTINUOUS_MODEL_NAMES); the others (e.g.
+ * `normal`) are scored from single runs.
  */
-const CONTINUOUS_MODELS = (forecastModels as Record<string, unknown>).CONTINUOUS_MODEL_NAMES as readonly string[] | undefined;
+const CONTINUOUS_MODELS: readonly ForecastModelName[] = CONTINUOUS_MODEL_NAMES;
 
 const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
 const LATEST_HOUR = 10;
@@ -279,7 +277,7 @@ function message(e: unknown): string {
 type Measure = 'mape' | 'nmae' | 'mae';
 
 interface MetricSpec {
-  metric: string;
+  metric: RegionMetric;
   measure: Measure;
   /** Label of the measure, with its unit. */
   label: (units: string) => string;
@@ -287,8 +285,8 @@ interface MetricSpec {
 }
 
 /** How the registry (catalog/metrics.ts) says a regional metric is scored. */
-function specOf(metric: string): MetricSpec {
-  const measure = metricSpec(metric as MetricName).errorMeasure ?? 'mae';
+function specOf(metric: RegionMetric): MetricSpec {
+  const measure = metricSpec(metric).errorMeasure ?? 'mae';
   if (measure === 'mape') return { metric, measure, label: () => 'MAPE %', daylightOnly: false };
   if (measure === 'nmae' || measure === 'nmae_daylight') {
     const daylightOnly = measure === 'nmae_daylight';
@@ -361,7 +359,7 @@ class ErrorSum {
 // Scoring a model
 
 interface ModelScore {
-  model: string;
+  model: ForecastModelName;
   /** How it was scored: stitched continuous series, or single runs. */
   via: 'continuous' | 'forecast';
   byLead: Map<number, ErrorSum>;
@@ -370,18 +368,17 @@ interface ModelScore {
   notes: string[];
 }
 
-function beyondHorizon(model: string, lead: number): boolean {
-  const h = MODELS[model]?.horizonHours;
+function beyondHorizon(model: ForecastModelName, lead: number): boolean {
   // The first hour of day D is about lead·24 − latest_hour hours after the run's cutoff.
-  return typeof h === 'number' && lead * 24 - LATEST_HOUR >= h;
+  return lead * 24 - LATEST_HOUR >= FORECAST_MODELS[model].horizonHours;
 }
 
-function newScore(model: string, via: ModelScore['via']): ModelScore {
+function newScore(model: ForecastModelName, via: ModelScore['via']): ModelScore {
   return { model, via, byLead: new Map(LEADS.map((l) => [l, new ErrorSum()])), beyond: new Set(), notes: [] };
 }
 
 /** Continuous series of `model` for each lead over the sampled days, scored against truth. */
-function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
   const score = newScore(model, 'continuous');
   for (const lead of LEADS) {
     if (beyondHorizon(model, lead)) {
@@ -417,7 +414,7 @@ function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: Ci
  * I serves lead L for day I + L. Issue days are every N-th day, so each run is computed
  * once for all leads.
  */
-function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
   const score = newScore(model, 'forecast');
   const tz = ISOS[iso].timezone;
   const maxLead = LEADS[LEADS.length - 1];
@@ -456,9 +453,9 @@ function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Opt
 }
 
 /** Scores `model`, or explains why it cannot be scored for this metric. */
-function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
+function scoreModel(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
   let continuousError = 'the API serves no continuous series of this model';
-  if (!CONTINUOUS_MODELS || CONTINUOUS_MODELS.includes(model)) {
+  if (CONTINUOUS_MODELS.includes(model)) {
     try {
       // Probe: one day at lead 1 (cheap; plant blocks are reused from the block cache).
       queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: 1, latestHour: LATEST_HOUR, start: dayInstant(sampled[0]), end: dayInstant(sampled[0]), nowMs: o.nowMs });
@@ -846,8 +843,8 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   const scoredTo = compareDates(o.to, lastActualDay) <= 0 ? o.to : lastActualDay;
   const scoring: Options = { ...o, to: scoredTo };
   const sampled = daysFrom(o.from, scoredTo, o.every);
-  const metrics = [...(REGION_METRICS as readonly string[])];
-  const models = [...(FORECAST_MODEL_NAMES as readonly string[])];
+  const metrics = [...REGION_METRICS];
+  const models = [...FORECAST_MODEL_NAMES];
   if (!models.includes('normal')) models.push('normal');
   const out: string[] = [];
   const period = `${formatDate(o.from)}..${formatDate(o.to)}`;
@@ -861,7 +858,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       if (compareDates(d, o.from) < 0 || compareDates(d, o.to) > 0) yearDays.push(d);
     }
   }
-  const actualOf = (metric: string, days: CivilDate[]): Series | string => {
+  const actualOf = (metric: RegionMetric, days: CivilDate[]): Series | string => {
     if (days.length === 0) return emptySeries();
     try {
       return seriesOver(iso, days, (start, end) => queries.actual(world, { iso, metric, id: `${iso}_total`, start, end, nowMs: o.nowMs }));
@@ -925,7 +922,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   for (const n of notes) out.push(`  note: ${n}`);
 
   // 2 & 4. Monthly capacity factors, poptemp and demand; annual from the calendar year(s).
-  const yearSeries = (metric: string): Series => {
+  const yearSeries = (metric: RegionMetric): Series => {
     const p = periodActuals.get(metric) ?? emptySeries();
     const rest = actualOf(metric, yearDays);
     if (typeof rest === 'string') return p;
@@ -1095,8 +1092,7 @@ if (!isMainThread) {
   console.log(
     `gridcast realism report — period ${formatDate(options.from)}..${formatDate(options.to)}, now ${new Date(options.nowMs).toISOString()}, ` +
       `forecasts scored on ${everyNth(options.every)}; ` +
-      `metrics: ${(REGION_METRICS as readonly string[]).join(', ')}; models: ${(FORECAST_MODEL_NAMES as readonly string[]).join(', ')}` +
-      `${(FORECAST_MODEL_NAMES as readonly string[]).includes('normal') ? '' : ' (+ normal if offered)'}` +
+      `metrics: ${REGION_METRICS.join(', ')}; models: ${FORECAST_MODEL_NAMES.join(', ')}` +
       (parallel ? `; ${Math.min(options.jobs, options.isos.length)} worker threads` : ''),
   );
   let summaries: IsoSummary[] = [];

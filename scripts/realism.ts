@@ -126,7 +126,7 @@ function parseOptions(argv: string[]): Options {
       case '--help':
       case '-h':
         console.log(HELP);
-        process.exit(0);
+        return process.exit(0);
       case '--from':
         o.from = parseDay(flag, value());
         break;

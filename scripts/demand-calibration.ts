@@ -1,6 +1,6 @@
 /**
  * Prints, per ISO, what the demand model (src/world/demand.ts) yields over 2026, to calibrate
- * DEMAND_PARAMS against realism-targets §2a (load levels) and §1a (day-ahead MAPE):
+ * DEMAND_PARAMS against docs/realism-targets.md §2a (load levels) and §1a (day-ahead MAPE):
  *   truth of `<iso>_total`: peak, mean, min (GW), winter (Dec–Feb) peak, peak hour of the mean
  *   July weekday; day-ahead MAPE of `optimized` and `iso` (run of the previous day at 10:00
  *   local); MAPE of runs made 1, 3, 7 days before at 10:00 local; poptemp means in January and July.
@@ -12,10 +12,11 @@ import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from '../src/catalog/isos.ts
 import { regionsOf } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
 import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../src/world/demand.ts';
-import { WeatherWorld } from '../src/world/weather.ts';
+import { RegionWeatherComputer } from '../src/world/demand.ts';
+import { WeatherBatch } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 
-/** Targets from realism-targets §2a (GW): summer peak band, mean, winter peak, min band. */
+/** Targets from docs/realism-targets.md §2a (GW): summer peak band, mean, winter peak, min band. */
 const TARGETS: Record<IsoCode, string> = {
   pjm: 'peak 150-160, mean ~89, winter ~140-145, min 55-60',
   miso: 'peak ~120-127, mean ~75, winter ~105-110, min 50-55',
@@ -42,7 +43,7 @@ function truthYear(iso: IsoCode): { valid: number[]; demand: Float64Array; popte
   const zone = ISOS[iso].timezone;
   const valid = hoursBetween(zone, YEAR_START, YEAR_END);
   const t0 = performance.now();
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, { valid, created: null }, null), valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, { valid, created: null }, null, {}), valid, zone);
   const total = regionsOf(iso)[0];
   const demand = new Float64Array(valid.length);
   const poptemp = new Float64Array(valid.length);
@@ -70,7 +71,7 @@ function sampledRows(iso: IsoCode, model: ForecastModelName, daysBefore: number)
 function mape(iso: IsoCode, model: ForecastModelName, daysBefore: number, truthAt: Map<number, number>): number {
   const zone = ISOS[iso].timezone;
   const rows = sampledRows(iso, model, daysBefore);
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, rows, FORECAST_MODELS[model].skill), rows.valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, rows, FORECAST_MODELS[model].skill, {}), rows.valid, zone);
   const out = new Float64Array(rows.valid.length);
   c.demand(regionsOf(iso)[0], out);
   let sum = 0;

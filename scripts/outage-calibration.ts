@@ -1,5 +1,5 @@
 /**
- * Calibration of the daily outage model (src/world/outage.ts) against realism-targets §2d.
+ * Calibration of the daily outage model (src/world/outage.ts) against docs/realism-targets.md §2d.
  *
  *   node --import tsx scripts/outage-calibration.ts [year]
  *

@@ -1,6 +1,6 @@
 /**
  * Realism report: what the synthetic world and its forecast models yield over a period,
- * to compare with /work/shared/reference/realism-targets.md (§1 forecast accuracy, §2 load
+ * to compare with docs/realism-targets.md (§1 forecast accuracy, §2 load
  * levels and capacity factors, §3 prices, §4 gas hubs). Calls the query layer directly (no
  * HTTP), as the API would:
  *
@@ -32,11 +32,12 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
+import type { ForecastModelName } from '../src/models/forecastModels.ts';
+import type { RegionMetric } from '../src/query/regions.ts';
 import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
-import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
 
 // The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
@@ -44,10 +45,11 @@ import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
 process.env.GRIDCAST_CACHE_MB ??= '0';
 const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
-const { plantsOf } = await import('../src/catalog/plants.ts');
+const { metricSpec } = await import('../src/catalog/metrics.ts');
+const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
-const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
@@ -55,7 +57,7 @@ const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts'
 const { HOUR_MS } = await import('../src/time/hours.ts');
 const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, parseDate } =
   await import('../src/time/zones.ts');
-const { WeatherWorld } = await import('../src/world/weather.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -66,7 +68,7 @@ Prints, per ISO, forecast error by lead day of every model against actuals of <i
 wind/solar capacity factors by month, demand peak/mean/min, monthly poptemp, and price
 statistics at its hubs (NYISO: zones WEST, CAPITL, N.Y.C., LONGIL) from the rtlmp and dalmp
 truth over every hour of the period; then, once, gas hub prices over the period's gas days —
-for comparison with realism-targets.md (§1, §2, §3, §4).
+for comparison with docs/realism-targets.md (§1, §2, §3, §4).
 
 Options
   --from YYYY-MM-DD   first local day of the period (default 2026-01-01)
@@ -124,7 +126,7 @@ function parseOptions(argv: string[]): Options {
       case '--help':
       case '-h':
         console.log(HELP);
-        process.exit(0);
+        return process.exit(0);
       case '--from':
         o.from = parseDay(flag, value());
         break;
@@ -166,17 +168,15 @@ function parseOptions(argv: string[]): Options {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query access (typed loosely: other metrics and models may be added at any time)
+// Query access: the region group's queries, typed by the query layer (metrics from the registry,
+// models from models/forecastModels.ts), so a new metric or model shows up here by itself.
 
-type Query = (world: WeatherWorldType, request: Record<string, unknown>) => Frame;
-const queries = regionQueries as unknown as { continuous: Query; actual: Query; forecast: Query };
-const MODELS = FORECAST_MODELS as unknown as Record<string, { horizonHours?: number } | undefined>;
+const queries = regionQueries;
 /**
- * The models the API serves continuous series from, when forecastModels.ts says so
- * (CONTINUOUS_MODEL_NAMES); the others (e.g. `normal`) are scored from single runs. Without
- * that list, a model is scored as continuous when the continuous query accepts it.
+ * The models the API serves continuous series from (CONTINUOUS_MODEL_NAMES); the others (e.g.
+ * `normal`) are scored from single runs.
  */
-const CONTINUOUS_MODELS = (forecastModels as Record<string, unknown>).CONTINUOUS_MODEL_NAMES as readonly string[] | undefined;
+const CONTINUOUS_MODELS: readonly ForecastModelName[] = CONTINUOUS_MODEL_NAMES;
 
 const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
 const LATEST_HOUR = 10;
@@ -277,17 +277,20 @@ function message(e: unknown): string {
 type Measure = 'mape' | 'nmae' | 'mae';
 
 interface MetricSpec {
-  metric: string;
+  metric: RegionMetric;
   measure: Measure;
   /** Label of the measure, with its unit. */
   label: (units: string) => string;
   daylightOnly: boolean;
 }
 
-function specOf(metric: string): MetricSpec {
-  if (metric === 'demand') return { metric, measure: 'mape', label: () => 'MAPE %', daylightOnly: false };
-  if (metric === 'wind' || metric === 'solar') {
-    return { metric, measure: 'nmae', label: () => (metric === 'solar' ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly: metric === 'solar' };
+/** How the registry (catalog/metrics.ts) says a regional metric is scored. */
+function specOf(metric: RegionMetric): MetricSpec {
+  const measure = metricSpec(metric).errorMeasure ?? 'mae';
+  if (measure === 'mape') return { metric, measure, label: () => 'MAPE %', daylightOnly: false };
+  if (measure === 'nmae' || measure === 'nmae_daylight') {
+    const daylightOnly = measure === 'nmae_daylight';
+    return { metric, measure: 'nmae', label: () => (daylightOnly ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly };
   }
   return { metric, measure: 'mae', label: (units) => `MAE ${units || '?'}`, daylightOnly: false };
 }
@@ -299,9 +302,8 @@ class Capacity {
   readonly total: number;
 
   constructor(iso: IsoCode, type: 'wind' | 'solar') {
-    const tz = ISOS[iso].timezone;
     const plants = [...plantsOf(iso, type)]
-      .map((p) => ({ start: localDayStartHour(tz, parseDate(p.operations_begin_date)), mw: p.capacity_mw }))
+      .map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw }))
       .sort((a, b) => a.start - b.start);
     this.starts = plants.map((p) => p.start);
     this.cum = [];
@@ -357,7 +359,7 @@ class ErrorSum {
 // Scoring a model
 
 interface ModelScore {
-  model: string;
+  model: ForecastModelName;
   /** How it was scored: stitched continuous series, or single runs. */
   via: 'continuous' | 'forecast';
   byLead: Map<number, ErrorSum>;
@@ -366,18 +368,17 @@ interface ModelScore {
   notes: string[];
 }
 
-function beyondHorizon(model: string, lead: number): boolean {
-  const h = MODELS[model]?.horizonHours;
+function beyondHorizon(model: ForecastModelName, lead: number): boolean {
   // The first hour of day D is about lead·24 − latest_hour hours after the run's cutoff.
-  return typeof h === 'number' && lead * 24 - LATEST_HOUR >= h;
+  return lead * 24 - LATEST_HOUR >= FORECAST_MODELS[model].horizonHours;
 }
 
-function newScore(model: string, via: ModelScore['via']): ModelScore {
+function newScore(model: ForecastModelName, via: ModelScore['via']): ModelScore {
   return { model, via, byLead: new Map(LEADS.map((l) => [l, new ErrorSum()])), beyond: new Set(), notes: [] };
 }
 
 /** Continuous series of `model` for each lead over the sampled days, scored against truth. */
-function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
   const score = newScore(model, 'continuous');
   for (const lead of LEADS) {
     if (beyondHorizon(model, lead)) {
@@ -413,7 +414,7 @@ function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: Ci
  * I serves lead L for day I + L. Issue days are every N-th day, so each run is computed
  * once for all leads.
  */
-function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
   const score = newScore(model, 'forecast');
   const tz = ISOS[iso].timezone;
   const maxLead = LEADS[LEADS.length - 1];
@@ -452,9 +453,9 @@ function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Opt
 }
 
 /** Scores `model`, or explains why it cannot be scored for this metric. */
-function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
+function scoreModel(iso: IsoCode, spec: MetricSpec, model: ForecastModelName, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
   let continuousError = 'the API serves no continuous series of this model';
-  if (!CONTINUOUS_MODELS || CONTINUOUS_MODELS.includes(model)) {
+  if (CONTINUOUS_MODELS.includes(model)) {
     try {
       // Probe: one day at lead 1 (cheap; plant blocks are reused from the block cache).
       queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: 1, latestHour: LATEST_HOUR, start: dayInstant(sampled[0]), end: dayInstant(sampled[0]), nowMs: o.nowMs });
@@ -557,7 +558,7 @@ function meanOf(s: Series, cap: Capacity | null): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Prices (realism-targets §3) and gas hubs (§4)
+// Prices (docs/realism-targets.md §3) and gas hubs (§4)
 
 /** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
 const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };
@@ -842,8 +843,8 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   const scoredTo = compareDates(o.to, lastActualDay) <= 0 ? o.to : lastActualDay;
   const scoring: Options = { ...o, to: scoredTo };
   const sampled = daysFrom(o.from, scoredTo, o.every);
-  const metrics = [...(REGION_METRICS as readonly string[])];
-  const models = [...(FORECAST_MODEL_NAMES as readonly string[])];
+  const metrics = [...REGION_METRICS];
+  const models = [...FORECAST_MODEL_NAMES];
   if (!models.includes('normal')) models.push('normal');
   const out: string[] = [];
   const period = `${formatDate(o.from)}..${formatDate(o.to)}`;
@@ -857,7 +858,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       if (compareDates(d, o.from) < 0 || compareDates(d, o.to) > 0) yearDays.push(d);
     }
   }
-  const actualOf = (metric: string, days: CivilDate[]): Series | string => {
+  const actualOf = (metric: RegionMetric, days: CivilDate[]): Series | string => {
     if (days.length === 0) return emptySeries();
     try {
       return seriesOver(iso, days, (start, end) => queries.actual(world, { iso, metric, id: `${iso}_total`, start, end, nowMs: o.nowMs }));
@@ -921,7 +922,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   for (const n of notes) out.push(`  note: ${n}`);
 
   // 2 & 4. Monthly capacity factors, poptemp and demand; annual from the calendar year(s).
-  const yearSeries = (metric: string): Series => {
+  const yearSeries = (metric: RegionMetric): Series => {
     const p = periodActuals.get(metric) ?? emptySeries();
     const rest = actualOf(metric, yearDays);
     if (typeof rest === 'string') return p;
@@ -1091,8 +1092,7 @@ if (!isMainThread) {
   console.log(
     `gridcast realism report — period ${formatDate(options.from)}..${formatDate(options.to)}, now ${new Date(options.nowMs).toISOString()}, ` +
       `forecasts scored on ${everyNth(options.every)}; ` +
-      `metrics: ${(REGION_METRICS as readonly string[]).join(', ')}; models: ${(FORECAST_MODEL_NAMES as readonly string[]).join(', ')}` +
-      `${(FORECAST_MODEL_NAMES as readonly string[]).includes('normal') ? '' : ' (+ normal if offered)'}` +
+      `metrics: ${REGION_METRICS.join(', ')}; models: ${FORECAST_MODEL_NAMES.join(', ')}` +
       (parallel ? `; ${Math.min(options.jobs, options.isos.length)} worker threads` : ''),
   );
   let summaries: IsoSummary[] = [];

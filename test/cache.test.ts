@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { BlockCache, blockCache } from '../src/query/blockCache.ts';
 import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
 import { frameJsonPieces } from '../src/api/writer.ts';
-import { WeatherWorld } from '../src/world/weather.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 
 const world = new WeatherWorld();
 const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });

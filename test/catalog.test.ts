@@ -190,7 +190,7 @@ test('registry: capacity per ISO and type within ±3 % of the targets', () => {
       assert.ok(Math.abs(total / target - 1) <= 0.03, `${iso} ${type}: ${total.toFixed(0)} MW vs ${target}`);
     }
   }
-  // The targets themselves follow realism-targets §2b.
+  // The targets themselves follow docs/realism-targets.md §2b.
   assert.equal(CAPACITY_TARGETS_MW.ercot.wind, 39_000);
   assert.equal(CAPACITY_TARGETS_MW.caiso.solar, 20_000);
 });

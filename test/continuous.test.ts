@@ -18,7 +18,8 @@ import { FORECAST_MODELS, type ForecastModelName } from '../src/models/forecastM
 import { runForDay, stitchCutoffHour } from '../src/query/continuous.ts';
 import { fixedClock } from '../src/time/clock.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../src/world/plantOutput.ts';
-import { WeatherBatch, WeatherWorld } from '../src/world/weather.ts';
+import { WeatherBatch } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 import {
   NOW_ISO,
   NOW_MS,

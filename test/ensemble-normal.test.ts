@@ -14,7 +14,7 @@ import type { WindPlant } from '../src/catalog/types.ts';
 import { pointClimate } from '../src/world/climate.ts';
 import { windPlantOutputMw } from '../src/world/physics/wind.ts';
 import { windNormalMw } from '../src/world/plantOutput.ts';
-import { RICE_MEAN } from '../src/world/weather.ts';
+import { RICE_MEAN } from '../src/world/weather/fields.ts';
 import { startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
 let t: TestApp;

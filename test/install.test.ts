@@ -15,11 +15,11 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 /** Installed packages (optional ones for other platforms are in the lockfile but not on disk). */
 const installed = Object.entries<any>(lock.packages).filter(([p]) => p !== '' && fs.existsSync(path.join(ROOT, p, 'package.json')));
 
-test('every installed package supports the Node version the README promises (20.10 and later)', () => {
+test('every installed package supports the Node version the README promises (20.19 and later)', () => {
   const promised = manifest.engines.node as string;
-  assert.equal(promised, '>=20.10');
+  assert.equal(promised, '>=20.19');
   const refused = installed
-    .filter(([, meta]) => typeof meta.engines?.node === 'string' && !semver.subset(promised, meta.engines.node) && !semver.satisfies('20.10.0', meta.engines.node))
+    .filter(([, meta]) => typeof meta.engines?.node === 'string' && !semver.subset(promised, meta.engines.node) && !semver.satisfies('20.19.0', meta.engines.node))
     .map(([p, meta]) => `${p} wants node ${meta.engines.node}`);
   assert.deepEqual(refused, []);
   assert.ok(semver.satisfies(process.version, promised), `running on ${process.version}`);

@@ -69,7 +69,7 @@ test('planned maintenance: spring and fall seasons are well above the summer and
   }
 });
 
-test('levels sit near realism-targets §2d', () => {
+test('levels sit near docs/realism-targets.md §2d', () => {
   const gw = (iso: IsoCode, from: [number, number, number], to: [number, number, number]) => meanTruth(iso, days(from, to)) / 1000;
   const within = (name: string, v: number, lo: number, hi: number) => assert.ok(v >= lo && v <= hi, `${name}: ${v.toFixed(1)} GW not in [${lo}, ${hi}]`);
   within('ERCOT April', gw('ercot', [2026, 4, 1], [2026, 4, 30]), 18, 33);

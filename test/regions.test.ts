@@ -15,8 +15,10 @@ import {
 } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
 import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { DEMAND_PARAMS, RegionWeatherComputer, nercHolidayOf, nercHolidays, regionWeatherBatch } from '../src/world/demand.ts';
-import { WeatherBatch, WeatherWorld, newWeatherSeries, pointClimate } from '../src/world/weather.ts';
+import { DEMAND_PARAMS, RegionWeatherComputer, nercHolidayOf, nercHolidays } from '../src/world/demand.ts';
+import { WeatherBatch, newWeatherSeries } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
+import { pointClimate } from '../src/world/climate.ts';
 
 const WORLD = new WeatherWorld();
 
@@ -143,7 +145,7 @@ interface Computed {
 
 function compute(iso: IsoCode, valid: number[], model: ForecastModelName | null, created: number[] | null): Computed {
   const skill = model ? FORECAST_MODELS[model].skill : null;
-  const c = new RegionWeatherComputer(regionWeatherBatch(WORLD, { valid, created }, skill), valid, ISOS[iso].timezone);
+  const c = new RegionWeatherComputer(new WeatherBatch(WORLD, { valid, created }, skill, {}), valid, ISOS[iso].timezone);
   const byRegion = new Map<string, { demand: Float64Array; poptemp: Float64Array }>();
   for (const r of regionsOf(iso)) {
     const demand = new Float64Array(valid.length);
@@ -189,7 +191,7 @@ function assertAggregates(iso: IsoCode, c: Computed, label: string): void {
 }
 
 test('truth over 2026: aggregates, positivity, levels near realism targets', () => {
-  /** [peak, mean] GW of `<iso>_total` (realism-targets §2a), ±12 %. */
+  /** [peak, mean] GW of `<iso>_total` (docs/realism-targets.md §2a), ±12 %. */
   const targets: Record<IsoCode, [number, number]> = {
     pjm: [155, 89], miso: [122, 75], spp: [53, 32], ercot: [83, 50], caiso: [46.5, 26], nyiso: [30.5, 18.3], isone: [24.5, 14],
   };
@@ -359,7 +361,7 @@ test('a year of every PJM region computes quickly', () => {
   const zone = ISOS.pjm.timezone;
   const valid = hoursOf(zone, { year: 2025, month: 1, day: 1 }, { year: 2026, month: 1, day: 1 });
   const t0 = performance.now();
-  const c = new RegionWeatherComputer(regionWeatherBatch(WORLD, { valid, created: null }, null), valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(WORLD, { valid, created: null }, null, {}), valid, zone);
   const out = new Float64Array(valid.length);
   for (const r of regionsOf('pjm') as Region[]) {
     c.demand(r, out);

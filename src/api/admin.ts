@@ -17,15 +17,13 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ISO_CODES } from '../catalog/isos.ts';
-import { isLevel, isSubscriptionIso, KEY_ID_PATTERN, LEVELS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
+import { isLevel, isSubscriptionIso, KEY_ID_PATTERN, LEVELS, SUBSCRIPTION_ISOS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import { formatUtcSecond } from '../time/hours.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { ERROR_SCHEMAS, errorResponse } from './openapi.ts';
 import { errorItem, validateValue, type ParamSpec, type ParsedDate, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
 
-const SUBSCRIPTION_ISOS = ['all', ...ISO_CODES] as const;
 const ISO_SPEC: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: SUBSCRIPTION_ISOS };
 const LEVEL_SPEC: ParamSpec = { name: 'level', in: 'query', kind: 'enum', values: LEVELS };
 const DATETIME_SPEC: ParamSpec = { name: 'expires_at', in: 'query', kind: 'datetime' };

@@ -13,7 +13,7 @@ import { QueryError } from '../query/errors.ts';
 import type { Frame } from '../query/frame.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
-import { WeatherWorld } from '../world/weather.ts';
+import { WeatherWorld } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';

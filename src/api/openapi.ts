@@ -4,6 +4,7 @@
  * derives its method names from the summaries (reference isoview-api.md §6).
  */
 import { ISO_CODES } from '../catalog/isos.ts';
+import { UNIT_DECIMALS } from '../catalog/metrics.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
 
@@ -53,7 +54,7 @@ const SCHEMAS: Record<string, object> = {
         title: 'Created At',
         description: 'UTC creation time of the run; null for stitched (continuous) series and actuals.',
       },
-      units: { type: 'string', title: 'Units', description: 'One unit for all values: MW, °C, %, USD/MWh or $/MMBtu.' },
+      units: { type: 'string', title: 'Units', description: `One unit for all values: ${Object.keys(UNIT_DECIMALS).join(', ')}.` },
       timezone: { type: 'string', format: 'zoneinfo', title: 'Timezone', description: 'IANA zone of time_local.' },
       time_utc: {
         type: 'array',

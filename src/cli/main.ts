@@ -8,8 +8,7 @@ import { buildApp } from '../api/app.ts';
 import { warmCells } from '../catalog/cellCatalog.ts';
 import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
-import { ISO_CODES } from '../catalog/isos.ts';
-import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, type Subscription } from '../store/keys.ts';
+import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { redactUrl } from '../store/postgres.ts';
 import { parseRateLimits } from '../api/rateLimits.ts';
@@ -20,7 +19,7 @@ import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
-const SUBSCRIPTION_ISO_TEXT = ['all', ...ISO_CODES].join(', ');
+const SUBSCRIPTION_ISO_TEXT = SUBSCRIPTION_ISOS.join(', ');
 
 /** Messages for the person at the terminal go to stderr: stdout carries the JSON request log (serve) or the command's output. */
 function say(text: string): void {

@@ -6,7 +6,8 @@
 import { countyShares } from '../catalog/disaggregation.ts';
 import { countiesOf, countyGeometry, type IsoCounty } from '../catalog/geography.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { unitOf } from '../catalog/metrics.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { sharedDemand } from './aggregates.ts';
 import { queryValueError } from './errors.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';
@@ -40,7 +41,7 @@ function countyGroup(world: WeatherWorld, { iso, id }: CountyRequest): SeriesGro
   const shares = countyShares(iso);
   return {
     timezone: ISOS[iso].timezone,
-    units: 'MW',
+    units: unitOf('demand'),
     targets: selectCounties(iso, id),
     label: (county) => [county.fips],
     source: (rows, model) => {

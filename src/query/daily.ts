@@ -8,11 +8,12 @@
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { stitchCutoffHour, lastStitchableDay, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
 import { ACTUAL_HISTORY_START, DEFAULT_WINDOW_DAYS, FORECAST_HISTORY_START, type ContinuousParams, type ForecastParams, type WindowParams } from './kinds.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
 import { resolveWindow, type HourWindow } from './window.ts';
@@ -28,7 +29,7 @@ export interface DailyRows {
 
 export interface DailySeriesGroup<T> {
   timezone: string;
-  units: string;
+  units: Unit;
   targets: readonly T[];
   label(target: T): string[];
   /** Values of each target on the rows' days; `model` null means truth. */
@@ -42,7 +43,7 @@ function frameOf<T>(group: DailySeriesGroup<T>, model: string | null, createdAtH
     units: group.units,
     timezone: group.timezone,
     hours: rows.dayStart,
-    decimals: DECIMALS_BY_UNIT[group.units],
+    decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({ label: group.label(t), fill: (out: Float64Array) => out.set(values(t)) })),
   };
 }

@@ -5,11 +5,12 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
 import { actualRows, lastActualHour, runAsOf, singleRunRows } from './runs.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
 
@@ -22,7 +23,7 @@ export const DEFAULT_WINDOW_DAYS = 7;
 
 export interface SeriesGroup<T> {
   timezone: string;
-  units: string;
+  units: Unit;
   targets: readonly T[];
   label(target: T): string[];
   /** Values of each target over `rows`; `model` null means truth. */
@@ -36,7 +37,7 @@ function frameOf<T>(group: SeriesGroup<T>, model: string | null, createdAtHour: 
     units: group.units,
     timezone: group.timezone,
     hours,
-    decimals: DECIMALS_BY_UNIT[group.units],
+    decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({
       label: group.label(t),
       fill: (out: Float64Array) => out.set(values(t).subarray(offset, offset + out.length)),

@@ -24,10 +24,11 @@ import { HOUR_MS } from '../time/hours.ts';
 import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import { priceNodesOf } from '../catalog/priceNodes.ts';
 import { lmpSource } from './lmp.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { decimalsOf } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
 import { queryValueError } from './errors.ts';
 import { ACTUAL_HISTORY_START, FORECAST_HISTORY_START } from './kinds.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
@@ -106,7 +107,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
       (['forecast', 'actual'] as const).map((kind) => ({
         label: [region.id, metric, kind],
         fill: (out: Float64Array) => out.set(sources.get(metric)![kind](region)),
-        decimals: DECIMALS_BY_UNIT[metric === 'poptemp' ? '°C' : 'MW'],
+        decimals: decimalsOf(metric),
       })),
     ),
   );
@@ -125,12 +126,12 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
       {
         label: [node.id, 'dalmp', 'forecast'],
         fill: (out: Float64Array) => out.set(dalmpForecast(node).map(forecastAt)),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        decimals: decimalsOf('dalmp'),
       },
       {
         label: [node.id, 'dalmp', 'actual'],
         fill: (out: Float64Array) => out.set(dalmpActual(node).map((v, i) => (cleared[dayIndex[i]] ? v : Number.NaN))),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        decimals: decimalsOf('dalmp'),
       },
     );
   }

@@ -47,8 +47,11 @@ export function hashKey(key: string): string {
   return crypto.createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+/** What a subscription may name: 'all', then every ISO code. */
+export const SUBSCRIPTION_ISOS: readonly SubscriptionIso[] = ['all', ...ISO_CODES];
+
 export function isSubscriptionIso(s: string): s is SubscriptionIso {
-  return s === 'all' || (ISO_CODES as readonly string[]).includes(s);
+  return (SUBSCRIPTION_ISOS as readonly string[]).includes(s);
 }
 
 export function isLevel(s: string): s is Level {

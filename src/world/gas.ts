@@ -1,7 +1,7 @@
 /**
  * Daily natural gas prices ($/MMBtu) at the trading hubs (catalog/gasHubs.ts).
  *
- * Henry Hub, in logs: a yearly level (annual averages of realism-targets §0/§4: 2023 $2.55,
+ * Henry Hub, in logs: a yearly level (annual averages of docs/realism-targets.md §0/§4: 2023 $2.55,
  * 2024 $2.19, 2025 $3.5, 2026 $4.2), a winter premium, the national heating/cooling demand
  * anomaly (population-weighted temperature of the seven ISOs against its normal, with an extra
  * response to severe cold), storage (the decaying sum of past extra weather-driven demand: a
@@ -20,13 +20,13 @@
  * fed by forecast inputs.
  */
 import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { ISO_CODES, ISO_CODES_BY_NUMBER, isoTable, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { localDayStartHour } from '../time/zones.ts';
 import { nercHolidayOf, poptempOnRows } from './demand.ts';
 import { gaussianish, seedOf } from './hash.ts';
 import { climatePoptemp, yearPosition } from './outage.ts';
-import type { WeatherWorld } from './weather.ts';
+import type { WeatherWorld } from './weather/world.ts';
 
 const DAY_MS = 86_400_000;
 const SEED = seedOf('gridcast/world/gas/v1');
@@ -45,7 +45,7 @@ const X_PHI = 0.99;
 const X_SD = 0.13;
 const HENRY_DAILY_SD = 0.025;
 /** Rough population weights of the seven ISOs in the national temperature anomaly. */
-const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = { pjm: 0.28, miso: 0.2, spp: 0.06, ercot: 0.13, caiso: 0.13, nyiso: 0.11, isone: 0.09 };
+const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = isoTable((p) => p.nationalGasWeight);
 
 interface BasisParams {
   /** Mean basis by year ($/MMBtu), or one value for all years. */
@@ -183,7 +183,7 @@ function yearly(table: Readonly<Record<number, number>>, epoch: number): number 
 function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): { anomaly: number; heating: number } {
   let anomaly = 0;
   let heating = 0;
-  for (const iso of ISO_CODES) {
+  for (const iso of ISO_CODES_BY_NUMBER) {
     const normal = climatePoptemp(iso, t);
     const mean = (normal.minC + normal.maxC) / 2;
     anomaly += NATIONAL_WEIGHTS[iso] * (temps[iso] - mean);

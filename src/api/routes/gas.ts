@@ -2,6 +2,7 @@
  * The gas group: /gas/list|forecast|continuous|backcast. Gas is not tied to one ISO: a
  * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
  */
+import { GROUP_KINDS } from '../../catalog/metrics.ts';
 import { gasHubList, gasQueries } from '../../query/gas.ts';
 import type { RouteDef } from '../route.ts';
 import { timeseriesRoutes } from './timeseries.ts';
@@ -27,7 +28,7 @@ export const gasRoutes: RouteDef[] = [
     pathParams: [],
     target: ({ params }) => ({ id: params.id as string | undefined }),
     queries: gasQueries,
-    kinds: ['forecast', 'continuous', 'backcast'],
+    kinds: GROUP_KINDS.gas,
     forecastSummary: 'Get Gas Price Forecast',
     continuousSummary: 'Get Continuous Gas Forecast',
     note:

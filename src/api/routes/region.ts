@@ -1,5 +1,6 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
 import type { IsoCode } from '../../catalog/isos.ts';
+import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
 import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
 import type { ParamSpec } from '../params.ts';
 import { isoSummary } from '../../query/summary.ts';
@@ -15,10 +16,7 @@ const METRIC_PARAM: ParamSpec = {
   kind: 'enum',
   values: REGION_METRICS,
   required: true,
-  description:
-    "Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage " +
-    '(planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp ' +
-    '(population-weighted temperature, °C).',
+  description: `Forecast metric type: ${describeMetrics(REGION_METRICS)}. Wind and solar are the sums of the region's plants.`,
 };
 
 export const regionRoutes: RouteDef[] = [
@@ -40,7 +38,7 @@ export const regionRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, METRIC_PARAM],
     target: isoMetricTarget,
     queries: regionQueries,
-    kinds: ['forecast', 'continuous', 'actual', 'backcast'],
+    kinds: GROUP_KINDS.region,
     forecastSummary: 'Get Regional Forecast',
     forecastModelParam: REGION_FORECAST_MODEL_PARAM,
   }),
@@ -68,7 +66,7 @@ export const summaryRoute: RouteDef = {
     'last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day\'s ' +
     'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
     'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
-    'local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.',
+    `local the day before). units is "mixed": ${describeUnits(metricsOf('summary'))}.`,
   tag: 'regions',
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],

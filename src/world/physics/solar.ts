@@ -1,5 +1,5 @@
 /**
- * Solar geometry and PV plant output (realism-targets §5b).
+ * Solar geometry and PV plant output (docs/realism-targets.md §5b).
  *
  * Chain per plant-hour:
  *   NOAA solar position (declination/EoT per instant, true solar time → hour angle per site)
@@ -15,8 +15,11 @@
  * per plant object (WeakMap, identity-keyed). One call of `solarPlantOutputMw` then costs a
  * few dozen multiplications, one table lookup for the clear sky, one `Math.exp` (cell
  * temperature) and a square root for trackers; no pow, no trig.
+ *
+ * Equations, units and sources of every model: docs/physics.md §Solar.
  */
 import type { SolarPlant } from '../../catalog/types.ts';
+import { standardPressureRatio } from './atmosphere.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -184,20 +187,50 @@ const HALF_PI = Math.PI / 2;
 const DEG = Math.PI / 180;
 const RAD_TO_DEG = 180 / Math.PI;
 
-/** Solar constant used for the extraterrestrial irradiance, W/m² (Duffie & Beckman). */
+/**
+ * Solar constant of the extraterrestrial irradiance: I₀ = S·(1 + 0.033·cos(2π·doy/365)).
+ *
+ * Units: W/m². Source: Duffie & Beckman, Solar Engineering of Thermal Processes, eq. 1.4.1a.
+ * docs/physics.md §Extraterrestrial irradiance and air mass.
+ */
 export const SOLAR_CONSTANT = 1367;
-/** Linke turbidity of the clear-sky model (typical continental value). */
+/**
+ * Linke turbidity T_L of the Ineichen–Perez clear sky (a typical continental value; 2–6 in practice).
+ *
+ * Units: dimensionless. Source: Ineichen & Perez (2002), Solar Energy 73. docs/physics.md §Clear sky.
+ */
 export const LINKE_TURBIDITY = 3;
-/** PVWatts default system losses (soiling, shading, mismatch, wiring, LID, nameplate, availability). */
+/**
+ * PVWatts default system losses: 1 − Π(1 − l_i) over soiling 2, shading 3, mismatch 2, wiring 2,
+ * connections 0.5, LID 1.5, nameplate 1 and availability 3 %.
+ *
+ * Units: fraction of DC output. Source: Dobos, PVWatts Version 5 Manual, NREL/TP-6A20-62641 (2014);
+ * pvlib pvsystem.pvwatts_losses. docs/physics.md §PVWatts DC, losses and inverter.
+ */
 export const SYSTEM_LOSSES = 0.14;
-/** PVWatts inverter nominal and reference efficiencies. */
+/**
+ * PVWatts inverter efficiencies: η = (η_nom/η_ref)·(−0.0162·ζ − 0.0059/ζ + 0.9858).
+ *
+ * Units: dimensionless. Source: PVWatts Version 5 Manual, eq. 8–9; pvlib inverter.pvwatts.
+ * docs/physics.md §PVWatts DC, losses and inverter.
+ */
 export const INVERTER_ETA_NOM = 0.96;
 export const INVERTER_ETA_REF = 0.9637;
-/** SAPM open-rack glass/polymer coefficients. */
+/**
+ * SAPM cell-temperature coefficients, open-rack glass/polymer: T_m = E·exp(a + b·WS) + T_a,
+ * T_c = T_m + (E/1000)·ΔT.
+ *
+ * Units: a dimensionless, b in s/m, ΔT in °C. Source: King, Boyson, Kratochvil, SAND2004-3535
+ * (2004), table 1; pvlib temperature.sapm_cell. docs/physics.md §Cell temperature (SAPM).
+ */
 export const SAPM_A = -3.56;
 export const SAPM_B = -0.075;
 export const SAPM_DELTA_T = 3;
-/** Erbs/pvlib floor on cos zenith used for the clearness index. */
+/**
+ * Floor on cos z in the clearness index k_t = GHI / (I₀·max(cos z, 0.065)).
+ *
+ * Units: dimensionless. Source: pvlib irradiance.erbs (min_cos_zenith). docs/physics.md §Clouds and decomposition.
+ */
 const MIN_COS_ZENITH = 0.065;
 
 // ---------------------------------------------------------------------------------------------
@@ -343,7 +376,7 @@ function kastenYoungAirMass(cosZenith: number, zenithDeg: number): number {
 }
 
 /**
- * Ineichen–Perez clear-sky GHI, W/m² (realism-targets §5b form, Kasten–Young air mass). The
+ * Ineichen–Perez clear-sky GHI, W/m² (docs/physics.md §Clear sky, Kasten–Young air mass). The
  * optional Perez (2002) exp(0.01·AM^1.8) factor is deliberately left out: it grows without bound
  * near the horizon (≈ ×100 at 0.5° elevation) and would give tens of W/m² at sunrise.
  * `altitudeM` scales the air mass to absolute (p/p0 of the standard atmosphere) and sets the
@@ -358,7 +391,7 @@ export function clearSkyGhi(
   if (!(cosZenith > 0)) return 0;
   const cz = cosZenith > 1 ? 1 : cosZenith;
   const zDeg = Math.acos(cz) * RAD_TO_DEG;
-  const pRatio = Math.pow(1 - 2.25577e-5 * altitudeM, 5.25588);
+  const pRatio = standardPressureRatio(altitudeM);
   const am = kastenYoungAirMass(cz, zDeg) * pRatio;
   const fh1 = Math.exp(-altitudeM / 8000);
   const fh2 = Math.exp(-altitudeM / 1250);
@@ -519,7 +552,7 @@ export function cellTemperatureC(
 ): number {
   const e = poa > 0 ? poa : 0;
   const ws = windMs > 0 ? windMs : 0;
-  return tempC + e * Math.exp(a + b * ws) + (e / 1000) * deltaT;
+  return tempC + e * Math.exp(a + b * ws) + e * (deltaT / 1000);
 }
 
 /**
@@ -649,9 +682,8 @@ export function solarPlantOutputMw(
     beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
   s.poa = poa;
 
-  // SAPM cell temperature (open rack glass/polymer), inlined.
-  const ws = wx.windMs > 0 ? wx.windMs : 0;
-  const tc = wx.tempC + poa * Math.exp(SAPM_A + SAPM_B * ws) + poa * (SAPM_DELTA_T / 1000);
+  // SAPM cell temperature (open rack glass/polymer).
+  const tc = cellTemperatureC(poa, wx.tempC, wx.windMs);
   s.cellTempC = tc;
 
   // PVWatts DC, snow, system losses.
@@ -661,14 +693,8 @@ export function solarPlantOutputMw(
     poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
   s.dcMw = pdc;
 
-  // PVWatts inverter with clipping at the AC rating (inlined pvwattsInverterAc).
-  const pac0 = c.pac0;
-  if (!(pdc > 0) || !(pac0 > 0)) return 0;
-  const zeta = (pdc * INVERTER_ETA_NOM) / pac0;
-  const eta = (INVERTER_ETA_NOM / INVERTER_ETA_REF) * (-0.0162 * zeta - 0.0059 / zeta + 0.9858);
-  let pac = eta * pdc;
-  if (!(pac > 0)) pac = 0;
-  else if (pac > pac0) pac = pac0;
+  // PVWatts inverter with clipping at the AC rating.
+  const pac = pvwattsInverterAc(pdc, c.pac0);
   s.acMw = pac;
   return pac;
 }

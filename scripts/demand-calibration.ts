@@ -11,7 +11,14 @@
 import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from '../src/catalog/isos.ts';
 import { regionsOf } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
-import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
+import {
+  addDays,
+  localDateOfHour,
+  localDayStartHour,
+  localHourOfDay,
+  localWallHourToEpochHour,
+  type CivilDate,
+} from '../src/time/zones.ts';
 import { RegionWeatherComputer } from '../src/world/demand.ts';
 import { WeatherBatch } from '../src/world/weather/batch.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
@@ -88,11 +95,20 @@ for (const iso of isos.length ? isos : ISO_CODES) {
   const zone = ISOS[iso].timezone;
   const { valid, demand, poptemp, ms } = truthYear(iso);
   const truthAt = new Map(valid.map((h, i) => [h, demand[i]]));
-  let peak = 0, min = Infinity, sum = 0, winterPeak = 0;
+  let peak = 0,
+    min = Infinity,
+    sum = 0,
+    winterPeak = 0;
   const julyHour = new Float64Array(24);
   const julyCount = new Float64Array(24);
-  let janT = 0, janN = 0, julT = 0, julN = 0;
-  let weekday = 0, weekdayN = 0, weekend = 0, weekendN = 0;
+  let janT = 0,
+    janN = 0,
+    julT = 0,
+    julN = 0;
+  let weekday = 0,
+    weekdayN = 0,
+    weekend = 0,
+    weekendN = 0;
   for (let i = 0; i < valid.length; i++) {
     const d = demand[i];
     peak = Math.max(peak, d);
@@ -101,12 +117,26 @@ for (const iso of isos.length ? isos : ISO_CODES) {
     const date = localDateOfHour(zone, valid[i]);
     const wd = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
     if (date.month <= 2 || date.month === 12) winterPeak = Math.max(winterPeak, d);
-    if (date.month === 1) { janT += poptemp[i]; janN++; }
-    if (date.month === 7) {
-      julT += poptemp[i]; julN++;
-      if (wd !== 0 && wd !== 6) { const h = localHourOfDay(zone, valid[i]); julyHour[h] += d; julyCount[h]++; }
+    if (date.month === 1) {
+      janT += poptemp[i];
+      janN++;
     }
-    if (wd === 0 || wd === 6) { weekend += d; weekendN++; } else { weekday += d; weekdayN++; }
+    if (date.month === 7) {
+      julT += poptemp[i];
+      julN++;
+      if (wd !== 0 && wd !== 6) {
+        const h = localHourOfDay(zone, valid[i]);
+        julyHour[h] += d;
+        julyCount[h]++;
+      }
+    }
+    if (wd === 0 || wd === 6) {
+      weekend += d;
+      weekendN++;
+    } else {
+      weekday += d;
+      weekdayN++;
+    }
   }
   let peakHour = 0;
   for (let h = 1; h < 24; h++) if (julyHour[h] / julyCount[h] > julyHour[peakHour] / julyCount[peakHour]) peakHour = h;

@@ -42,10 +42,16 @@ for (const { name } of stores) {
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([s, n]) => `${s}: ${n}`)
       .join(', ');
-    const fivexx = Object.entries(report.byStatus).filter(([s]) => Number(s) >= 500 && s !== '503').reduce((n, [, c]) => n + c, 0);
-    console.log(`[${name}] seed ${report.seed}: ${report.requests} requests in ${report.seconds.toFixed(0)} s over ${Object.keys(report.byOperation).length} operations`);
+    const fivexx = Object.entries(report.byStatus)
+      .filter(([s]) => Number(s) >= 500 && s !== '503')
+      .reduce((n, [, c]) => n + c, 0);
+    console.log(
+      `[${name}] seed ${report.seed}: ${report.requests} requests in ${report.seconds.toFixed(0)} s over ${Object.keys(report.byOperation).length} operations`,
+    );
     console.log(`[${name}] outcomes: ${statuses}`);
-    console.log(`[${name}] 5xx (other than the documented busy 503): ${fivexx}; shape failures: ${report.failures.length}; key in the log: ${report.keyInLog ? 'YES' : 'no'}`);
+    console.log(
+      `[${name}] 5xx (other than the documented busy 503): ${fivexx}; shape failures: ${report.failures.length}; key in the log: ${report.keyInLog ? 'YES' : 'no'}`,
+    );
     if (report.failures.length) console.log(describeFailures(report, 20));
     if (report.keyInLog) console.log(`[${name}] log line with a key: ${report.keyInLog}`);
     failed ||= report.failures.length > 0 || report.keyInLog !== null || fivexx > 0;

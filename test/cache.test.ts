@@ -50,7 +50,14 @@ test('actuals (truth rows) are cached in day blocks, not one block per hour', as
   const { regionQueries } = await import('../src/query/regions.ts');
   const { plantsOf } = await import('../src/catalog/plants.ts');
   blockCache.clear();
-  const frame = regionQueries.actual(world, { iso: 'isone', metric: 'wind', id: 'isone_total', start: day('2026-03-02'), end: day('2026-03-03'), nowMs: Date.parse('2026-06-15T18:00:00Z') });
+  const frame = regionQueries.actual(world, {
+    iso: 'isone',
+    metric: 'wind',
+    id: 'isone_total',
+    start: day('2026-03-02'),
+    end: day('2026-03-03'),
+    nowMs: Date.parse('2026-06-15T18:00:00Z'),
+  });
   frame.columns[0].fill(new Float64Array(frame.hours.length)); // the total sums every plant
   const plants = plantsOf('isone', 'wind').length;
   // 48 hours are at most three blocks per plant (a block holds at most 24 rows).

@@ -120,7 +120,18 @@ describe('gridcast keys', () => {
   let secret = '';
 
   test('create prints the key alone on the last stdout line and exits 0', async () => {
-    const run = await gridcast(['keys', 'create', '--name', 'x', '--subscription', 'ercot=advanced', '--subscription', 'all=core', '--data', dataDir]);
+    const run = await gridcast([
+      'keys',
+      'create',
+      '--name',
+      'x',
+      '--subscription',
+      'ercot=advanced',
+      '--subscription',
+      'all=core',
+      '--data',
+      dataDir,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const out = lines(run.stdout);
     secret = out.at(-1)!;
@@ -162,7 +173,9 @@ describe('gridcast keys', () => {
 
   test('a bad --subscription exits 2 with a message naming it', async () => {
     const bads = ['foo=bar', 'ercot=gold', 'ercot', 'ercot=core=x'];
-    const runs = await Promise.all(bads.map((bad) => gridcast(['keys', 'create', '--name', 'y', '--subscription', bad, '--data', dataDir])));
+    const runs = await Promise.all(
+      bads.map((bad) => gridcast(['keys', 'create', '--name', 'y', '--subscription', bad, '--data', dataDir])),
+    );
     for (const [i, bad] of bads.entries()) {
       const run = runs[i];
       assert.equal(run.code, 2, `${bad}: exit code`);
@@ -172,7 +185,18 @@ describe('gridcast keys', () => {
   });
 
   test('list marks a subscription that has ended as expired', async () => {
-    const created = await gridcast(['keys', 'create', '--name', 'exp', '--subscription', 'pjm=core@2001-01-01', '--subscription', 'miso=core@0001-01-01T00:00:00Z', '--data', dataDir]);
+    const created = await gridcast([
+      'keys',
+      'create',
+      '--name',
+      'exp',
+      '--subscription',
+      'pjm=core@2001-01-01',
+      '--subscription',
+      'miso=core@0001-01-01T00:00:00Z',
+      '--data',
+      dataDir,
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const newId = /(key_[0-9a-f]{24})/.exec(created.stdout)![1];
     const list = await gridcast(['keys', 'list', '--data', dataDir]);

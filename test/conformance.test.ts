@@ -68,7 +68,9 @@ describe('registry and profiles', () => {
       assert.ok(spec.groups.length > 0, name);
     }
     // The ensemble serves exactly the metrics whose models include ensembles.
-    const ensembleFamily = (Object.keys(METRICS) as MetricName[]).filter((m) => (METRICS[m].models as readonly string[]).includes('ensemble'));
+    const ensembleFamily = (Object.keys(METRICS) as MetricName[]).filter((m) =>
+      (METRICS[m].models as readonly string[]).includes('ensemble'),
+    );
     assert.deepEqual([...metricsOf('ensemble')], ensembleFamily);
   });
 
@@ -96,7 +98,10 @@ for (const iso of ISO_CODES) {
     for (const type of metricsOf('plant').filter((m) => METRICS[m].unit === 'MW')) {
       test(`plant ${type}: 0 ≤ output ≤ capacity, and the plants add up to the region total`, async () => {
         const capacity = new Map<string, number>(
-          (await okJson<{ id: number; capacity_mw: number }[]>(t, `/v1/plant/${iso}/${type}/list`, { key })).map((p) => [String(p.id), p.capacity_mw]),
+          (await okJson<{ id: number; capacity_mw: number }[]>(t, `/v1/plant/${iso}/${type}/list`, { key })).map((p) => [
+            String(p.id),
+            p.capacity_mw,
+          ]),
         );
         const plants = await get(`/v1/plant/${iso}/${type}/continuous`);
         plants.columns.forEach(([id], c) => {
@@ -151,11 +156,15 @@ for (const iso of ISO_CODES) {
     }
 
     test('an unknown id is a 422 naming the list, in every group', async () => {
-      for (const metric of metricsOf('region')) await assertUnknownId(`/v1/region/${iso}/${metric}/continuous`, `${iso}_nowhere`, `/v1/region/${iso}/${metric}/list`);
-      for (const metric of metricsOf('plant')) await assertUnknownId(`/v1/plant/${iso}/${metric}/continuous`, '999999', `/v1/plant/${iso}/${metric}/list`);
-      for (const metric of metricsOf('cells')) await assertUnknownId(`/v1/cells/${iso}/${metric}/continuous`, '823b07fffffffff', `/v1/cells/${iso}/${metric}/list`);
+      for (const metric of metricsOf('region'))
+        await assertUnknownId(`/v1/region/${iso}/${metric}/continuous`, `${iso}_nowhere`, `/v1/region/${iso}/${metric}/list`);
+      for (const metric of metricsOf('plant'))
+        await assertUnknownId(`/v1/plant/${iso}/${metric}/continuous`, '999999', `/v1/plant/${iso}/${metric}/list`);
+      for (const metric of metricsOf('cells'))
+        await assertUnknownId(`/v1/cells/${iso}/${metric}/continuous`, '823b07fffffffff', `/v1/cells/${iso}/${metric}/list`);
       await assertUnknownId(`/v1/county/${iso}/continuous`, '99999', `/v1/county/${iso}/list`);
-      for (const type of metricsOf('lmp')) await assertUnknownId(`/v1/lmp/${iso}/${type}/continuous`, 'NOWHERE', `/v1/lmp/${iso}/${type}/list`);
+      for (const type of metricsOf('lmp'))
+        await assertUnknownId(`/v1/lmp/${iso}/${type}/continuous`, 'NOWHERE', `/v1/lmp/${iso}/${type}/list`);
     });
   });
 }

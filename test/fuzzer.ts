@@ -60,9 +60,37 @@ const encodeAll = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => '%' + b.
 
 /** Percent-encoding junk and other text a careless or hostile client sends. */
 const junk = fc.oneof(
-  fc.constantFrom('', '%', '%zz', '%G0', '%00', 'a%00b', '%C0%AF', '%E2%82', '%FF%FE', '..%2F..%2Fetc%2Fpasswd', '%25', '+', '++', '%2B', 'null', 'None', '[]', '{}'),
+  fc.constantFrom(
+    '',
+    '%',
+    '%zz',
+    '%G0',
+    '%00',
+    'a%00b',
+    '%C0%AF',
+    '%E2%82',
+    '%FF%FE',
+    '..%2F..%2Fetc%2Fpasswd',
+    '%25',
+    '+',
+    '++',
+    '%2B',
+    'null',
+    'None',
+    '[]',
+    '{}',
+  ),
   fc.constantFrom('-1', '0', '1e3', '2.7', '+-1', '0x1F', '1_000', '%2042%20', '9'.repeat(30), '9'.repeat(5000), 'NaN', 'Infinity'),
-  fc.constantFrom('2026-13-45', '2026-02-30', '0000-01-01', '9999-12-31T23:59:59Z', '1767225600', '20000000000000', '2026-06-01T25:00', 'yesterday'),
+  fc.constantFrom(
+    '2026-13-45',
+    '2026-02-30',
+    '0000-01-01',
+    '9999-12-31T23:59:59Z',
+    '1767225600',
+    '20000000000000',
+    '2026-06-01T25:00',
+    'yesterday',
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }).map(encodeAll),
   fc.string({ maxLength: 300 }).map(encodeURIComponent),
   fc.string({ unit: 'grapheme', maxLength: 20 }).map(encodeAll),
@@ -75,8 +103,11 @@ const junk = fc.oneof(
  */
 const NOW_DAY = new Date(NOW_MS);
 const DAYS = [-900, -400, -160, -3, 0, 1, 20];
-const dayText = (offset: number) => new Date(Date.UTC(NOW_DAY.getUTCFullYear(), NOW_DAY.getUTCMonth(), NOW_DAY.getUTCDate() + offset)).toISOString().slice(0, 10);
-const instant = fc.tuple(fc.constantFrom(...DAYS), fc.constantFrom('', 'T00:00:00Z', 'T06:30:00-05:00', 'T12:00:00', 'T00:00:00%2B02:00')).map(([d, t]) => dayText(d) + t);
+const dayText = (offset: number) =>
+  new Date(Date.UTC(NOW_DAY.getUTCFullYear(), NOW_DAY.getUTCMonth(), NOW_DAY.getUTCDate() + offset)).toISOString().slice(0, 10);
+const instant = fc
+  .tuple(fc.constantFrom(...DAYS), fc.constantFrom('', 'T00:00:00Z', 'T06:30:00-05:00', 'T12:00:00', 'T00:00:00%2B02:00'))
+  .map(([d, t]) => dayText(d) + t);
 const windowPair = fc.tuple(fc.constantFrom(...DAYS), fc.constantFrom(-1, 0, 2)).map(([d, len]) => [dayText(d), dayText(d + len)] as const);
 
 function keyParamName(): fc.Arbitrary<string> {
@@ -133,7 +164,11 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
         for (const m of metric ? (metric.schema.enum as string[]) : ['-']) {
           const target = op.path.replace('{iso}', i).replace(/\{(metric|type)\}/, m);
           const res = await send({ op: 'ids', method: 'GET', target, headers: { 'x-api-key': key } });
-          if (res.status === 200) ids.set(groupKey(target), (JSON.parse(res.body) as { id: string | number }[]).slice(0, 4).map((r) => String(r.id)));
+          if (res.status === 200)
+            ids.set(
+              groupKey(target),
+              (JSON.parse(res.body) as { id: string | number }[]).slice(0, 4).map((r) => String(r.id)),
+            );
         }
       }
     }
@@ -205,7 +240,11 @@ function validValue(param: Operation['params'][number], known: string[] | undefi
   if (schema.type === 'integer') {
     const min = schema.minimum ?? 0;
     const max = schema.maximum ?? 100;
-    return fc.oneof(fc.integer({ min, max }).map(String), fc.integer({ min, max }).map((n) => `+${n}`), fc.integer({ min, max }).map((n) => `0${n}.0`));
+    return fc.oneof(
+      fc.integer({ min, max }).map(String),
+      fc.integer({ min, max }).map((n) => `+${n}`),
+      fc.integer({ min, max }).map((n) => `0${n}.0`),
+    );
   }
   if (schema.format === 'date-time') return instant;
   if (schema.format === 'date') return fc.constantFrom(...DAYS).map(dayText);
@@ -216,7 +255,9 @@ function validValue(param: Operation['params'][number], known: string[] | undefi
 function requestArbitrary(op: Operation, ids: Map<string, string[]>, key: string, coreKey: string): fc.Arbitrary<FuzzRequest> {
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
-  const pathValues = fc.tuple(...pathParams.map((p) => fc.oneof({ weight: 6, arbitrary: validValue(p, undefined) }, { weight: 1, arbitrary: junk })));
+  const pathValues = fc.tuple(
+    ...pathParams.map((p) => fc.oneof({ weight: 6, arbitrary: validValue(p, undefined) }, { weight: 1, arbitrary: junk })),
+  );
   return fc
     .record({
       pathValues: pathParams.length ? pathValues : fc.constant([] as string[]),
@@ -226,14 +267,29 @@ function requestArbitrary(op: Operation, ids: Map<string, string[]>, key: string
       choices: fc.array(fc.nat({ max: 9 }), { minLength: queryParams.length, maxLength: queryParams.length }),
       junkValues: fc.array(junk, { minLength: queryParams.length, maxLength: queryParams.length }),
       validIndex: fc.nat(),
-      extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom('foo', 'ID', 'start[]', '', '%00', 'model'), fc.string({ maxLength: 8 }).map(encodeAll)), junk), { maxLength: 3 }),
+      extra: fc.array(
+        fc.tuple(fc.oneof(fc.constantFrom('foo', 'ID', 'start[]', '', '%00', 'model'), fc.string({ maxLength: 8 }).map(encodeAll)), junk),
+        { maxLength: 3 },
+      ),
       auth: fc.constantFrom('header', 'header', 'header', 'query', 'none', 'wrong', 'core', 'both'),
       keyName: keyParamName(),
       adminAuth: fc.constantFrom('token', 'token', 'token', 'none', 'wrong'),
       body: fc.oneof(
         fc.constant(undefined),
         fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-        fc.record({ name: fc.oneof(fc.string({ maxLength: 5 }), fc.constant('n'.repeat(300)), fc.constant('a\u0000b')), subscriptions: fc.array(fc.record({ iso: fc.constantFrom('all', 'ercot', 'pjm', 'mars'), level: fc.constantFrom('core', 'gold'), expires_at: fc.oneof(instant, fc.constant(null), fc.constant('0001-01-01')) }), { maxLength: 10 }) }).map((v) => JSON.stringify(v)),
+        fc
+          .record({
+            name: fc.oneof(fc.string({ maxLength: 5 }), fc.constant('n'.repeat(300)), fc.constant('a\u0000b')),
+            subscriptions: fc.array(
+              fc.record({
+                iso: fc.constantFrom('all', 'ercot', 'pjm', 'mars'),
+                level: fc.constantFrom('core', 'gold'),
+                expires_at: fc.oneof(instant, fc.constant(null), fc.constant('0001-01-01')),
+              }),
+              { maxLength: 10 },
+            ),
+          })
+          .map((v) => JSON.stringify(v)),
         fc.record({ level: fc.constantFrom('core', 'advanced', 'x'), expires_at: fc.oneof(instant, junk) }).map((v) => JSON.stringify(v)),
         fc.string({ maxLength: 50 }),
       ),
@@ -281,7 +337,11 @@ function requestArbitrary(op: Operation, ids: Map<string, string[]>, key: string
     });
 }
 
-function request(port: number, agent: http.Agent, r: FuzzRequest): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(
+  port: number,
+  agent: http.Agent,
+  r: FuzzRequest,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const headers = r.body === undefined ? r.headers : { ...r.headers, 'content-length': String(Buffer.byteLength(r.body)) };
     const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.target, headers, agent }, (res) => {
@@ -319,7 +379,8 @@ function errorShapeProblem(body: unknown): string | null {
 
 function checkResponse(r: FuzzRequest, res: { status: number; headers: http.IncomingHttpHeaders; body: string }): string | null {
   if (res.status >= 500 && res.status !== 503) return `server error ${res.status}`;
-  if (res.status === 503 && !/^\{"detail":\[\{"type":"error","msg":"The server is busy/.test(res.body)) return 'a 503 other than the busy answer';
+  if (res.status === 503 && !/^\{"detail":\[\{"type":"error","msg":"The server is busy/.test(res.body))
+    return 'a 503 other than the busy answer';
   if (res.status === 307) return res.headers.location ? null : '307 without Location';
   if (r.method === 'HEAD') return res.body === '' ? null : 'HEAD with a body';
   if (res.status === 200) {
@@ -348,6 +409,9 @@ function checkResponse(r: FuzzRequest, res: { status: number; headers: http.Inco
 export function describeFailures(report: FuzzReport, max = 10): string {
   return report.failures
     .slice(0, max)
-    .map((f) => `${f.problem}: ${f.request.method} ${f.request.target} ${JSON.stringify(f.request.headers)} body=${JSON.stringify(f.request.body)} → ${f.status} ${f.body}`)
+    .map(
+      (f) =>
+        `${f.problem}: ${f.request.method} ${f.request.target} ${JSON.stringify(f.request.headers)} body=${JSON.stringify(f.request.body)} → ${f.status} ${f.body}`,
+    )
     .join('\n');
 }

@@ -28,14 +28,34 @@ interface Case {
 /** Small windows and single ids, so the whole file runs in seconds. */
 const CASES: Case[] = [
   { name: 'region forecast', path: '/v1/region/ercot/wind/forecast', query: { id: 'ercot_total', forecasted_by: '2026-06-10T15:00:00Z' } },
-  { name: 'region forecast iso model', path: '/v1/region/pjm/demand/forecast', query: { id: 'pjm_total', model: 'iso', forecasted_by: '2026-06-12T10:00:00Z' } },
+  {
+    name: 'region forecast iso model',
+    path: '/v1/region/pjm/demand/forecast',
+    query: { id: 'pjm_total', model: 'iso', forecasted_by: '2026-06-12T10:00:00Z' },
+  },
   { name: 'region continuous', path: '/v1/region/miso/solar/continuous', query: { start: '2026-06-08', end: '2026-06-09' } },
   { name: 'region actual', path: '/v1/region/nyiso/demand/actual', query: { start: '2026-06-08', end: '2026-06-09' } },
-  { name: 'region actual poptemp', path: '/v1/region/isone/poptemp/actual', query: { id: 'isone_total', start: '2026-01-20', end: '2026-01-21' } },
-  { name: 'region outage continuous', path: '/v1/region/pjm/outage/continuous', query: { id: 'pjm_total', start: '2026-06-01', end: '2026-06-10' } },
+  {
+    name: 'region actual poptemp',
+    path: '/v1/region/isone/poptemp/actual',
+    query: { id: 'isone_total', start: '2026-01-20', end: '2026-01-21' },
+  },
+  {
+    name: 'region outage continuous',
+    path: '/v1/region/pjm/outage/continuous',
+    query: { id: 'pjm_total', start: '2026-06-01', end: '2026-06-10' },
+  },
   { name: 'region backcast', path: '/v1/region/spp/wind/backcast', query: { id: 'spp_total', start: '2026-06-01', end: '2026-06-02' } },
-  { name: 'region ensemble', path: '/v1/region/ercot/demand/ensemble', query: { id: 'ercot_total', forecasted_by: '2026-05-02T12:00:00Z' } },
-  { name: 'region ensemble wind', path: '/v1/region/caiso/wind/ensemble', query: { id: 'caiso_total', model: 'euro_ec46', forecasted_by: '2026-05-20T23:00:00Z' } },
+  {
+    name: 'region ensemble',
+    path: '/v1/region/ercot/demand/ensemble',
+    query: { id: 'ercot_total', forecasted_by: '2026-05-02T12:00:00Z' },
+  },
+  {
+    name: 'region ensemble wind',
+    path: '/v1/region/caiso/wind/ensemble',
+    query: { id: 'caiso_total', model: 'euro_ec46', forecasted_by: '2026-05-20T23:00:00Z' },
+  },
   { name: 'region summary', path: '/v1/region/nyiso/summary', query: { as_of: '2026-03-10T12:00:00Z' } },
   { name: 'plant continuous', path: '/v1/plant/ercot/wind/continuous', query: { id: 56001, start: '2026-03-07', end: '2026-03-09' } },
   { name: 'plant forecast solar', path: '/v1/plant/caiso/solar/forecast', query: { forecasted_by: '2026-06-14T06:00:00Z' } },

@@ -78,7 +78,6 @@ async function gauge(server: TestServer, name: string): Promise<number> {
   return Number(m[1]);
 }
 
-
 describe('aborted requests give back everything they took', () => {
   test('four aborted heavy requests leave every slot free, the gauges at rest and their usage recorded', async () => {
     const server = await startServer(t.store, { maxHeavy: 4 });
@@ -158,7 +157,8 @@ describe('no key reaches the log', () => {
     await new Promise((r) => setTimeout(r, 100));
     const lines = log.split('\n').filter(Boolean);
     assert.ok(lines.length >= 2 * (spellings.length + 3), `request log lines: ${lines.length}`);
-    for (const secret of [key, encodedValue, key.slice(3, 20), 'gc_wrongwrongwrong']) assert.ok(!log.includes(secret), `no ${secret} in the log`);
+    for (const secret of [key, encodedValue, key.slice(3, 20), 'gc_wrongwrongwrong'])
+      assert.ok(!log.includes(secret), `no ${secret} in the log`);
     const urls = lines.map((l) => JSON.parse(l).req?.url).filter(Boolean);
     for (const name of spellings) assert.ok(urls.includes(`/v1/region/isone/demand/list?${name}=[redacted]`), `${name} logged redacted`);
   });
@@ -171,15 +171,30 @@ describe('the admin API answers bad input with 4xx in the public shapes, never a
 
   test('impossible usage dates are 422 date errors', async () => {
     const cases: [string, string][] = [
-      ['2026-13-45', `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, month value is outside expected range of 1-12","input":"2026-13-45","ctx":{"error":"month value is outside expected range of 1-12"}}`],
-      ['2026-02-30', `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, day value is outside expected range","input":"2026-02-30","ctx":{"error":"day value is outside expected range"}}`],
-      ['9999-99-99', `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, month value is outside expected range of 1-12","input":"9999-99-99","ctx":{"error":"month value is outside expected range of 1-12"}}`],
-      ['0000-01-01', `{"type":"date_parsing","loc":["query","from"],"msg":"Input should be a valid date in the format YYYY-MM-DD, year 0 is out of range","input":"0000-01-01","ctx":{"error":"year 0 is out of range"}}`],
+      [
+        '2026-13-45',
+        `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, month value is outside expected range of 1-12","input":"2026-13-45","ctx":{"error":"month value is outside expected range of 1-12"}}`,
+      ],
+      [
+        '2026-02-30',
+        `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, day value is outside expected range","input":"2026-02-30","ctx":{"error":"day value is outside expected range"}}`,
+      ],
+      [
+        '9999-99-99',
+        `{"type":"date_from_datetime_parsing","loc":["query","from"],"msg":"Input should be a valid date or datetime, month value is outside expected range of 1-12","input":"9999-99-99","ctx":{"error":"month value is outside expected range of 1-12"}}`,
+      ],
+      [
+        '0000-01-01',
+        `{"type":"date_parsing","loc":["query","from"],"msg":"Input should be a valid date in the format YYYY-MM-DD, year 0 is out of range","input":"0000-01-01","ctx":{"error":"year 0 is out of range"}}`,
+      ],
     ];
     for (const [bad, item] of cases) assertBody(await admin('GET', `/admin/usage?from=${bad}`), 422, `{"detail":[${item}]}`);
     const both = await admin('GET', '/admin/usage?from=2026-13-45&to=2026-01-01T10:00:00');
     assert.equal(both.status, 422);
-    assert.deepEqual(both.json().detail.map((d: { type: string }) => d.type), ['date_from_datetime_parsing', 'date_from_datetime_inexact']);
+    assert.deepEqual(
+      both.json().detail.map((d: { type: string }) => d.type),
+      ['date_from_datetime_parsing', 'date_from_datetime_inexact'],
+    );
     assert.equal((await admin('GET', '/admin/usage?from=0001-01-01&to=9999-12-31')).status, 200);
   });
 
@@ -199,7 +214,11 @@ describe('the admin API answers bad input with 4xx in the public shapes, never a
       assert.match(res.text, /^\{"detail":\[\{"type":"error","msg":"No key with id '[^']*\\u0000[^']*'\."\}\]\}$/);
     }
     const res = await admin('POST', '/admin/keys', { body: JSON.stringify({ name: 'a\0b', subscriptions: [] }), headers: json });
-    assertBody(res, 422, `{"detail":[{"type":"value_error","loc":["body","name"],"msg":"Value error, NUL characters are not allowed","input":"a\\u0000b"}]}`);
+    assertBody(
+      res,
+      422,
+      `{"detail":[{"type":"value_error","loc":["body","name"],"msg":"Value error, NUL characters are not allowed","input":"a\\u0000b"}]}`,
+    );
   });
 
   test('the token is checked before the body is read: 401 without it, 403 with the admin API disabled', async () => {
@@ -219,7 +238,12 @@ describe('the admin API answers bad input with 4xx in the public shapes, never a
   });
 
   test('bodiless DELETE and POST sent with Content-Type: application/json work', async () => {
-    const created = (await admin('POST', '/admin/keys', { headers: json, body: JSON.stringify({ name: 'bodiless', subscriptions: [{ iso: 'ercot', level: 'core' }] }) })).json();
+    const created = (
+      await admin('POST', '/admin/keys', {
+        headers: json,
+        body: JSON.stringify({ name: 'bodiless', subscriptions: [{ iso: 'ercot', level: 'core' }] }),
+      })
+    ).json();
     const expired = await admin('POST', `/admin/keys/${created.id}/subscriptions/ercot/expire`, { headers: json });
     assert.equal(expired.status, 200, expired.text);
     assert.equal(expired.json().subscriptions[0].active, false);
@@ -231,11 +255,20 @@ describe('the admin API answers bad input with 4xx in the public shapes, never a
   });
 
   test('limits on the name and on the number of subscriptions; one subscription per ISO', async () => {
-    const tooLong = await admin('POST', '/admin/keys', { headers: json, body: JSON.stringify({ name: 'n'.repeat(201), subscriptions: [] }) });
+    const tooLong = await admin('POST', '/admin/keys', {
+      headers: json,
+      body: JSON.stringify({ name: 'n'.repeat(201), subscriptions: [] }),
+    });
     assert.equal(tooLong.status, 422);
     assert.deepEqual(
       { ...tooLong.json().detail[0], input: undefined },
-      { type: 'string_too_long', loc: ['body', 'name'], msg: 'String should have at most 200 characters', input: undefined, ctx: { max_length: 200 } },
+      {
+        type: 'string_too_long',
+        loc: ['body', 'name'],
+        msg: 'String should have at most 200 characters',
+        input: undefined,
+        ctx: { max_length: 200 },
+      },
     );
     const many = Array.from({ length: 9 }, () => ({ iso: 'ercot', level: 'core' }));
     const tooMany = await admin('POST', '/admin/keys', { headers: json, body: JSON.stringify({ name: 'many', subscriptions: many }) });
@@ -244,9 +277,19 @@ describe('the admin API answers bad input with 4xx in the public shapes, never a
     assert.equal(tooMany.json().detail[0].msg, 'List should have at most 8 items after validation, not 9');
     const twice = await admin('POST', '/admin/keys', {
       headers: json,
-      body: JSON.stringify({ name: 'twice', subscriptions: [{ iso: 'pjm', level: 'core' }, { iso: 'pjm', level: 'advanced' }] }),
+      body: JSON.stringify({
+        name: 'twice',
+        subscriptions: [
+          { iso: 'pjm', level: 'core' },
+          { iso: 'pjm', level: 'advanced' },
+        ],
+      }),
     });
-    assertBody(twice, 422, `{"detail":[{"type":"value_error","loc":["body","subscriptions",1,"iso"],"msg":"Value error, 'pjm' has more than one subscription in this list","input":"pjm"}]}`);
+    assertBody(
+      twice,
+      422,
+      `{"detail":[{"type":"value_error","loc":["body","subscriptions",1,"iso"],"msg":"Value error, 'pjm' has more than one subscription in this list","input":"pjm"}]}`,
+    );
   });
 
   test('expires_at in year 0001 stays 0001; admin instants have no milliseconds', async () => {
@@ -287,13 +330,21 @@ describe('the summary follows the history rules of the other kinds', () => {
       '{"detail":[{"type":"value_error","loc":["query","as_of"],"msg":"Value error, no data at as_of: actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31 (for 2026-01-01)","input":"1999-01-01"}]}',
     );
     const early = await okJson(t, path, { key, query: { as_of: '2023-01-02T12:00:00Z' } });
-    const column = (metric: string, kind: string) => early.values[early.columns.findIndex((c) => c[0] === 'ercot_total' && c[1] === metric && c[2] === kind)];
+    const column = (metric: string, kind: string) =>
+      early.values[early.columns.findIndex((c) => c[0] === 'ercot_total' && c[1] === metric && c[2] === kind)];
     const firstActualRow = early.time_local.indexOf('2023-01-01T00:00:00-06:00');
     assert.ok(firstActualRow > 0);
     const actual = column('demand', 'actual');
-    assert.ok(actual.slice(0, firstActualRow).every((v) => v === null), 'no actuals before 2023-01-01');
+    assert.ok(
+      actual.slice(0, firstActualRow).every((v) => v === null),
+      'no actuals before 2023-01-01',
+    );
     assert.ok(actual[firstActualRow] !== null, 'actuals from 2023-01-01');
-    for (const metric of ['demand', 'wind', 'outage', 'poptemp']) assert.ok(column(metric, 'forecast').every((v) => v === null), `${metric}: no forecast before its history`);
+    for (const metric of ['demand', 'wind', 'outage', 'poptemp'])
+      assert.ok(
+        column(metric, 'forecast').every((v) => v === null),
+        `${metric}: no forecast before its history`,
+      );
     const dalmp = early.columns.findIndex((c) => c[1] === 'dalmp' && c[2] === 'forecast');
     assert.ok(early.values[dalmp].every((v) => v === null));
   });
@@ -320,7 +371,11 @@ describe('HTTP below the routes', () => {
     const cases: [string, string, string][] = [
       ['unknown method', 'FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '400 Bad Request'],
       ['malformed header', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n', '400 Bad Request'],
-      ['oversized header', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '431 Request Header Fields Too Large'],
+      [
+        'oversized header',
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        '431 Request Header Fields Too Large',
+      ],
       ['missing Host', 'GET /healthz HTTP/1.1\r\n\r\n', '400 Bad Request'],
       ['bad version', 'GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n', '400 Bad Request'],
     ];
@@ -342,7 +397,10 @@ describe('HTTP below the routes', () => {
       for (const op of Object.values<any>(item)) assert.deepEqual(op.tags, ['admin']);
     }
     const publicDoc = await okJson<any>(t, '/v1/openapi.json');
-    assert.deepEqual(Object.keys(publicDoc.paths).filter((p) => p.includes('admin')), []);
+    assert.deepEqual(
+      Object.keys(publicDoc.paths).filter((p) => p.includes('admin')),
+      [],
+    );
     assert.equal(JSON.stringify(publicDoc).includes('AdminBearer'), false);
   });
 });

@@ -133,7 +133,13 @@ export function queryString(query: Query | undefined): string {
  * One GET over a real socket with node:http, which sends the path byte for byte (no URL
  * normalisation, no automatic decompression): what a client sees, exactly.
  */
-export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Response> {
+export function rawRequest(
+  baseUrl: string,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<Response> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -298,7 +304,9 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
     const check = () => {

@@ -19,7 +19,12 @@ test('every installed package supports the Node version the README promises (20.
   const promised = manifest.engines.node as string;
   assert.equal(promised, '>=20.19');
   const refused = installed
-    .filter(([, meta]) => typeof meta.engines?.node === 'string' && !semver.subset(promised, meta.engines.node) && !semver.satisfies('20.19.0', meta.engines.node))
+    .filter(
+      ([, meta]) =>
+        typeof meta.engines?.node === 'string' &&
+        !semver.subset(promised, meta.engines.node) &&
+        !semver.satisfies('20.19.0', meta.engines.node),
+    )
     .map(([p, meta]) => `${p} wants node ${meta.engines.node}`);
   assert.deepEqual(refused, []);
   assert.ok(semver.satisfies(process.version, promised), `running on ${process.version}`);
@@ -27,6 +32,9 @@ test('every installed package supports the Node version the README promises (20.
 
 test('every install script is approved or denied in allowScripts, so npm has nothing to warn about', () => {
   const decided = new Set(Object.keys(manifest.allowScripts ?? {}).map((k) => k.replace(/@[^@/]*$/, '')));
-  const undecided = installed.filter(([, meta]) => meta.hasInstallScript).map(([p]) => p.replace(/^.*node_modules\//, '')).filter((name) => !decided.has(name));
+  const undecided = installed
+    .filter(([, meta]) => meta.hasInstallScript)
+    .map(([p]) => p.replace(/^.*node_modules\//, ''))
+    .filter((name) => !decided.has(name));
   assert.deepEqual(undecided, []);
 });

@@ -40,8 +40,14 @@ test('two processes share a budget: each sees the other after a flush of each; t
   assert.ok(13 > limit);
   await a.flush();
   await b.flush();
-  const rows = await ts.store.sql.query<{ count: number }>('SELECT count FROM rate_counters WHERE key_id = $1 AND window_secs = 60', [keyId]);
-  assert.deepEqual(rows.map((r) => r.count), [14], 'every request counted once in the database');
+  const rows = await ts.store.sql.query<{ count: number }>('SELECT count FROM rate_counters WHERE key_id = $1 AND window_secs = 60', [
+    keyId,
+  ]);
+  assert.deepEqual(
+    rows.map((r) => r.count),
+    [14],
+    'every request counted once in the database',
+  );
 });
 
 test('usage is added in batches, and a flush that fails keeps its counts for the next one', async () => {
@@ -61,5 +67,8 @@ test('usage is added in batches, and a flush that fails keeps its counts for the
   meter.record(keyId, '/gas/list', 0);
   await meter.stop();
   const rows = await ts.store.usage.query({ keyId, endpoint: '/gas/list' });
-  assert.deepEqual(rows.map((r) => [r.requests, r.values_served]), [[3, 36]]);
+  assert.deepEqual(
+    rows.map((r) => [r.requests, r.values_served]),
+    [[3, 36]],
+  );
 });

@@ -116,7 +116,10 @@ describe('GET /v1/openapi.json', () => {
     for (const name of ['start', 'end', 'id', 'model', 'latest_hour', 'days_ahead']) assert.equal(byName[name].required, false, name);
     for (const name of ['start', 'end']) {
       const variants = byName[name].schema.anyOf ?? [byName[name].schema];
-      assert.ok(variants.some((s: any) => s.type === 'string' && s.format === 'date-time'), `${name} is a date-time`);
+      assert.ok(
+        variants.some((s: any) => s.type === 'string' && s.format === 'date-time'),
+        `${name} is a date-time`,
+      );
     }
     assert.deepEqual(byName.model.schema.enum, ['optimized', 'iso']);
     assert.equal(byName.model.schema.default, 'optimized');
@@ -168,7 +171,10 @@ describe('GET /v1/openapi.json', () => {
     const names = clientMethodNames(doc.paths);
     // The operators' API is not in the public document: a client generated from it must not
     // get methods that would call /v1/admin/… (see the admin document's own test).
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.includes('admin')), []);
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p.includes('admin')),
+      [],
+    );
     const expected: Record<string, string> = {
       '/region/{iso}/{metric}/list': 'list_regions',
       '/region/{iso}/{metric}/forecast': 'get_regional_forecast',

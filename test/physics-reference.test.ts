@@ -9,7 +9,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellTemperatureC, createSolarTimeTerms, createSunPosition, erbsSplit, solarTimeTerms, sunPosition } from '../src/world/physics/solar.ts';
+import {
+  cellTemperatureC,
+  createSolarTimeTerms,
+  createSunPosition,
+  erbsSplit,
+  solarTimeTerms,
+  sunPosition,
+} from '../src/world/physics/solar.ts';
 import { fleetNormalisedPower, NORMALISED_POWER_CURVE } from '../src/world/physics/wind.ts';
 
 const RAD = 180 / Math.PI;

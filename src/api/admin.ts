@@ -17,7 +17,16 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLevel, isSubscriptionIso, KEY_ID_PATTERN, LEVELS, SUBSCRIPTION_ISOS, type KeyInfo, type Subscription, type SubscriptionIso } from '../store/keys.ts';
+import {
+  isLevel,
+  isSubscriptionIso,
+  KEY_ID_PATTERN,
+  LEVELS,
+  SUBSCRIPTION_ISOS,
+  type KeyInfo,
+  type Subscription,
+  type SubscriptionIso,
+} from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import { formatUtcSecond } from '../time/hours.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
@@ -67,12 +76,19 @@ function checkToken(token: string | undefined, req: FastifyRequest): void {
   if (!token) throw serviceError(403, 'The admin API is disabled: start the service with GRIDCAST_ADMIN_TOKEN set.');
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-  if (!m) throw serviceError(401, 'Missing admin token: send Authorization: Bearer <GRIDCAST_ADMIN_TOKEN>.', { 'www-authenticate': 'Bearer' });
+  if (!m)
+    throw serviceError(401, 'Missing admin token: send Authorization: Bearer <GRIDCAST_ADMIN_TOKEN>.', { 'www-authenticate': 'Bearer' });
   if (!sameSecret(m[1], token)) throw serviceError(401, 'Invalid admin token.', { 'www-authenticate': 'Bearer' });
 }
 
 /** Validates a field of a JSON object body against a spec; strings only (as JSON carries them). */
-function field(body: Record<string, unknown>, spec: ParamSpec, loc: (string | number)[], errors: ValidationErrorItem[], required: boolean): unknown {
+function field(
+  body: Record<string, unknown>,
+  spec: ParamSpec,
+  loc: (string | number)[],
+  errors: ValidationErrorItem[],
+  required: boolean,
+): unknown {
   const value = body[spec.name];
   if (value === undefined || (value === null && !required)) {
     if (required) errors.push(errorItem('missing', loc, 'Field required', body));
@@ -92,7 +108,14 @@ function field(body: Record<string, unknown>, spec: ParamSpec, loc: (string | nu
 
 function objectBody(body: unknown, loc: (string | number)[], errors: ValidationErrorItem[]): Record<string, unknown> | null {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
-  errors.push(errorItem(body === undefined ? 'missing' : 'model_attributes_type', loc, body === undefined ? 'Field required' : 'Input should be a valid dictionary or object to extract fields from', body ?? null));
+  errors.push(
+    errorItem(
+      body === undefined ? 'missing' : 'model_attributes_type',
+      loc,
+      body === undefined ? 'Field required' : 'Input should be a valid dictionary or object to extract fields from',
+      body ?? null,
+    ),
+  );
   return null;
 }
 
@@ -101,7 +124,12 @@ function expiresOf(value: unknown): Date | null {
 }
 
 /** {level, expires_at?} at `loc`, with the iso given or read from the body. */
-function subscriptionOf(body: Record<string, unknown>, loc: (string | number)[], errors: ValidationErrorItem[], iso?: string): Subscription | null {
+function subscriptionOf(
+  body: Record<string, unknown>,
+  loc: (string | number)[],
+  errors: ValidationErrorItem[],
+  iso?: string,
+): Subscription | null {
   const isoValue = iso ?? field(body, { ...ISO_SPEC, in: 'query' }, [...loc, 'iso'], errors, true);
   const level = field(body, LEVEL_SPEC, [...loc, 'level'], errors, true);
   const expires = field(body, DATETIME_SPEC, [...loc, 'expires_at'], errors, false);
@@ -132,7 +160,9 @@ function subscriptionList(body: Record<string, unknown>, errors: ValidationError
     const s = obj && subscriptionOf(obj, [...loc, i], errors);
     if (!s) return;
     if (subs.some((t) => t.iso === s.iso)) {
-      errors.push(errorItem('value_error', [...loc, i, 'iso'], `Value error, '${s.iso}' has more than one subscription in this list`, s.iso));
+      errors.push(
+        errorItem('value_error', [...loc, i, 'iso'], `Value error, '${s.iso}' has more than one subscription in this list`, s.iso),
+      );
     } else subs.push(s);
   });
   return subs;
@@ -178,7 +208,11 @@ function parseJsonBody(_req: FastifyRequest, text: string, done: (err: Error | n
   try {
     done(null, JSON.parse(text));
   } catch (e) {
-    done(new HttpError(422, { detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: (e as Error).message } }] }));
+    done(
+      new HttpError(422, {
+        detail: [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: {}, ctx: { error: (e as Error).message } }],
+      }),
+    );
   }
 }
 
@@ -193,7 +227,10 @@ type AdminRequest = FastifyRequest<{ Params: Record<string, string>; Querystring
 /** Registers the /admin routes and their OpenAPI document (/admin/openapi.json). */
 export async function registerAdmin(app: FastifyInstance, { store, token, version }: AdminOptions): Promise<void> {
   const send = (reply: FastifyReply, status: number, body: unknown) =>
-    reply.code(status).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body), 'utf8'));
+    reply
+      .code(status)
+      .header('content-type', 'application/json')
+      .send(Buffer.from(JSON.stringify(body), 'utf8'));
   const document = buildAdminOpenApi(version);
   app.get('/admin/openapi.json', { schema: { hide: true } as never }, (_req, reply) => send(reply, 200, document));
 
@@ -210,10 +247,19 @@ export async function registerAdmin(app: FastifyInstance, { store, token, versio
       if (!k) throw noKey(id);
       return k;
     };
-    const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, handler: (req: AdminRequest, reply: FastifyReply) => Promise<unknown>) =>
-      scope.route({ method, url, schema: { hide: true } as never, handler: handler as never });
+    const route = (
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      url: string,
+      handler: (req: AdminRequest, reply: FastifyReply) => Promise<unknown>,
+    ) => scope.route({ method, url, schema: { hide: true } as never, handler: handler as never });
 
-    route('GET', '/admin/keys', async (_req, reply) => send(reply, 200, (await store.keys.list()).map((k) => keyRecord(k))));
+    route('GET', '/admin/keys', async (_req, reply) =>
+      send(
+        reply,
+        200,
+        (await store.keys.list()).map((k) => keyRecord(k)),
+      ),
+    );
 
     route('POST', '/admin/keys', async (req, reply) => {
       const errors: ValidationErrorItem[] = [];
@@ -289,7 +335,10 @@ function adminOpenApiPaths(): Record<string, Record<string, unknown>> {
   const subscriptionBody = {
     type: 'object',
     required: ['level'],
-    properties: { level: { type: 'string', enum: [...LEVELS] }, expires_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] } },
+    properties: {
+      level: { type: 'string', enum: [...LEVELS] },
+      expires_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+    },
   };
   return {
     '/admin/keys': {
@@ -302,7 +351,11 @@ function adminOpenApiPaths(): Record<string, Record<string, unknown>> {
             required: ['name', 'subscriptions'],
             properties: {
               name: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
-              subscriptions: { type: 'array', maxItems: MAX_SUBSCRIPTIONS, items: { ...subscriptionBody, required: ['iso', 'level'], properties: { iso: iso.schema, ...subscriptionBody.properties } } },
+              subscriptions: {
+                type: 'array',
+                maxItems: MAX_SUBSCRIPTIONS,
+                items: { ...subscriptionBody, required: ['iso', 'level'], properties: { iso: iso.schema, ...subscriptionBody.properties } },
+              },
             },
           }),
         },
@@ -314,7 +367,10 @@ function adminOpenApiPaths(): Record<string, Record<string, unknown>> {
       delete: op('Revoke Key', 'admin_revoke_key', { parameters: [keyId] }),
     },
     '/admin/keys/{key_id}/subscriptions/{iso}': {
-      put: op('Set Subscription', 'admin_set_subscription', { parameters: [keyId, iso], requestBody: { required: true, ...json(subscriptionBody) } }),
+      put: op('Set Subscription', 'admin_set_subscription', {
+        parameters: [keyId, iso],
+        requestBody: { required: true, ...json(subscriptionBody) },
+      }),
       delete: op('Remove Subscription', 'admin_remove_subscription', { parameters: [keyId, iso] }),
     },
     '/admin/keys/{key_id}/subscriptions/{iso}/expire': {
@@ -323,9 +379,18 @@ function adminOpenApiPaths(): Record<string, Record<string, unknown>> {
     '/admin/usage': {
       get: op('Get Usage', 'admin_get_usage', {
         parameters: [
-          ...USAGE_PARAMS.map((p) => ({ name: p.name, in: p.in, schema: { type: 'string', ...(p.kind === 'date' ? { format: 'date' } : {}) } })),
+          ...USAGE_PARAMS.map((p) => ({
+            name: p.name,
+            in: p.in,
+            schema: { type: 'string', ...(p.kind === 'date' ? { format: 'date' } : {}) },
+          })),
         ],
-        responses: { '200': { description: 'Requests and values served per key, UTC day and endpoint', ...json({ type: 'array', items: { $ref: '#/components/schemas/UsageRow' } }) } },
+        responses: {
+          '200': {
+            description: 'Requests and values served per key, UTC day and endpoint',
+            ...json({ type: 'array', items: { $ref: '#/components/schemas/UsageRow' } }),
+          },
+        },
       }),
     },
   };

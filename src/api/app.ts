@@ -36,7 +36,15 @@ import { regionRoutes, summaryRoute } from './routes/region.ts';
 import { frameBody } from './writer.ts';
 
 export const API_PREFIX = '/v1';
-export const ROUTES: readonly RouteDef[] = [...regionRoutes, summaryRoute, ...plantRoutes, ...countyRoutes, ...gasRoutes, ...lmpRoutes, ...cellRoutes];
+export const ROUTES: readonly RouteDef[] = [
+  ...regionRoutes,
+  summaryRoute,
+  ...plantRoutes,
+  ...countyRoutes,
+  ...gasRoutes,
+  ...lmpRoutes,
+  ...cellRoutes,
+];
 const VERSION = '0.1.0';
 /** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
 const DATA_METHODS = ['GET', 'HEAD'];
@@ -74,7 +82,11 @@ function envInt(name: string, fallback: number): number {
  * public service (Starlette JSONResponse) sends exactly `application/json`.
  */
 function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body), 'utf8'));
+  return reply
+    .code(status)
+    .headers(headers)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
 function isFrame(x: Frame | unknown[]): x is Frame {
@@ -134,7 +146,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).header('content-type', 'text/plain; charset=utf-8').send('Internal Server Error');
   });
 
-
   // Every request is tracked from its first byte to its end, however it ends (lifecycle.ts):
   // gauges, the heavy slot, latency and the usage record are settled there exactly once.
   const tracker = new RequestTracker(metrics, options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4), (state, { status, completed }) => {
@@ -162,7 +173,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/v1/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
   app.get('/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
   app.get('/', hidden, (_req, reply) =>
-    sendJson(reply, 200, { service: 'gridcast', version: VERSION, docs: '/docs', openapi: `${API_PREFIX}/openapi.json`, admin_openapi: '/admin/openapi.json' }),
+    sendJson(reply, 200, {
+      service: 'gridcast',
+      version: VERSION,
+      docs: '/docs',
+      openapi: `${API_PREFIX}/openapi.json`,
+      admin_openapi: '/admin/openapi.json',
+    }),
   );
 
   // Operations: liveness, readiness (the database answers), Prometheus metrics.
@@ -232,7 +249,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (head) return reply.code(200).header('content-type', 'application/json').send();
     state.values = result.hours.length * result.columns.length;
     const body = frameBody(result, state.abort.signal);
-    return reply.code(200).header('content-type', 'application/json').send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+    return reply
+      .code(200)
+      .header('content-type', 'application/json')
+      .send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   }
 
   return app;

@@ -26,7 +26,11 @@ const KEY_SHAPE = /gc_[A-Za-z0-9_-]{16,}/;
 const REDACTED = '[redacted]';
 
 function isSecretName(rawName: string): boolean {
-  return SECRET_NAME.test(decodeQueryComponent(rawName).toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return SECRET_NAME.test(
+    decodeQueryComponent(rawName)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, ''),
+  );
 }
 
 const holdsKey = (raw: string) => KEY_SHAPE.test(decodeQueryComponent(raw));

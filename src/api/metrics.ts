@@ -56,7 +56,12 @@ export class Metrics {
     };
     gauge('gridcast_http_requests_in_flight', 'Requests being handled now.', this.inFlight);
     gauge('gridcast_heavy_requests_in_flight', 'Heavy (all-target time-series) requests being computed now.', this.heavyInFlight);
-    gauge('gridcast_heavy_requests_rejected_total', 'Heavy requests refused with 503 because too many were in flight.', this.heavyRejected, 'counter');
+    gauge(
+      'gridcast_heavy_requests_rejected_total',
+      'Heavy requests refused with 503 because too many were in flight.',
+      this.heavyRejected,
+      'counter',
+    );
     const mem = process.memoryUsage();
     gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', mem.rss);
     gauge('nodejs_heap_used_bytes', 'V8 heap in use, bytes.', mem.heapUsed);

@@ -140,7 +140,11 @@ const SCHEMAS: Record<string, object> = {
       latitude: { type: 'number', title: 'Latitude', description: 'Latitude of the H3 cell centre' },
       longitude: { type: 'number', title: 'Longitude', description: 'Longitude of the H3 cell centre' },
       area_km2: { type: 'number', title: 'Area Km2', description: 'Area of the clipped cell' },
-      geojson: { type: 'object', title: 'Geojson', description: 'The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]' },
+      geojson: {
+        type: 'object',
+        title: 'Geojson',
+        description: 'The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]',
+      },
     },
     additionalProperties: true,
   },
@@ -221,7 +225,12 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
       schemas: SCHEMAS,
       securitySchemes: {
         APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (recommended).' },
-        APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Your API key as a query parameter; the header wins if both are sent.' },
+        APIKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_key',
+          description: 'Your API key as a query parameter; the header wins if both are sent.',
+        },
       },
     },
   };

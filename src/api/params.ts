@@ -103,7 +103,8 @@ const JSON_INT = /^-?(?:0|[1-9][0-9]*)$/;
 const LONG_INT_PREFIX = /^-?[1-9][0-9]*/;
 
 /** Rust's `char::is_whitespace` set (`str::trim`); it differs from JS `trim()` on U+0085 and U+FEFF. */
-const RUST_WHITESPACE = '\t\n\u000B\f\r \u0085\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000';
+const RUST_WHITESPACE =
+  '\t\n\u000B\f\r \u0085\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000';
 
 function rustTrim(s: string): string {
   let start = 0;
@@ -192,9 +193,7 @@ function parseBigIntLikePydantic(s: string): IntParse {
  * Lax str → int as pydantic v2 does it: surrounding whitespace, `+`, leading zeros, `1_000` and a
  * `.0…` suffix are accepted; `2.7`, `1e3`, `""` are not. Values beyond 2^53 lose precision.
  */
-export function parseIntLikePydantic(
-  s: string,
-): { ok: true; value: number } | { ok: false; type: 'int_parsing' | 'int_parsing_size' } {
+export function parseIntLikePydantic(s: string): { ok: true; value: number } | { ok: false; type: 'int_parsing' | 'int_parsing_size' } {
   const parsed = parseBigIntLikePydantic(s);
   return parsed.ok ? { ok: true, value: Number(parsed.value) } : parsed;
 }
@@ -584,9 +583,7 @@ const utf8 = new TextEncoder();
  */
 export function parseDateTimeLikePydantic(
   s: string,
-):
-  | { ok: true; value: ParsedDateTime }
-  | { ok: false; type: 'datetime_from_date_parsing' | 'datetime_parsing'; error: string } {
+): { ok: true; value: ParsedDateTime } | { ok: false; type: 'datetime_from_date_parsing' | 'datetime_parsing'; error: string } {
   const bytes = utf8.encode(s);
   let parsed: SpeedDateTime;
   let dateOnly = false;
@@ -696,7 +693,10 @@ function validateDate(raw: string, loc: (string | number)[]): Outcome {
     } catch (datetimeError) {
       if (!(datetimeError instanceof SpeedateError)) throw datetimeError;
       const error = SPEEDATE_MESSAGES[datetimeError.code];
-      return { ok: false, error: errorItem('date_from_datetime_parsing', loc, `Input should be a valid date or datetime, ${error}`, raw, { error }) };
+      return {
+        ok: false,
+        error: errorItem('date_from_datetime_parsing', loc, `Input should be a valid date or datetime, ${error}`, raw, { error }),
+      };
     }
     const { hour, minute, second, microsecond } = datetime.time;
     if (hour !== 0 || minute !== 0 || second !== 0 || microsecond !== 0) {
@@ -708,7 +708,10 @@ function validateDate(raw: string, loc: (string | number)[]): Outcome {
   // speedate accepts year 0 but Python's date does not.
   if (date.year === 0) {
     const error = 'year 0 is out of range';
-    return { ok: false, error: errorItem('date_parsing', loc, `Input should be a valid date in the format YYYY-MM-DD, ${error}`, raw, { error }) };
+    return {
+      ok: false,
+      error: errorItem('date_parsing', loc, `Input should be a valid date in the format YYYY-MM-DD, ${error}`, raw, { error }),
+    };
   }
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
   const iso = `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;

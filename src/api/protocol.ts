@@ -73,7 +73,11 @@ export class RouteRegistry {
 }
 
 function sendBody(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(body), 'utf8'));
+  return reply
+    .code(status)
+    .headers(headers)
+    .header('content-type', 'application/json')
+    .send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
 /** The not-found handler: 405 for a known path with another method, 307 for a trailing slash, else 404. */

@@ -32,19 +32,38 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   enterprise: [{ limit: 6_000, windowSecs: 60 }],
 };
 
-const UNITS: Readonly<Record<string, number>> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, d: 86_400, day: 86_400 };
+const UNITS: Readonly<Record<string, number>> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  min: 60,
+  minute: 60,
+  h: 3600,
+  hour: 3600,
+  d: 86_400,
+  day: 86_400,
+};
 const UNIT_NAMES: Readonly<Record<number, string>> = { 1: 'second', 60: 'minute', 3600: 'hour', 86_400: 'day' };
 
 /** Parses GRIDCAST_RATE_LIMITS over the defaults; throws an Error naming the bad entry. */
 export function parseRateLimits(text: string | undefined, defaults: RateLimits = DEFAULT_RATE_LIMITS): RateLimits {
   if (!text || !text.trim()) return defaults;
-  const out: Record<Level, RateWindow[]> = { core: [...defaults.core], advanced: [...defaults.advanced], enterprise: [...defaults.enterprise] };
+  const out: Record<Level, RateWindow[]> = {
+    core: [...defaults.core],
+    advanced: [...defaults.advanced],
+    enterprise: [...defaults.enterprise],
+  };
   const named = new Set<Level>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const m = /^(\w+)=(?:(\d+)\/(\w+)|none)$/.exec(entry);
     const level = m?.[1] as Level | undefined;
     if (!m || !level || !LEVELS.includes(level) || (m[2] !== undefined && !(m[3] in UNITS))) {
-      throw new Error(`GRIDCAST_RATE_LIMITS: bad entry '${entry}' (expected LEVEL=N/min|hour|day|second or LEVEL=none, LEVEL one of ${LEVELS.join(', ')})`);
+      throw new Error(
+        `GRIDCAST_RATE_LIMITS: bad entry '${entry}' (expected LEVEL=N/min|hour|day|second or LEVEL=none, LEVEL one of ${LEVELS.join(', ')})`,
+      );
     }
     if (!named.has(level)) {
       out[level] = [];
@@ -75,7 +94,10 @@ export function checkRateLimit(meter: UsageMeter, limits: RateLimits, key: KeyIn
   const tier = tierOf(key);
   const windows = limits[tier];
   if (windows.length === 0) return {};
-  const counts = meter.hit(key.id, windows.map((w) => w.windowSecs));
+  const counts = meter.hit(
+    key.id,
+    windows.map((w) => w.windowSecs),
+  );
   let tightest: { w: RateWindow; count: number; reset: number } | null = null;
   let exceeded: { w: RateWindow; reset: number } | null = null;
   for (const w of windows) {

@@ -51,9 +51,15 @@ export function fleetGroups(zone: Region, type: 'wind' | 'solar', density: numbe
   const key = `${zone.id}:${type}:${density}`;
   let groups = groupCache.get(key);
   if (groups) return groups;
-  const plants = [...(plantsByZone(zone.iso, type).get(zone.id) ?? [])].sort((a, b) => a.longitude - b.longitude || a.latitude - b.latitude || a.id - b.id);
+  const plants = [...(plantsByZone(zone.iso, type).get(zone.id) ?? [])].sort(
+    (a, b) => a.longitude - b.longitude || a.latitude - b.latitude || a.id - b.id,
+  );
   const out: FleetGroup[] = [];
-  const groupOf = (members: readonly Plant[], rep: Plant) => ({ rep, begins: members.map(plantFirstHour), capacities: members.map((p) => p.capacity_mw) });
+  const groupOf = (members: readonly Plant[], rep: Plant) => ({
+    rep,
+    begins: members.map(plantFirstHour),
+    capacities: members.map((p) => p.capacity_mw),
+  });
   if (density === null) {
     for (const p of plants) out.push(groupOf([p], p));
   } else if (plants.length) {

@@ -154,7 +154,9 @@ export type MetricsOf<G extends MetricGroup> = {
 
 /** The metrics a group serves, in registry order. */
 export function metricsOf<G extends MetricGroup>(group: G): readonly MetricsOf<G>[] {
-  return (Object.keys(METRICS) as MetricName[]).filter((m) => (METRICS[m].groups as readonly MetricGroup[]).includes(group)) as MetricsOf<G>[];
+  return (Object.keys(METRICS) as MetricName[]).filter((m) =>
+    (METRICS[m].groups as readonly MetricGroup[]).includes(group),
+  ) as MetricsOf<G>[];
 }
 
 /** The spec of a metric (widened to MetricSpec, for optional fields). */
@@ -188,6 +190,7 @@ export function describeMetrics(metrics: readonly MetricName[]): string {
 export function describeUnits(metrics: readonly MetricName[]): string {
   const byUnit = new Map<Unit, MetricName[]>();
   for (const m of metrics) byUnit.set(METRICS[m].unit, [...(byUnit.get(METRICS[m].unit) ?? []), m]);
-  const list = (names: readonly string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]);
+  const list = (names: readonly string[]) =>
+    names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
   return [...byUnit].map(([unit, names]) => `${list(names)} in ${unit}`).join(', ');
 }

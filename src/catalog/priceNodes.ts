@@ -38,7 +38,7 @@ const PUBLISHED: Readonly<Record<IsoCode, readonly PriceNodeSpec[]>> = isoTable(
 function lossFactorOf(id: string): number {
   let h = 0;
   for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
-  return 1 + ((((h >>> 0) % 1000) / 1000 - 0.5) * 0.04);
+  return 1 + (((h >>> 0) % 1000) / 1000 - 0.5) * 0.04;
 }
 
 const slug = (name: string) =>

@@ -118,7 +118,8 @@ function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<
     const borough = BOROUGH_OF_COUNTY[at.fips];
     if (borough !== undefined && c.cityId !== borough) continue; // a neighbourhood of New York City
     countyPopulation.set(at.fips, (countyPopulation.get(at.fips) ?? 0) + c.population);
-    if (at.iso && at.zone) places.push({ id: c.cityId, name: c.name, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
+    if (at.iso && at.zone)
+      places.push({ id: c.cityId, name: c.name, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
   }
   // A fixed order (largest first, then by GeoNames id) makes the centres independent of the file's order.
   places.sort((a, b) => b.population - a.population || a.id - b.id);
@@ -229,7 +230,10 @@ function build(iso: IsoCode): IsoRegions {
   const counties = countiesOf(iso);
   const zoneIds = [...new Set(counties.map((c) => c.zone))];
   const known = ZONE_NAMES[iso].filter(([z]) => zoneIds.includes(z));
-  const extra = zoneIds.filter((z) => !known.some(([k]) => k === z)).sort().map((z) => [z, fallbackZoneName(z)] as const);
+  const extra = zoneIds
+    .filter((z) => !known.some(([k]) => k === z))
+    .sort()
+    .map((z) => [z, fallbackZoneName(z)] as const);
   const zoneList = [...known, ...extra];
 
   const zoneRegions: Region[] = [];
@@ -240,7 +244,16 @@ function build(iso: IsoCode): IsoRegions {
     if (!(population > 0)) throw new Error(`regions: zone ${iso}_${zone} has no population`);
     const id = `${iso}_${zone}`;
     zoneRegions.push(
-      Object.freeze({ id, name: `${label} ${zoneName}`, region_type: 'zone' as const, iso, timezone, zone, counties: Object.freeze(fips), population }),
+      Object.freeze({
+        id,
+        name: `${label} ${zoneName}`,
+        region_type: 'zone' as const,
+        iso,
+        timezone,
+        zone,
+        counties: Object.freeze(fips),
+        population,
+      }),
     );
     const cl = clusterPlaces(places.filter((p) => p.iso === iso && p.zone === zone));
     const sum = cl.reduce((s, c) => s + c.population, 0);

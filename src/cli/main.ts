@@ -75,7 +75,9 @@ function parseSubscription(text: string): Subscription {
   const [pair, expires, more] = text.split('@');
   const [iso, level, extra] = pair.split('=');
   if (more !== undefined || extra !== undefined || !iso || !level || !isSubscriptionIso(iso) || !isLevel(level)) {
-    throw new UsageError(`a subscription is ISO=LEVEL[@EXPIRES] with ISO one of ${SUBSCRIPTION_ISO_TEXT} and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
+    throw new UsageError(
+      `a subscription is ISO=LEVEL[@EXPIRES] with ISO one of ${SUBSCRIPTION_ISO_TEXT} and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`,
+    );
   }
   if (expires === undefined) return { iso, level, expiresAt: null };
   // The same rules as the admin API's expires_at (a datetime without an offset is UTC).
@@ -104,7 +106,9 @@ async function keysCommand(argv: string[]): Promise<void> {
     const subs = (args.options.get('subscription') ?? []).map(parseSubscription);
     if (subs.length === 0) throw new UsageError('keys create needs at least one --subscription ISO=LEVEL');
     const created = await withStore(args, 'gridcast keys create', (s) => s.keys.create(name, subs));
-    process.stdout.write(`Created key ${created.id} '${name}' (${formatSubscriptions(subs)}). Keep the key: it is shown only now.\n${created.key}\n`);
+    process.stdout.write(
+      `Created key ${created.id} '${name}' (${formatSubscriptions(subs)}). Keep the key: it is shown only now.\n${created.key}\n`,
+    );
   } else if (sub === 'list') {
     const keys = await withStore(args, 'gridcast keys list', (s) => s.keys.list());
     const now = Date.now();
@@ -127,7 +131,9 @@ async function keysCommand(argv: string[]): Promise<void> {
     const id = needKeyId(rest[0], sub);
     const iso = rest[1];
     if (!iso || !isSubscriptionIso(iso)) throw new UsageError(`keys ${sub} needs one of ${SUBSCRIPTION_ISO_TEXT} after the key id`);
-    const done = await withStore(args, `gridcast keys ${sub}`, (s) => (sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.expire(id, iso)));
+    const done = await withStore(args, `gridcast keys ${sub}`, (s) =>
+      sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.expire(id, iso),
+    );
     if (!done) {
       process.stderr.write(`gridcast: key '${id}' has no subscription for '${iso}'\n`);
       process.exitCode = 1;

@@ -34,7 +34,13 @@ export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: S
 }
 
 /** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
-export function regionLoadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
+export function regionLoadSource(
+  world: WeatherWorld,
+  metric: 'demand' | 'poptemp',
+  rows: StitchedRows,
+  model: ForecastModel | null,
+  timezone: string,
+) {
   const batch = new WeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null, {});
   const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
   return (region: Region): Float64Array => {

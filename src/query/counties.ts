@@ -33,7 +33,8 @@ function selectCounties(iso: IsoCode, id: string | undefined): readonly IsoCount
   const all = countiesOf(iso);
   if (id === undefined) return all;
   const county = all.find((c) => c.fips === id.trim());
-  if (!county) throw queryValueError('id', id, `unknown county id '${id}' in ${iso} (a 5-digit FIPS code); GET /v1/county/${iso}/list lists them`);
+  if (!county)
+    throw queryValueError('id', id, `unknown county id '${id}' in ${iso} (a 5-digit FIPS code); GET /v1/county/${iso}/list lists them`);
   return [county];
 }
 

@@ -81,7 +81,8 @@ export function ensembleLayout(model: EnsembleModel, created: number, timezone: 
   } else {
     let day = localDateOfHour(timezone, created);
     if (localDayStartHour(timezone, day) < created) day = addDays(day, 1);
-    for (let k = 0; k < model.horizonDays; k++, day = addDays(day, 1)) push(localDayStartHour(timezone, day), localDayStartHour(timezone, addDays(day, 1)));
+    for (let k = 0; k < model.horizonDays; k++, day = addDays(day, 1))
+      push(localDayStartHour(timezone, day), localDayStartHour(timezone, addDays(day, 1)));
   }
   return layout;
 }
@@ -135,8 +136,19 @@ export function ensembleFrame(world: WeatherWorld, r: EnsembleRequest): Frame {
 }
 
 /** Values of member m on the layout's rows, computed once per (model, run, metric, region, member). */
-function memberSource(world: WeatherWorld, iso: IsoCode, metric: EnsembleMetric, region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
-  const compute = metric === 'wind' || metric === 'solar' ? fleetProxy(world, iso, metric, region, model, created, layout) : loadMembers(world, metric, region, model, created, layout);
+function memberSource(
+  world: WeatherWorld,
+  iso: IsoCode,
+  metric: EnsembleMetric,
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
+  const compute =
+    metric === 'wind' || metric === 'solar'
+      ? fleetProxy(world, iso, metric, region, model, created, layout)
+      : loadMembers(world, metric, region, model, created, layout);
   return (m: number): Float64Array => {
     const key = `ensemble:${model.name}:${metric}:${region.id}:${created}:${m}`;
     const hit = blockCache.enabled ? blockCache.get(key) : undefined;
@@ -159,7 +171,14 @@ function rowMeans(layout: EnsembleLayout, hourly: Float64Array): Float64Array {
   return out;
 }
 
-function loadMembers(world: WeatherWorld, metric: 'demand' | 'poptemp', region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
+function loadMembers(
+  world: WeatherWorld,
+  metric: 'demand' | 'poptemp',
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
   const first = layout.from[0];
   const last = layout.to[layout.to.length - 1];
   const valid = Array.from({ length: last - first }, (_, i) => first + i);
@@ -178,7 +197,15 @@ function loadMembers(world: WeatherWorld, metric: 'demand' | 'poptemp', region: 
 // ---------------------------------------------------------------------------------------------
 // The wind and solar fleet proxy (catalog/fleetGroups.ts, world/fleetProxy.ts)
 
-function fleetProxy(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
+function fleetProxy(
+  world: WeatherWorld,
+  iso: IsoCode,
+  metric: 'wind' | 'solar',
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
   const zones = region.region_type === 'iso' ? zoneRegionsOf(iso) : [region];
   const groups = zones.flatMap((z) => fleetGroups(z, metric, model.proxyDensity));
   const step = model.rows === 'daily' ? model.sampleStep[metric] : 1;

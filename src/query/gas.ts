@@ -19,7 +19,6 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import { dailyQueriesFor, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { queryValueError } from './errors.ts';
 
-
 /** The public gas hub record. */
 export function gasHubList(): Record<string, unknown>[] {
   return GAS_HUBS.map((h) => ({ id: h.id, name: h.name, timezone: GAS_TIMEZONE, point: { type: 'Point', coordinates: [h.lon, h.lat] } }));
@@ -74,8 +73,16 @@ export function gasPrices(world: WeatherWorld, rows: DailyRows, model: ForecastM
   const beyond = rows.days.map((_, i) => model !== null && beyondHorizon(model, rows.dayStart[i], rows.created[i]));
   const truthIdx = [...Array(n).keys()].filter((i) => !forecastRow[i] && !beyond[i]);
   const fcIdx = [...Array(n).keys()].filter((i) => forecastRow[i] && !beyond[i]);
-  const truthTemps = dailyTemps(world, truthIdx.map((i) => ({ day: trading[i] + 1, run: Number.NaN })), null);
-  const fcTemps = dailyTemps(world, fcIdx.map((i) => ({ day: trading[i] + 1, run: rows.created[i] })), model);
+  const truthTemps = dailyTemps(
+    world,
+    truthIdx.map((i) => ({ day: trading[i] + 1, run: Number.NaN })),
+    null,
+  );
+  const fcTemps = dailyTemps(
+    world,
+    fcIdx.map((i) => ({ day: trading[i] + 1, run: rows.created[i] })),
+    model,
+  );
   return (hub) => {
     const out = new Float64Array(n).fill(Number.NaN);
     truthIdx.forEach((i, k) => (out[i] = gasPrint(world, hub, trading[i], truthTemps[k])));

@@ -30,7 +30,14 @@ export interface SeriesGroup<T> {
   source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
 }
 
-function frameOf<T>(group: SeriesGroup<T>, model: string | null, createdAtHour: number | null, hours: number[], values: (t: T) => Float64Array, offset = 0): Frame {
+function frameOf<T>(
+  group: SeriesGroup<T>,
+  model: string | null,
+  createdAtHour: number | null,
+  hours: number[],
+  values: (t: T) => Float64Array,
+  offset = 0,
+): Frame {
   return {
     model,
     createdAtHour,
@@ -63,7 +70,12 @@ export interface ContinuousParams {
  * at latest_hour:00 local time, cut to D's hours. Values are computed (and cached) for whole
  * local days; the response is cut to the window.
  */
-export function continuousFrame<T>(group: SeriesGroup<T>, p: ContinuousParams, historyStart = FORECAST_HISTORY_START, kind = 'continuous forecasts'): Frame {
+export function continuousFrame<T>(
+  group: SeriesGroup<T>,
+  p: ContinuousParams,
+  historyStart = FORECAST_HISTORY_START,
+  kind = 'continuous forecasts',
+): Frame {
   const tz = group.timezone;
   const model = FORECAST_MODELS[p.model];
   const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
@@ -97,7 +109,10 @@ export function backcastFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInst
 }
 
 /** One run: the latest created at or before `forecasted_by` (default now). */
-export function forecastFrame<T>(group: SeriesGroup<T>, p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
+export function forecastFrame<T>(
+  group: SeriesGroup<T>,
+  p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number },
+): Frame {
   const model = FORECAST_MODELS[p.model];
   const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
   if (created < localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1))) {
@@ -119,7 +134,11 @@ export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstan
   const rows = actualRows(window, firstHour, p.nowMs);
   if (rows.valid.length === 0) {
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
-    noData(param, param === 'end' ? p.end?.raw : p.start?.raw, 'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published');
+    noData(
+      param,
+      param === 'end' ? p.end?.raw : p.start?.raw,
+      'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
+    );
   }
   return frameOf(group, null, null, rows.valid, group.source(rows, null));
 }

@@ -61,7 +61,9 @@ function installedRenewables(iso: IsoCode): Map<string, number> {
   if (!m) {
     const wind = plantsByZone(iso, 'wind');
     const solar = plantsByZone(iso, 'solar');
-    m = new Map(zoneRegionsOf(iso).map((z) => [z.id, [...wind.get(z.id)!, ...solar.get(z.id)!].reduce((sum, p) => sum + p.capacity_mw, 0)]));
+    m = new Map(
+      zoneRegionsOf(iso).map((z) => [z.id, [...wind.get(z.id)!, ...solar.get(z.id)!].reduce((sum, p) => sum + p.capacity_mw, 0)]),
+    );
     installedCache.set(iso, m);
   }
   return m;

@@ -53,7 +53,12 @@ export class PlantColumns {
 
   private computerFor(): PlantSeriesComputer {
     return (this.computer ??= new PlantSeriesComputer(
-      new WeatherBatch(this.world, { valid: this.rows.valid, created: this.model ? this.rows.created : null }, this.model?.skill ?? null, weatherNeedsFor(this.metric)),
+      new WeatherBatch(
+        this.world,
+        { valid: this.rows.valid, created: this.model ? this.rows.created : null },
+        this.model?.skill ?? null,
+        weatherNeedsFor(this.metric),
+      ),
       this.metric,
       this.rows.valid,
     ));

@@ -10,7 +10,6 @@ import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
 import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
 
-
 /** The public plant record (reference isoview-api.md §2) plus its physical parameters. */
 export function plantRecord(plant: Plant, nowMs: number): Record<string, unknown> {
   const started = plantFirstHour(plant) * HOUR_MS <= nowMs;

@@ -23,7 +23,15 @@ import {
   type TargetRequest,
   type WindowParams,
 } from './kinds.ts';
-import { dailyActualFrame, dailyBackcastFrame, dailyContinuousFrame, dailyForecastFrame, leadDaysOf, type DailyRows, type DailySeriesGroup } from './daily.ts';
+import {
+  dailyActualFrame,
+  dailyBackcastFrame,
+  dailyContinuousFrame,
+  dailyForecastFrame,
+  leadDaysOf,
+  type DailyRows,
+  type DailySeriesGroup,
+} from './daily.ts';
 import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
 import { addDays, localDayStartHour } from '../time/zones.ts';
 import { plantSums, regionLoadSource } from './aggregates.ts';
@@ -140,9 +148,20 @@ const isDaily = (r: { metric: RegionMetric }) => METRICS[r.metric].cadence === '
 
 /** The request kinds of regions: hourly metrics, or the daily outage series. */
 export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
-  forecast: (world, r) => (isDaily(r) ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r) : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams)),
+  forecast: (world, r) =>
+    isDaily(r)
+      ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams),
   continuous: (world, r) =>
-    isDaily(r) ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r) : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
-  actual: (world, r) => (isDaily(r) ? dailyActualFrame(outageGroup(world, r.iso, r.id), r) : hourly.actual(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
-  backcast: (world, r) => (isDaily(r) ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r) : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
+    isDaily(r)
+      ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
+  actual: (world, r) =>
+    isDaily(r)
+      ? dailyActualFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.actual(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
+  backcast: (world, r) =>
+    isDaily(r)
+      ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
 };

@@ -84,10 +84,12 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
   for (const metric of REGION_METRICS) {
     if (metric === 'outage') {
       const group = outageGroup(world, iso, undefined);
-      const hourlyOf = (daily: Source): Source => (region) => {
-        const perDay = daily(region);
-        return Float64Array.from(hours, (_, i) => perDay[dayIndex[i]]);
-      };
+      const hourlyOf =
+        (daily: Source): Source =>
+        (region) => {
+          const perDay = daily(region);
+          return Float64Array.from(hours, (_, i) => perDay[dayIndex[i]]);
+        };
       const fc = group.source(dailyForecast, MODEL);
       const ac = group.source(dailyTruth, null);
       sources.set(metric, {

@@ -159,7 +159,10 @@ export class KeyStore {
 
   /** Ends a key's subscription for one ISO now (kept, inactive); false when it had none. */
   async expire(keyId: string, iso: SubscriptionIso): Promise<boolean> {
-    const rows = await this.sql.query('UPDATE subscriptions SET expires_at = now() WHERE key_id = $1 AND iso = $2 RETURNING key_id', [keyId, iso]);
+    const rows = await this.sql.query('UPDATE subscriptions SET expires_at = now() WHERE key_id = $1 AND iso = $2 RETURNING key_id', [
+      keyId,
+      iso,
+    ]);
     return rows.length > 0;
   }
 
@@ -197,7 +200,9 @@ export class KeyStore {
 
   /** The active key with this secret, or null for an unknown or revoked key. */
   async authenticate(key: string): Promise<KeyInfo | null> {
-    const rows = await this.sql.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [hashKey(key)]);
+    const rows = await this.sql.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [
+      hashKey(key),
+    ]);
     if (rows.length === 0) return null;
     const k = rows[0];
     // Expired subscriptions grant nothing.

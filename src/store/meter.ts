@@ -117,7 +117,12 @@ export class UsageMeter {
     this.usage = new Map();
     // Every live window, counted or not: the answer brings each the other processes' counts.
     const pending = [...this.windows.values()];
-    const deltas: WindowDelta[] = pending.map((s) => ({ keyId: s.keyId, windowSecs: s.windowSecs, windowStart: s.windowStart, count: s.unflushed }));
+    const deltas: WindowDelta[] = pending.map((s) => ({
+      keyId: s.keyId,
+      windowSecs: s.windowSecs,
+      windowStart: s.windowStart,
+      count: s.unflushed,
+    }));
     for (const s of pending) {
       s.flushing = s.unflushed;
       s.unflushed = 0;

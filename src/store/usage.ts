@@ -7,7 +7,6 @@
  */
 import type { Sql } from './sql.ts';
 
-
 export interface UsageRow {
   key_id: string;
   /** UTC day, YYYY-MM-DD. */
@@ -71,7 +70,13 @@ export class UsageStore {
        SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::bigint[], $5::bigint[])
        ON CONFLICT (key_id, day, endpoint) DO UPDATE
          SET requests = usage_daily.requests + EXCLUDED.requests, values_served = usage_daily.values_served + EXCLUDED.values_served`,
-      [deltas.map((d) => d.keyId), deltas.map((d) => d.day), deltas.map((d) => d.endpoint), deltas.map((d) => d.requests), deltas.map((d) => d.values)],
+      [
+        deltas.map((d) => d.keyId),
+        deltas.map((d) => d.day),
+        deltas.map((d) => d.endpoint),
+        deltas.map((d) => d.requests),
+        deltas.map((d) => d.values),
+      ],
     );
   }
 

@@ -106,12 +106,12 @@ function normalised(values: number[]): Float64Array {
 }
 
 const WINTER_WEEKDAY = normalised([
-  0.9, 0.875, 0.865, 0.865, 0.88, 0.925, 0.995, 1.05, 1.07, 1.06, 1.04, 1.03,
-  1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04, 0.99, 0.94,
+  0.9, 0.875, 0.865, 0.865, 0.88, 0.925, 0.995, 1.05, 1.07, 1.06, 1.04, 1.03, 1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04,
+  0.99, 0.94,
 ]);
 const SUMMER_WEEKDAY = normalised([
-  0.91, 0.88, 0.855, 0.84, 0.84, 0.855, 0.89, 0.93, 0.965, 1.0, 1.03, 1.06,
-  1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99, 0.94,
+  0.91, 0.88, 0.855, 0.84, 0.84, 0.855, 0.89, 0.93, 0.965, 1.0, 1.03, 1.06, 1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99,
+  0.94,
 ]);
 /** Weekends and holidays: later, softer morning ramp (relative change by hour). */
 const WEEKEND_MORNING = Float64Array.from({ length: 24 }, (_, h) => 1 - 0.05 * Math.exp(-(((h - 7.5) / 2.2) ** 2)));
@@ -298,7 +298,12 @@ interface ExtendedRows {
  * Extended rows: for each group of consecutive rows of one run, every hour of the local days
  * D−2..D of its rows.
  */
-function extendRows(validHours: ArrayLike<number>, created: Float64Array | null, rowDayNumber: Float64Array, timezone: string): ExtendedRows {
+function extendRows(
+  validHours: ArrayLike<number>,
+  created: Float64Array | null,
+  rowDayNumber: Float64Array,
+  timezone: string,
+): ExtendedRows {
   const n = validHours.length;
   const startOfDay = dayStarts(timezone);
   const extValid: number[] = [];
@@ -308,7 +313,7 @@ function extendRows(validHours: ArrayLike<number>, created: Float64Array | null,
   const rowDay = new Int32Array(n);
   const rowDay1 = new Int32Array(n);
   const rowDay2 = new Int32Array(n);
-  for (let g0 = 0; g0 < n; ) {
+  for (let g0 = 0; g0 < n;) {
     let g1 = g0 + 1;
     while (g1 < n && (created ? created[g1] === created[g0] : true)) g1++;
     const run = created ? created[g0] : Number.NaN;
@@ -345,7 +350,11 @@ function extendRows(validHours: ArrayLike<number>, created: Float64Array | null,
  * (one row per hour) for hours already past when the run was made and for truth. A row's
  * value does not depend on the batch that computes it, so this changes no number.
  */
-function extendedSources(batch: WeatherBatch, validHours: ArrayLike<number>, ext: ExtendedRows): { extSource: Uint8Array; extIndex: Int32Array; batches: (WeatherBatch | null)[] } {
+function extendedSources(
+  batch: WeatherBatch,
+  validHours: ArrayLike<number>,
+  ext: ExtendedRows,
+): { extSource: Uint8Array; extIndex: Int32Array; batches: (WeatherBatch | null)[] } {
   const created = batch.createdHours;
   const m = ext.valid.length;
   const extSource = new Uint8Array(m);
@@ -538,7 +547,8 @@ export class RegionWeatherComputer {
     const smooth = new Float64Array(this.n);
     for (let i = 0; i < this.n; i++) {
       hourly[i] = t[this.rowExt[i]];
-      smooth[i] = LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
+      smooth[i] =
+        LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
     }
     s = { hourly, smooth };
     this.centreCache.set(key, s);

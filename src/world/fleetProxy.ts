@@ -59,7 +59,12 @@ export class FleetProxy {
     const n = this.hours.length;
     const out = new Float64Array(this.rowCount);
     if (n === 0) return out;
-    const batch = new WeatherBatch(this.world, { valid: this.hours, created: this.hours.map(() => created) }, skill, weatherNeedsFor(this.metric));
+    const batch = new WeatherBatch(
+      this.world,
+      { valid: this.hours, created: this.hours.map(() => created) },
+      skill,
+      weatherNeedsFor(this.metric),
+    );
     const computer = new PlantSeriesComputer(batch, this.metric, this.hours, this.suns);
     const values = new Float64Array(n);
     this.groups.forEach((g, k) => {

@@ -232,10 +232,13 @@ export function outageTruthMw(iso: IsoCode, d: OutageDayInput): number {
 }
 
 /** Gauss–Hermite nodes and weights for E[f(Z)], Z ~ N(0, 1) (probabilists', 9 points). */
-const GH_NODES = [-4.512745863399783, -3.20542900285647, -2.07684797867783, -1.02325566378913, 0, 1.02325566378913, 2.07684797867783, 3.20542900285647, 4.512745863399783];
+const GH_NODES = [
+  -4.512745863399783, -3.20542900285647, -2.07684797867783, -1.02325566378913, 0, 1.02325566378913, 2.07684797867783, 3.20542900285647,
+  4.512745863399783,
+];
 const GH_WEIGHTS = [
-  2.234584400774658e-5, 2.789141321231769e-3, 4.991640676521788e-2, 0.2440975028949394, 0.4063492063492063, 0.2440975028949394, 4.991640676521788e-2,
-  2.789141321231769e-3, 2.234584400774658e-5,
+  2.234584400774658e-5, 2.789141321231769e-3, 4.991640676521788e-2, 0.2440975028949394, 0.4063492063492063, 0.2440975028949394,
+  4.991640676521788e-2, 2.789141321231769e-3, 2.234584400774658e-5,
 ];
 
 /** Climatological daily min/max poptemp on a position of the year, and its anomaly SD. */
@@ -265,7 +268,13 @@ export function outageNormalMw(iso: IsoCode, year: number, month: number, day: n
 }
 
 /** A forecast, split into planned and forced parts (MW). See outageForecastMw. */
-export function outageForecastParts(iso: IsoCode, d: OutageDayInput, leadDays: number, model: OutageModelName, runDay: number): OutageParts {
+export function outageForecastParts(
+  iso: IsoCode,
+  d: OutageDayInput,
+  leadDays: number,
+  model: OutageModelName,
+  runDay: number,
+): OutageParts {
   checkInput(d);
   if (model === 'normal') {
     const fleet = ISO_THERMAL_FLEET_MW[iso];
@@ -295,7 +304,13 @@ export function outageForecastParts(iso: IsoCode, d: OutageDayInput, leadDays: n
 }
 
 /** the forecast of that day's outage made `leadDays` days ahead (0 = same day) by model `model` ('optimized' | 'iso' | 'normal') given the forecast's own temperature inputs */
-export function outageForecastMw(iso: IsoCode, d: OutageDayInput, leadDays: number, model: OutageModelName, runDay: number /* epoch day of the run, for its error noise */): number {
+export function outageForecastMw(
+  iso: IsoCode,
+  d: OutageDayInput,
+  leadDays: number,
+  model: OutageModelName,
+  runDay: number /* epoch day of the run, for its error noise */,
+): number {
   return outageForecastParts(iso, d, leadDays, model, runDay).totalMw;
 }
 

@@ -28,8 +28,9 @@ export const PLANT_METRICS = metricsOf('plant');
 export type PlantMetric = MetricsOf<'plant'>;
 
 /** The plant type whose plants carry each plant metric. */
-export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m, metricSpec(m).plantType!])) as Readonly<Record<PlantMetric, PlantType>>;
-
+export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m, metricSpec(m).plantType!])) as Readonly<
+  Record<PlantMetric, PlantType>
+>;
 
 /** Weather each metric needs: icing and snow losses feed into MW output too. */
 export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {
@@ -144,7 +145,13 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
   let t = windNormalTables.get(plant);
   if (!t) {
     const mw = new Float64Array(Math.round(NORMAL_MAX_MS / NORMAL_STEP_MS) + 2);
-    const wx: WindWeather = { speed100mMs: 0, tempC: climate.tempMean, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
+    const wx: WindWeather = {
+      speed100mMs: 0,
+      tempC: climate.tempMean,
+      pressurePa: climate.pressurePa,
+      shearAlpha: SHEAR_ALPHA,
+      icingLoss: 0,
+    };
     for (let k = 0; k < mw.length; k++) {
       let sum = 0;
       for (let j = 0; j < WIND_X_NODES.length; j++) {
@@ -262,7 +269,10 @@ export class PlantSeriesComputer {
     const wx: WindWeather = { speed100mMs: 0, tempC: 0, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
     const riskOnly = this.metric === 'wind_icing';
     for (let i = 0; i < out.length; i++) {
-      const icing = w.tempC[i] < COLD_ROW_MAX_C ? icingProbability(w.tempC[i], plant.hub_height_m, w.relHumidity[i], w.cloudCover[i], w.precipMmH[i]) : 0;
+      const icing =
+        w.tempC[i] < COLD_ROW_MAX_C
+          ? icingProbability(w.tempC[i], plant.hub_height_m, w.relHumidity[i], w.cloudCover[i], w.precipMmH[i])
+          : 0;
       if (riskOnly) {
         out[i] = 100 * icing;
         continue;

@@ -13,7 +13,7 @@ export const gasRoutes: RouteDef[] = [
     name: 'list_gas_hubs',
     summary: 'List Gas Hubs',
     description:
-      'The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day\'s clock) and point (GeoJSON Point, ' +
+      "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +
       'approximate hub location).',
     tag: 'gas',
     level: 'core',
@@ -33,6 +33,6 @@ export const gasRoutes: RouteDef[] = [
     continuousSummary: 'Get Continuous Gas Forecast',
     note:
       'Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in ' +
-      'Central time. Weekends and holidays repeat the last business day\'s print. Access: any subscription for any ISO.',
+      "Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.",
   }),
 ];

@@ -63,7 +63,7 @@ export const summaryRoute: RouteDef = {
   description:
     'Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days ' +
     'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
-    'last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day\'s ' +
+    "last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's " +
     'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
     'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
     `local the day before). units is "mixed": ${describeUnits(metricsOf('summary'))}.`,
@@ -71,6 +71,5 @@ export const summaryRoute: RouteDef = {
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],
   response: { kind: 'timeseries' },
-  handle: ({ params, raw, nowMs, world }) =>
-    isoSummary(world, params.iso as IsoCode, requestInstant(params.as_of, raw.as_of), nowMs),
+  handle: ({ params, raw, nowMs, world }) => isoSummary(world, params.iso as IsoCode, requestInstant(params.as_of, raw.as_of), nowMs),
 };

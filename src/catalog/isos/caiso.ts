@@ -10,7 +10,12 @@ export const caiso = defineIsoProfile({
   /** Prefix of region names ("PJM ComEd"). */
   label: 'CAISO',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
-  zones: [['pge', 'PG&E'], ['sce', 'SCE'], ['sdge', 'SDG&E'], ['vea', 'VEA']],
+  zones: [
+    ['pge', 'PG&E'],
+    ['sce', 'SCE'],
+    ['sdge', 'SDG&E'],
+    ['vea', 'VEA'],
+  ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 7_500, count: 100 }, solar: { targetMw: 20_000, count: 320 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
@@ -49,17 +54,54 @@ export const caiso = defineIsoProfile({
     ['DLAP_VEA-APND', 'CAISO VEA default load aggregation point', 'zone', { vea: 1 }],
   ],
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 24_030, heatBaseC: 13, heatSlopeMwPerC: 500, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_900, coolCurve: 0.04, btmSolar: 0.08, noiseSd: 0.032 },
+  demand: {
+    baseMw: 24_030,
+    heatBaseC: 13,
+    heatSlopeMwPerC: 500,
+    heatConvex: 0.2,
+    coolBaseC: 19,
+    coolSlopeMwPerC: 1_900,
+    coolCurve: 0.04,
+    btmSolar: 0.08,
+    noiseSd: 0.032,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 40_000,
   // CAISO: summer peak runs into September, so fall maintenance starts later.
-  outage: { plannedFloor: 0.05, plannedSpring: 0.2, plannedFall: 0.16, fallShiftDays: 18, forcedBase: 0.05, coldThresholdC: -3, heatThresholdC: 36 },
+  outage: {
+    plannedFloor: 0.05,
+    plannedSpring: 0.2,
+    plannedFall: 0.16,
+    fallShiftDays: 18,
+    forcedBase: 0.05,
+    coldThresholdC: -3,
+    heatThresholdC: 36,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 16, ampC: 6.5, coldestDoy: 20, rangeC: 12, sdWinterC: 2.5, sdSummerC: 2.5 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 7_500, importsMw: 2_500, nuclearMw: 2_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.12, floor: -40, cap: 1000, markup: 12, oilSwitch: Infinity, reserveMw: 0, storageMw: 7_000 },
+  lmp: {
+    baseloadMw: 7_500,
+    importsMw: 2_500,
+    nuclearMw: 2_300,
+    coalMw: 0,
+    coalCost: [0, 0],
+    ccgtShare: 0.6,
+    minThermalShare: 0.12,
+    floor: -40,
+    cap: 1000,
+    markup: 12,
+    oilSwitch: Infinity,
+    reserveMw: 0,
+    storageMw: 7_000,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
-  lmpZones: { sce: { exportShare: 0.55, exportPrice: 6 }, vea: { exportShare: 0.4, exportPrice: 8 }, sdge: { pocket: 0.1 }, pge: { pocket: 0.03 } },
+  lmpZones: {
+    sce: { exportShare: 0.55, exportPrice: 6 },
+    vea: { exportShare: 0.4, exportPrice: 8 },
+    sdge: { pocket: 0.1 },
+    pge: { pocket: 0.03 },
+  },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
   zoneGas: { default: 'socal_citygate', zones: { pge: 'pge_citygate', vea: 'socal_border' } },
   /** Weight in the national temperature anomaly that moves Henry Hub. */

@@ -11,8 +11,13 @@ export const ercot = defineIsoProfile({
   label: 'ERCOT',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [
-    ['coast', 'Coast'], ['east', 'East'], ['far_west', 'Far West'], ['north', 'North'],
-    ['north_central', 'North Central'], ['south_central', 'South Central'], ['southern', 'Southern'],
+    ['coast', 'Coast'],
+    ['east', 'East'],
+    ['far_west', 'Far West'],
+    ['north', 'North'],
+    ['north_central', 'North Central'],
+    ['south_central', 'South Central'],
+    ['southern', 'Southern'],
     ['west', 'West'],
   ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
@@ -53,27 +58,86 @@ export const ercot = defineIsoProfile({
     ['HB_SOUTH', 'ERCOT South Hub', 'hub', { southern: 0.5, south_central: 0.5 }],
     ['HB_WEST', 'ERCOT West Hub', 'hub', { west: 0.5, far_west: 0.5 }],
     ['HB_PAN', 'ERCOT Panhandle Hub', 'hub', { west: 0.6, north: 0.4 }],
-    ['HB_BUSAVG', 'ERCOT Bus Average Hub', 'hub', { coast: 0.25, north_central: 0.25, south_central: 0.2, west: 0.1, north: 0.1, southern: 0.1 }],
-    ['HB_HUBAVG', 'ERCOT Hub Average', 'hub', { north: 0.125, north_central: 0.125, coast: 0.25, southern: 0.125, south_central: 0.125, west: 0.125, far_west: 0.125 }],
+    [
+      'HB_BUSAVG',
+      'ERCOT Bus Average Hub',
+      'hub',
+      { coast: 0.25, north_central: 0.25, south_central: 0.2, west: 0.1, north: 0.1, southern: 0.1 },
+    ],
+    [
+      'HB_HUBAVG',
+      'ERCOT Hub Average',
+      'hub',
+      { north: 0.125, north_central: 0.125, coast: 0.25, southern: 0.125, south_central: 0.125, west: 0.125, far_west: 0.125 },
+    ],
     ['LZ_HOUSTON', 'ERCOT Houston load zone', 'zone', { coast: 1 }],
     ['LZ_NORTH', 'ERCOT North load zone', 'zone', { north_central: 0.7, north: 0.15, east: 0.15 }],
     ['LZ_SOUTH', 'ERCOT South load zone', 'zone', { south_central: 0.6, southern: 0.4 }],
     ['LZ_WEST', 'ERCOT West load zone', 'zone', { west: 0.6, far_west: 0.4 }],
   ],
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 44_320, heatBaseC: 13, heatSlopeMwPerC: 1_500, heatConvex: 1, coolBaseC: 19, coolSlopeMwPerC: 1_130, coolCurve: 0.02, btmSolar: 0, noiseSd: 0.035 },
+  demand: {
+    baseMw: 44_320,
+    heatBaseC: 13,
+    heatSlopeMwPerC: 1_500,
+    heatConvex: 1,
+    coolBaseC: 19,
+    coolSlopeMwPerC: 1_130,
+    coolCurve: 0.02,
+    btmSolar: 0,
+    noiseSd: 0.035,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 85_000,
   // ERCOT: spring ~20–33 GW out; weatherisation gaps make it freeze at milder cold (Uri).
-  outage: { plannedFloor: 0.015, plannedSpring: 0.22, plannedFall: 0.18, fallShiftDays: 12, forcedBase: 0.05, coldThresholdC: -4, heatThresholdC: 38 },
+  outage: {
+    plannedFloor: 0.015,
+    plannedSpring: 0.22,
+    plannedFall: 0.18,
+    fallShiftDays: 12,
+    forcedBase: 0.05,
+    coldThresholdC: -4,
+    heatThresholdC: 38,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 20, ampC: 9.5, coldestDoy: 22, rangeC: 11, sdWinterC: 5, sdSummerC: 1.8 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 5_000, importsMw: 0, nuclearMw: 5_000, coalMw: 13_500, coalCost: [20, 30], ccgtShare: 0.6, minThermalShare: 0.2, floor: -25, cap: 5000, markup: 6, oilSwitch: Infinity, reserveMw: 0, storageMw: 14_000 },
+  lmp: {
+    baseloadMw: 5_000,
+    importsMw: 0,
+    nuclearMw: 5_000,
+    coalMw: 13_500,
+    coalCost: [20, 30],
+    ccgtShare: 0.6,
+    minThermalShare: 0.2,
+    floor: -25,
+    cap: 5000,
+    markup: 6,
+    oilSwitch: Infinity,
+    reserveMw: 0,
+    storageMw: 14_000,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
-  lmpZones: { far_west: { exportShare: 0.35, exportPrice: 9 }, west: { exportShare: 0.4, exportPrice: 8 }, southern: { exportShare: 0.5, exportPrice: 6 }, coast: { pocket: 0.05 }, north_central: { pocket: 0.02 } },
+  lmpZones: {
+    far_west: { exportShare: 0.35, exportPrice: 9 },
+    west: { exportShare: 0.4, exportPrice: 8 },
+    southern: { exportShare: 0.5, exportPrice: 6 },
+    coast: { pocket: 0.05 },
+    north_central: { pocket: 0.02 },
+  },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: { default: 'houston_ship_channel', zones: { west: 'waha', far_west: 'waha', north: 'carthage', north_central: 'carthage', east: 'carthage', south_central: 'katy', southern: 'katy' } },
+  zoneGas: {
+    default: 'houston_ship_channel',
+    zones: {
+      west: 'waha',
+      far_west: 'waha',
+      north: 'carthage',
+      north_central: 'carthage',
+      east: 'carthage',
+      south_central: 'katy',
+      southern: 'katy',
+    },
+  },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
 });

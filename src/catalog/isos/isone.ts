@@ -11,8 +11,14 @@ export const isone = defineIsoProfile({
   label: 'ISO-NE',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [
-    ['me', 'Maine'], ['nh', 'New Hampshire'], ['vt', 'Vermont'], ['ct', 'Connecticut'], ['ri', 'Rhode Island'],
-    ['semass', 'SE Massachusetts'], ['wcmass', 'WC Massachusetts'], ['nemassbost', 'NEMA Boston'],
+    ['me', 'Maine'],
+    ['nh', 'New Hampshire'],
+    ['vt', 'Vermont'],
+    ['ct', 'Connecticut'],
+    ['ri', 'Rhode Island'],
+    ['semass', 'SE Massachusetts'],
+    ['wcmass', 'WC Massachusetts'],
+    ['nemassbost', 'NEMA Boston'],
   ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 1_500, count: 36 }, solar: { targetMw: 1_500, count: 120 } },
@@ -38,21 +44,59 @@ export const isone = defineIsoProfile({
     ['.H.INTERNAL_HUB', 'ISO-NE Internal Hub', 'hub', { wcmass: 0.3, semass: 0.2, nemassbost: 0.2, ct: 0.15, ri: 0.1, nh: 0.05 }],
     ...(
       [
-        ['.Z.MAINE', 'me'], ['.Z.NEWHAMPSHIRE', 'nh'], ['.Z.VERMONT', 'vt'], ['.Z.CONNECTICUT', 'ct'], ['.Z.RHODEISLAND', 'ri'],
-        ['.Z.SEMASS', 'semass'], ['.Z.WCMASS', 'wcmass'], ['.Z.NEMASSBOST', 'nemassbost'],
+        ['.Z.MAINE', 'me'],
+        ['.Z.NEWHAMPSHIRE', 'nh'],
+        ['.Z.VERMONT', 'vt'],
+        ['.Z.CONNECTICUT', 'ct'],
+        ['.Z.RHODEISLAND', 'ri'],
+        ['.Z.SEMASS', 'semass'],
+        ['.Z.WCMASS', 'wcmass'],
+        ['.Z.NEMASSBOST', 'nemassbost'],
       ] as const
     ).map(([id, z]): PriceNodeSpec => [id, `ISO-NE load zone ${id.slice(3)}`, 'zone', { [z]: 1 }]),
   ],
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 12_600, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 580, coolCurve: 0.03, btmSolar: 0.04, noiseSd: 0.022 },
+  demand: {
+    baseMw: 12_600,
+    heatBaseC: 13,
+    heatSlopeMwPerC: 220,
+    heatConvex: 0.3,
+    coolBaseC: 18.5,
+    coolSlopeMwPerC: 580,
+    coolCurve: 0.03,
+    btmSolar: 0.04,
+    noiseSd: 0.022,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 25_000,
   /** Outage behaviour as fractions of the thermal fleet (world/outage.ts). */
-  outage: { plannedFloor: 0.03, plannedSpring: 0.14, plannedFall: 0.12, fallShiftDays: 0, forcedBase: 0.05, coldThresholdC: -13, heatThresholdC: 32 },
+  outage: {
+    plannedFloor: 0.03,
+    plannedSpring: 0.14,
+    plannedFall: 0.12,
+    fallShiftDays: 0,
+    forcedBase: 0.05,
+    coldThresholdC: -13,
+    heatThresholdC: 32,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 9.5, ampC: 12.5, coldestDoy: 24, rangeC: 10, sdWinterC: 5, sdSummerC: 2.5 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 4_600, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 500 },
+  lmp: {
+    baseloadMw: 4_600,
+    importsMw: 2_500,
+    nuclearMw: 3_300,
+    coalMw: 0,
+    coalCost: [0, 0],
+    ccgtShare: 0.6,
+    minThermalShare: 0.28,
+    floor: -10,
+    cap: 1000,
+    markup: 8,
+    oilSwitch: 20,
+    reserveMw: 1_500,
+    storageMw: 500,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: { me: { pocket: -0.06 }, nh: { pocket: -0.02 }, vt: { pocket: -0.02 }, ct: { pocket: 0.04 }, nemassbost: { pocket: 0.05 } },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */

@@ -11,8 +11,16 @@ export const miso = defineIsoProfile({
   label: 'MISO',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [
-    ['lrz1', 'LRZ 1'], ['lrz2', 'LRZ 2'], ['lrz3', 'LRZ 3'], ['lrz4', 'LRZ 4'], ['lrz5', 'LRZ 5'],
-    ['lrz6', 'LRZ 6'], ['lrz7', 'LRZ 7'], ['lrz8', 'LRZ 8'], ['lrz9', 'LRZ 9'], ['lrz10', 'LRZ 10'],
+    ['lrz1', 'LRZ 1'],
+    ['lrz2', 'LRZ 2'],
+    ['lrz3', 'LRZ 3'],
+    ['lrz4', 'LRZ 4'],
+    ['lrz5', 'LRZ 5'],
+    ['lrz6', 'LRZ 6'],
+    ['lrz7', 'LRZ 7'],
+    ['lrz8', 'LRZ 8'],
+    ['lrz9', 'LRZ 9'],
+    ['lrz10', 'LRZ 10'],
   ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 32_000, count: 250 }, solar: { targetMw: 12_000, count: 130 } },
@@ -59,20 +67,60 @@ export const miso = defineIsoProfile({
     ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n): PriceNodeSpec => [`LRZ${n}`, `MISO Local Resource Zone ${n}`, 'zone', { [`lrz${n}`]: 1 }]),
   ],
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 60_680, heatBaseC: 13, heatSlopeMwPerC: 1_990, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 2_550, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.02 },
+  demand: {
+    baseMw: 60_680,
+    heatBaseC: 13,
+    heatSlopeMwPerC: 1_990,
+    heatConvex: 0.4,
+    coolBaseC: 18.5,
+    coolSlopeMwPerC: 2_550,
+    coolCurve: 0.03,
+    btmSolar: 0,
+    noiseSd: 0.02,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 120_000,
   // MISO: daily average ~50–60 GW out in October; a large floor of long outages/derates all year.
   // Winter still ~40 GW out (Feb 2025: 39 GW), so the floor is high and the seasons modest.
-  outage: { plannedFloor: 0.2, plannedSpring: 0.18, plannedFall: 0.2, fallShiftDays: 0, forcedBase: 0.06, coldThresholdC: -14, heatThresholdC: 33 },
+  outage: {
+    plannedFloor: 0.2,
+    plannedSpring: 0.18,
+    plannedFall: 0.2,
+    fallShiftDays: 0,
+    forcedBase: 0.06,
+    coldThresholdC: -14,
+    heatThresholdC: 33,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 10, ampC: 14, coldestDoy: 20, rangeC: 11, sdWinterC: 6, sdSummerC: 2.5 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 13_500, importsMw: 0, nuclearMw: 12_000, coalMw: 45_000, coalCost: [20, 32], ccgtShare: 0.5, minThermalShare: 0.32, floor: -15, cap: 2000, markup: 3, oilSwitch: Infinity, reserveMw: 35_000, storageMw: 500 },
+  lmp: {
+    baseloadMw: 13_500,
+    importsMw: 0,
+    nuclearMw: 12_000,
+    coalMw: 45_000,
+    coalCost: [20, 32],
+    ccgtShare: 0.5,
+    minThermalShare: 0.32,
+    floor: -15,
+    cap: 2000,
+    markup: 3,
+    oilSwitch: Infinity,
+    reserveMw: 35_000,
+    storageMw: 500,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
-  lmpZones: { lrz1: { pocket: -0.06, exportShare: 0.45, exportPrice: 6 }, lrz3: { exportShare: 0.5, exportPrice: 5 }, lrz7: { pocket: 0.04 }, lrz9: { pocket: 0.03 } },
+  lmpZones: {
+    lrz1: { pocket: -0.06, exportShare: 0.45, exportPrice: 6 },
+    lrz3: { exportShare: 0.5, exportPrice: 5 },
+    lrz7: { pocket: 0.04 },
+    lrz9: { pocket: 0.03 },
+  },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: { default: 'chicago_citygate', zones: { lrz1: 'ventura', lrz2: 'ventura', lrz3: 'ventura', lrz7: 'michcon', lrz8: 'henry_hub', lrz9: 'henry_hub', lrz10: 'henry_hub' } },
+  zoneGas: {
+    default: 'chicago_citygate',
+    zones: { lrz1: 'ventura', lrz2: 'ventura', lrz3: 'ventura', lrz7: 'michcon', lrz8: 'henry_hub', lrz9: 'henry_hub', lrz10: 'henry_hub' },
+  },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.2,
 });

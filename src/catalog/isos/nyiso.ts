@@ -11,9 +11,17 @@ export const nyiso = defineIsoProfile({
   label: 'NYISO',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
   zones: [
-    ['west', 'West'], ['genese', 'Genesee'], ['central', 'Central'], ['north', 'North'],
-    ['mhk_vl', 'Mohawk Valley'], ['capitl', 'Capital'], ['hud_vl', 'Hudson Valley'], ['millwd', 'Millwood'],
-    ['dunwod', 'Dunwoodie'], ['nyc', 'N.Y.C.'], ['longil', 'Long Island'],
+    ['west', 'West'],
+    ['genese', 'Genesee'],
+    ['central', 'Central'],
+    ['north', 'North'],
+    ['mhk_vl', 'Mohawk Valley'],
+    ['capitl', 'Capital'],
+    ['hud_vl', 'Hudson Valley'],
+    ['millwd', 'Millwood'],
+    ['dunwod', 'Dunwoodie'],
+    ['nyc', 'N.Y.C.'],
+    ['longil', 'Long Island'],
   ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 3_100, count: 40 }, solar: { targetMw: 1_500, count: 90 } },
@@ -36,24 +44,80 @@ export const nyiso = defineIsoProfile({
   /** Published hubs and load zones: [id, name, type, {zone: weight}]. */
   priceNodes: (
     [
-      ['WEST', 'west'], ['GENESE', 'genese'], ['CENTRL', 'central'], ['NORTH', 'north'], ['MHK VL', 'mhk_vl'], ['CAPITL', 'capitl'],
-      ['HUD VL', 'hud_vl'], ['MILLWD', 'millwd'], ['DUNWOD', 'dunwod'], ['N.Y.C.', 'nyc'], ['LONGIL', 'longil'],
+      ['WEST', 'west'],
+      ['GENESE', 'genese'],
+      ['CENTRL', 'central'],
+      ['NORTH', 'north'],
+      ['MHK VL', 'mhk_vl'],
+      ['CAPITL', 'capitl'],
+      ['HUD VL', 'hud_vl'],
+      ['MILLWD', 'millwd'],
+      ['DUNWOD', 'dunwod'],
+      ['N.Y.C.', 'nyc'],
+      ['LONGIL', 'longil'],
     ] as const
   ).map(([id, z]): PriceNodeSpec => [id, `NYISO zone ${id}`, 'zone', { [z]: 1 }]),
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 16_810, heatBaseC: 13, heatSlopeMwPerC: 240, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 520, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.035 },
+  demand: {
+    baseMw: 16_810,
+    heatBaseC: 13,
+    heatSlopeMwPerC: 240,
+    heatConvex: 0.3,
+    coolBaseC: 18.5,
+    coolSlopeMwPerC: 520,
+    coolCurve: 0.03,
+    btmSolar: 0,
+    noiseSd: 0.035,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 30_000,
   /** Outage behaviour as fractions of the thermal fleet (world/outage.ts). */
-  outage: { plannedFloor: 0.02, plannedSpring: 0.16, plannedFall: 0.14, fallShiftDays: 0, forcedBase: 0.045, coldThresholdC: -12, heatThresholdC: 32 },
+  outage: {
+    plannedFloor: 0.02,
+    plannedSpring: 0.16,
+    plannedFall: 0.14,
+    fallShiftDays: 0,
+    forcedBase: 0.045,
+    coldThresholdC: -12,
+    heatThresholdC: 32,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 10.5, ampC: 12, coldestDoy: 22, rangeC: 9, sdWinterC: 5, sdSummerC: 2.5 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 6_800, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.5, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 300 },
+  lmp: {
+    baseloadMw: 6_800,
+    importsMw: 2_500,
+    nuclearMw: 3_300,
+    coalMw: 0,
+    coalCost: [0, 0],
+    ccgtShare: 0.5,
+    minThermalShare: 0.28,
+    floor: -10,
+    cap: 1000,
+    markup: 8,
+    oilSwitch: 20,
+    reserveMw: 1_500,
+    storageMw: 300,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
-  lmpZones: { west: { pocket: -0.15 }, genese: { pocket: -0.1 }, central: { pocket: -0.1 }, north: { pocket: -0.2, exportShare: 0.5, exportPrice: 5 }, mhk_vl: { pocket: -0.08 }, capitl: { pocket: 0 }, hud_vl: { pocket: 0.08 }, millwd: { pocket: 0.12 }, dunwod: { pocket: 0.15 }, nyc: { pocket: 0.35 }, longil: { pocket: 0.45 } },
+  lmpZones: {
+    west: { pocket: -0.15 },
+    genese: { pocket: -0.1 },
+    central: { pocket: -0.1 },
+    north: { pocket: -0.2, exportShare: 0.5, exportPrice: 5 },
+    mhk_vl: { pocket: -0.08 },
+    capitl: { pocket: 0 },
+    hud_vl: { pocket: 0.08 },
+    millwd: { pocket: 0.12 },
+    dunwod: { pocket: 0.15 },
+    nyc: { pocket: 0.35 },
+    longil: { pocket: 0.45 },
+  },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: { default: 'dominion_south', zones: { nyc: 'transco_z6_ny', longil: 'transco_z6_ny', dunwod: 'transco_z6_ny', millwd: 'transco_z6_ny', hud_vl: 'transco_z6_ny' } },
+  zoneGas: {
+    default: 'dominion_south',
+    zones: { nyc: 'transco_z6_ny', longil: 'transco_z6_ny', dunwod: 'transco_z6_ny', millwd: 'transco_z6_ny', hud_vl: 'transco_z6_ny' },
+  },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.11,
 });

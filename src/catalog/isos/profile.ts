@@ -36,11 +36,21 @@ export interface SolarCluster extends Cluster {
   tracker: readonly [number, number];
 }
 
-export const W = (at: [number, number], km: number, w: number, look: Flavor, cls: WindCluster['cls']): WindCluster =>
-  ({ at, km, w, look, cls });
+export const W = (at: [number, number], km: number, w: number, look: Flavor, cls: WindCluster['cls']): WindCluster => ({
+  at,
+  km,
+  w,
+  look,
+  cls,
+});
 
-export const S = (at: [number, number], km: number, w: number, look: Flavor, tracker: [number, number]): SolarCluster =>
-  ({ at, km, w, look, tracker });
+export const S = (at: [number, number], km: number, w: number, look: Flavor, tracker: [number, number]): SolarCluster => ({
+  at,
+  km,
+  w,
+  look,
+  tracker,
+});
 
 export const SW_TRACKERS: [number, number] = [0.8, 0.97];
 

@@ -10,7 +10,11 @@ export const spp = defineIsoProfile({
   /** Prefix of region names ("PJM ComEd"). */
   label: 'SPP',
   /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
-  zones: [['north', 'North'], ['central', 'Central'], ['south', 'South']],
+  zones: [
+    ['north', 'North'],
+    ['central', 'Central'],
+    ['south', 'South'],
+  ],
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 34_000, count: 230 }, solar: { targetMw: 2_000, count: 40 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
@@ -49,15 +53,47 @@ export const spp = defineIsoProfile({
     ['SPP_SOUTH', 'SPP South area', 'zone', { south: 1 }],
   ],
   /** Load model (world/demand.ts; calibration table there). */
-  demand: { baseMw: 27_530, heatBaseC: 14, heatSlopeMwPerC: 710, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 790, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.03 },
+  demand: {
+    baseMw: 27_530,
+    heatBaseC: 14,
+    heatSlopeMwPerC: 710,
+    heatConvex: 0.8,
+    coolBaseC: 19,
+    coolSlopeMwPerC: 790,
+    coolCurve: 0.03,
+    btmSolar: 0,
+    noiseSd: 0.03,
+  },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 55_000,
   /** Outage behaviour as fractions of the thermal fleet (world/outage.ts). */
-  outage: { plannedFloor: 0.02, plannedSpring: 0.2, plannedFall: 0.2, fallShiftDays: 5, forcedBase: 0.05, coldThresholdC: -8, heatThresholdC: 37 },
+  outage: {
+    plannedFloor: 0.02,
+    plannedSpring: 0.2,
+    plannedFall: 0.2,
+    fallShiftDays: 5,
+    forcedBase: 0.05,
+    coldThresholdC: -8,
+    heatThresholdC: 37,
+  },
   /** Climatology of the population-weighted temperature (the normal outage model). */
   poptempClimate: { meanC: 14, ampC: 12.5, coldestDoy: 20, rangeC: 12, sdWinterC: 6, sdSummerC: 2.5 },
   /** Supply stack of the price model (world/lmp.ts). */
-  lmp: { baseloadMw: 3_800, importsMw: 0, nuclearMw: 1_800, coalMw: 20_000, coalCost: [18, 30], ccgtShare: 0.45, minThermalShare: 0.27, floor: -25, cap: 1000, markup: 5, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 500 },
+  lmp: {
+    baseloadMw: 3_800,
+    importsMw: 0,
+    nuclearMw: 1_800,
+    coalMw: 20_000,
+    coalCost: [18, 30],
+    ccgtShare: 0.45,
+    minThermalShare: 0.27,
+    floor: -25,
+    cap: 1000,
+    markup: 5,
+    oilSwitch: Infinity,
+    reserveMw: 5_000,
+    storageMw: 500,
+  },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: { north: { exportShare: 0.4, exportPrice: 8 }, central: { exportShare: 0.5, exportPrice: 6 }, south: { pocket: 0.03 } },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */

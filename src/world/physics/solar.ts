@@ -283,14 +283,10 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
   const e = 0.016708634 - jc * (0.000042037 + 0.0000001267 * jc); // orbit eccentricity
   const sinM = Math.sin(m);
   const sin2M = Math.sin(2 * m);
-  const centre =
-    sinM * (1.914602 - jc * (0.004817 + 0.000014 * jc)) +
-    sin2M * (0.019993 - 0.000101 * jc) +
-    Math.sin(3 * m) * 0.000289; // equation of centre, degrees
+  const centre = sinM * (1.914602 - jc * (0.004817 + 0.000014 * jc)) + sin2M * (0.019993 - 0.000101 * jc) + Math.sin(3 * m) * 0.000289; // equation of centre, degrees
   const omega = (125.04 - 1934.136 * jc) * DEG; // longitude of the moon's ascending node
   const appLong = l0 + (centre - 0.00569 - 0.00478 * Math.sin(omega)) * DEG;
-  const meanObliq =
-    23 + (26 + (21.448 - jc * (46.815 + jc * (0.00059 - jc * 0.001813))) / 60) / 60;
+  const meanObliq = 23 + (26 + (21.448 - jc * (46.815 + jc * (0.00059 - jc * 0.001813))) / 60) / 60;
   const obliq = (meanObliq + 0.00256 * Math.cos(omega)) * DEG;
   const sinDecl = Math.sin(obliq) * Math.sin(appLong);
   const decl = Math.asin(sinDecl);
@@ -299,11 +295,7 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
   const eqTime =
     4 *
     RAD_TO_DEG *
-    (yv * Math.sin(2 * l0) -
-      2 * e * sinM +
-      4 * e * yv * sinM * Math.cos(2 * l0) -
-      0.5 * yv * yv * Math.sin(4 * l0) -
-      1.25 * e * e * sin2M);
+    (yv * Math.sin(2 * l0) - 2 * e * sinM + 4 * e * yv * sinM * Math.cos(2 * l0) - 0.5 * yv * yv * Math.sin(4 * l0) - 1.25 * e * e * sin2M);
 
   out.year = y;
   out.dayOfYear = doy;
@@ -321,13 +313,7 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
  * per-instant `terms` (which may have been computed for a nearby instant, e.g. once per hour).
  * True solar time = UTC minutes + equation of time + 4·longitude; hour angle = tst/4 − 180°.
  */
-export function sunPosition(
-  terms: SolarTimeTerms,
-  epochHourFloat: number,
-  latDeg: number,
-  lonDeg: number,
-  out: SunPosition,
-): void {
+export function sunPosition(terms: SolarTimeTerms, epochHourFloat: number, latDeg: number, lonDeg: number, out: SunPosition): void {
   const utcMin = (epochHourFloat - Math.floor(epochHourFloat / 24) * 24) * 60;
   const tst = utcMin + terms.equationOfTimeMin + 4 * lonDeg;
   const ha = (tst / 4 - 180) * DEG;
@@ -382,12 +368,7 @@ function kastenYoungAirMass(cosZenith: number, zenithDeg: number): number {
  * `altitudeM` scales the air mass to absolute (p/p0 of the standard atmosphere) and sets the
  * altitude coefficients. Returns 0 with the sun at or below the horizon.
  */
-export function clearSkyGhi(
-  cosZenith: number,
-  dniExtra: number,
-  linkeTurbidity: number = LINKE_TURBIDITY,
-  altitudeM: number = 0,
-): number {
+export function clearSkyGhi(cosZenith: number, dniExtra: number, linkeTurbidity: number = LINKE_TURBIDITY, altitudeM: number = 0): number {
   if (!(cosZenith > 0)) return 0;
   const cz = cosZenith > 1 ? 1 : cosZenith;
   const zDeg = Math.acos(cz) * RAD_TO_DEG;
@@ -397,11 +378,7 @@ export function clearSkyGhi(
   const fh2 = Math.exp(-altitudeM / 1250);
   const cg1 = 5.09e-5 * altitudeM + 0.868;
   const cg2 = 3.92e-5 * altitudeM + 0.0387;
-  const ghi =
-    cg1 *
-    dniExtra *
-    cz *
-    Math.exp(-cg2 * am * (fh1 + fh2 * (linkeTurbidity - 1)));
+  const ghi = cg1 * dniExtra * cz * Math.exp(-cg2 * am * (fh1 + fh2 * (linkeTurbidity - 1)));
   return ghi > 0 ? ghi : 0;
 }
 
@@ -440,12 +417,7 @@ function clearSkyGhiFast(cosZenith: number, dniExtra: number): number {
  * Erbs et al. (1982) diffuse fraction from the clearness index kt = GHI/(I0·max(cos z, 0.065)),
  * kt limited to [0, 1]. Writes DNI, DHI and kt into `out`.
  */
-export function erbsSplit(
-  ghi: number,
-  cosZenith: number,
-  dniExtra: number,
-  out: IrradianceSplit,
-): void {
+export function erbsSplit(ghi: number, cosZenith: number, dniExtra: number, out: IrradianceSplit): void {
   if (!(ghi > 0) || !(cosZenith > 0)) {
     out.dni = 0;
     out.dhi = ghi > 0 ? ghi : 0;
@@ -484,14 +456,7 @@ const trackerSC = { sin: 0, cos: 1 };
  * `z` = cos zenith (> 0). True tracking θT = atan2(xPerp, z); backtracking when
  * cos θT < gcr: |θ| = |θT| − acos(cos θT / gcr); then |θ| ≤ maxAngle.
  */
-function trackerSinCos(
-  xPerp: number,
-  z: number,
-  gcr: number,
-  cosMax: number,
-  sinMax: number,
-  out: { sin: number; cos: number },
-): void {
+function trackerSinCos(xPerp: number, z: number, gcr: number, cosMax: number, sinMax: number, out: { sin: number; cos: number }): void {
   const n = Math.sqrt(xPerp * xPerp + z * z);
   const cT = z / n;
   const sAbsT = (xPerp < 0 ? -xPerp : xPerp) / n;
@@ -520,12 +485,7 @@ function trackerSinCos(
  * and limited to ±`maxAngleDeg`. Positive = modules tilted towards axis azimuth + 90°
  * (west for a N–S axis). Returns 0 with the sun below the horizon (stow flat).
  */
-export function trackerRotationDeg(
-  sun: SunPosition,
-  axisAzimuthDeg: number,
-  maxAngleDeg: number,
-  gcr: number,
-): number {
+export function trackerRotationDeg(sun: SunPosition, axisAzimuthDeg: number, maxAngleDeg: number, gcr: number): number {
   if (!(sun.cosZenith > 0)) return 0;
   const aa = axisAzimuthDeg * DEG;
   const xPerp = sun.sinZenith * (sun.sinAzimuth * Math.cos(aa) - sun.cosAzimuth * Math.sin(aa));
@@ -560,12 +520,7 @@ export function cellTemperatureC(
  * η = (η_nom/η_ref)(−0.0162ζ − 0.0059/ζ + 0.9858), P_ac = min(η·P_dc, P_ac0), floored at 0.
  * Units are whatever `pdc` and `pac0` share (MW here).
  */
-export function pvwattsInverterAc(
-  pdc: number,
-  pac0: number,
-  etaNom: number = INVERTER_ETA_NOM,
-  etaRef: number = INVERTER_ETA_REF,
-): number {
+export function pvwattsInverterAc(pdc: number, pac0: number, etaNom: number = INVERTER_ETA_NOM, etaRef: number = INVERTER_ETA_REF): number {
   if (!(pdc > 0) || !(pac0 > 0)) return 0;
   const zeta = (pdc * etaNom) / pac0;
   const eta = (etaNom / etaRef) * (-0.0162 * zeta - 0.0059 / zeta + 0.9858);
@@ -671,15 +626,12 @@ export function solarPlantOutputMw(
     cosAoi = trackerSC.sin * xPerp + trackerSC.cos * cosZ;
   } else {
     cosTilt = c.cosTilt;
-    cosAoi =
-      cosZ * cosTilt +
-      sinZ * c.sinTilt * (sun.cosAzimuth * c.cosAz + sun.sinAzimuth * c.sinAz);
+    cosAoi = cosZ * cosTilt + sinZ * c.sinTilt * (sun.cosAzimuth * c.cosAz + sun.sinAzimuth * c.sinAz);
   }
   s.cosAoi = cosAoi;
   s.cosSurfaceTilt = cosTilt;
   const beam = cosAoi > 0 ? s.dni * cosAoi : 0;
-  const poa =
-    beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
+  const poa = beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
   s.poa = poa;
 
   // SAPM cell temperature (open rack glass/polymer).
@@ -689,8 +641,7 @@ export function solarPlantOutputMw(
   // PVWatts DC, snow, system losses.
   let tempFactor = 1 + c.gamma * (tc - 25);
   if (tempFactor < 0) tempFactor = 0;
-  const pdc =
-    poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
+  const pdc = poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
   s.dcMw = pdc;
 
   // PVWatts inverter with clipping at the AC rating.

@@ -11,7 +11,17 @@
  * docs/physics.md §Wind.
  */
 import type { WindPlant } from '../../catalog/types.ts';
-import { G0, hubHeightM, R_DRY, REFERENCE_WIND_HEIGHT_M, RHO_STD, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M, STANDARD_PRESSURE_PA, standardPressureRatio } from './atmosphere.ts';
+import {
+  G0,
+  hubHeightM,
+  R_DRY,
+  REFERENCE_WIND_HEIGHT_M,
+  RHO_STD,
+  SCREEN_HEIGHT_M,
+  STANDARD_LAPSE_K_PER_M,
+  STANDARD_PRESSURE_PA,
+  standardPressureRatio,
+} from './atmosphere.ts';
 
 export interface WindWeather {
   /** Wind speed at 100 m above ground, m/s. */
@@ -34,8 +44,7 @@ export interface WindWeather {
  * `fWindPowerCurve`; docs/physics.md §Wind, docs/realism-targets.md §5a.
  */
 export const NORMALISED_POWER_CURVE: readonly number[] = Object.freeze([
-  0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999,
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+  0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 ]);
 
 /** Speed (m/s) at which the tabulated generic curve reaches 0.999. */
@@ -92,10 +101,7 @@ function sanitiseRated(ratedSpeedMs: number): number {
  * Single-turbine normalised power (0..1) at a density-equivalent hub speed, with the curve
  * rescaled to `ratedSpeedMs`; 0 below cut-in (3 m/s) and above cut-out (25 m/s).
  */
-export function normalisedPower(
-  speedMs: number,
-  ratedSpeedMs: number = GENERIC_RATED_SPEED_MS,
-): number {
+export function normalisedPower(speedMs: number, ratedSpeedMs: number = GENERIC_RATED_SPEED_MS): number {
   if (!(speedMs >= CUT_IN_MS) || speedMs > CUT_OUT_MS) return 0;
   const r = sanitiseRated(ratedSpeedMs);
   const slope = (GENERIC_RATED_SPEED_MS - CUT_IN_MS) / (r - CUT_IN_MS);

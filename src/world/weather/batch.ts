@@ -184,7 +184,12 @@ export class WeatherBatch {
     let stream = 1;
     for (const [name, growth, trailing] of wantedGroups(skill, needs)) {
       const view = this.viewOf(name, growth ?? null, member, stream);
-      this.groups.set(name, this.share && view.errors.length === 2 ? this.memberGroup(name, view, trailing, stream) : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing));
+      this.groups.set(
+        name,
+        this.share && view.errors.length === 2
+          ? this.memberGroup(name, view, trailing, stream)
+          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing),
+      );
       stream++;
     }
   }
@@ -412,4 +417,3 @@ export class WeatherBatch {
     return this.localMemory ? this.localMemory[i] : 1;
   }
 }
-

@@ -198,6 +198,12 @@ export interface ServerOptions {
   logger?: LogOption;
   /** How often counted requests are written to the database (default here: 50 ms, so tests wait little). */
   flushMs?: number;
+  /**
+   * Compute worker threads (default here: 0, the same runner on the test's thread — starting
+   * workers for each of the many servers of the suite would cost seconds; test/pool.test.ts
+   * and the fuzzer run the pool).
+   */
+  workers?: number;
 }
 
 export const NO_RATE_LIMITS: RateLimits = { core: [], advanced: [], enterprise: [] };
@@ -214,6 +220,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     maxQueryBytes: options.maxQueryBytes,
     logger: options.logger,
     flushMs: options.flushMs ?? 50,
+    workers: options.workers ?? 0,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -10,7 +10,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import crypto from 'node:crypto';
 import type { IsoCode } from '../catalog/isos.ts';
 import { QueryError } from '../query/errors.ts';
-import type { Frame } from '../query/frame.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather/world.ts';
@@ -27,24 +26,10 @@ import { answerClientError, registerProtocol, requireHost, RouteRegistry } from 
 import { parseQueryString } from './querystring.ts';
 import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
 import type { RouteDef } from './route.ts';
-import { cellRoutes } from './routes/cells.ts';
-import { countyRoutes } from './routes/county.ts';
-import { gasRoutes } from './routes/gas.ts';
-import { lmpRoutes } from './routes/lmp.ts';
-import { plantRoutes } from './routes/plant.ts';
-import { regionRoutes, summaryRoute } from './routes/region.ts';
-import { frameBody } from './writer.ts';
+import { API_PREFIX, ROUTES } from './routes/index.ts';
+import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './compute/pool.ts';
 
-export const API_PREFIX = '/v1';
-export const ROUTES: readonly RouteDef[] = [
-  ...regionRoutes,
-  summaryRoute,
-  ...plantRoutes,
-  ...countyRoutes,
-  ...gasRoutes,
-  ...lmpRoutes,
-  ...cellRoutes,
-];
+export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
 /** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
 const DATA_METHODS = ['GET', 'HEAD'];
@@ -69,6 +54,10 @@ export interface AppOptions {
   maxQueryBytes?: number;
   /** How often counted requests are written to the database, ms (default GRIDCAST_FLUSH_MS or 1000). */
   flushMs?: number;
+  /** Compute worker threads (default GRIDCAST_WORKERS or one per core); 0 computes on the HTTP thread. */
+  workers?: number;
+  /** Build the catalogs the first requests need (regions, cell geometry) right after start (serve does). */
+  warm?: boolean;
 }
 
 /** A positive integer from the environment, or the fallback. */
@@ -89,12 +78,15 @@ function sendJson(reply: FastifyReply, status: number, body: unknown, headers: R
     .send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
-function isFrame(x: Frame | unknown[]): x is Frame {
-  return !Array.isArray(x);
-}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const world = options.world ?? new WeatherWorld();
+  const pool = new ComputePool({
+    workers: options.workers ?? defaultWorkers(),
+    seed: world.seed,
+    warm: options.warm,
+    onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
+  });
   const store = options.store;
   const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
@@ -128,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   meter.start();
+  metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
+  metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a
@@ -202,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   pruneTimer.unref();
   app.addHook('onClose', async () => {
     clearInterval(pruneTimer);
+    await pool.close();
     // Requests still finishing are counted when they end, so flush once they have.
     await meter.stop().catch((e: Error) => app.log.error({ err: e }, 'usage flush failed at shutdown'));
   });
@@ -237,22 +232,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { 'retry-after': '5' },
       );
     }
-    // A client that has gone by now gets nothing computed for it.
-    if (state.abort.signal.aborted) return reply;
-    const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world, signal: state.abort.signal });
-    const head = req.method === 'HEAD';
-    if (!isFrame(result)) {
-      if (!head) state.values = result.length;
-      return sendJson(reply, 200, result);
+    // The computing happens in the pool (compute/pool.ts); a client that goes away cancels it.
+    let result: ComputeResult;
+    try {
+      const job = { path: def.path, params: values, raw: query, key, nowMs: options.clock.now(), head: req.method === 'HEAD' };
+      result = await pool.run(job, state.abort.signal);
+    } catch (e) {
+      if (e instanceof JobAborted) return reply;
+      throw e;
     }
+    void reply.code(200).header('content-type', 'application/json');
     // HEAD answers as GET would (the query has checked ids and the window) without computing values.
-    if (head) return reply.code(200).header('content-type', 'application/json').send();
-    state.values = result.hours.length * result.columns.length;
-    const body = frameBody(result, state.abort.signal);
-    return reply
-      .code(200)
-      .header('content-type', 'application/json')
-      .send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+    if (result.kind === 'head') return reply.send();
+    if (result.kind === 'records') {
+      if (req.method !== 'HEAD') state.values = result.count;
+      return reply.send(result.body);
+    }
+    state.values = result.values;
+    return reply.send(result.body);
   }
 
   return app;

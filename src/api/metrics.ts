@@ -22,6 +22,12 @@ export class Metrics {
   inFlight = 0;
   heavyInFlight = 0;
   heavyRejected = 0;
+  /** Gauges read from elsewhere when rendered (e.g. the compute pool's). */
+  private readonly probes: { name: string; help: string; read: () => number }[] = [];
+
+  addGauge(name: string, help: string, read: () => number): void {
+    this.probes.push({ name, help, read });
+  }
 
   /** Records a finished request. */
   observe(route: string, method: string, status: number, seconds: number): void {
@@ -62,6 +68,7 @@ export class Metrics {
       this.heavyRejected,
       'counter',
     );
+    for (const p of this.probes) gauge(p.name, p.help, p.read());
     const mem = process.memoryUsage();
     gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', mem.rss);
     gauge('nodejs_heap_used_bytes', 'V8 heap in use, bytes.', mem.heapUsed);

@@ -5,8 +5,6 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../api/app.ts';
-import { warmCells } from '../catalog/cellCatalog.ts';
-import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
@@ -179,7 +177,8 @@ async function serveCommand(argv: string[]): Promise<void> {
   const demo = await ensureDemoKey(store);
   // The key is shown once, to the person at the terminal (stderr), never on the log stream.
   if (demo) say(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}`);
-  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
+  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true,
+    warm: true });
   let closing = false;
   // Graceful shutdown: stop accepting, let in-flight responses finish (and usage be written),
   // then close the store. A response still running after the grace period is cut off.
@@ -204,12 +203,6 @@ async function serveCommand(argv: string[]): Promise<void> {
   const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}`;
   if (demo) say(`Try: KEY=<the key above>; curl -H "X-API-Key: $KEY" '${base}/v1/plant/ercot/wind/list'`);
   say(`gridcast: listening on ${base} (docs at /docs, ${storeLocation(args)})`);
-  // Build the region catalog (population, load centres: ~0.5 s) now rather than in the first
-  // request, and start computing the H3 cell geometry (~3 s, in a worker thread).
-  setImmediate(() => {
-    buildAllRegions();
-    warmCells();
-  });
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -251,7 +251,8 @@ function validValue(param: Operation['params'][number], known: string[] | undefi
   }
   if (schema.format === 'date-time') return instant;
   if (schema.format === 'date') return fc.constantFrom(...DAYS).map(dayText);
-  if (param.name === 'id' || param.name === 'key_id') return known && known.length ? fc.constantFrom(...known.map(encodeURIComponent)) : fc.constant('nope');
+  if (param.name === 'id' || param.name === 'key_id')
+    return known && known.length ? fc.constantFrom(...known.map(encodeURIComponent)) : fc.constant('nope');
   return fc.string({ maxLength: 12 }).map(encodeURIComponent);
 }
 
@@ -388,10 +389,10 @@ function errorShapeProblem(body: unknown): string | null {
 
 function checkResponse(r: FuzzRequest, res: { status: number; headers: http.IncomingHttpHeaders; body: string }): string | null {
   if (res.status >= 500 && res.status !== 503) return `server error ${res.status}`;
+  if (r.method === 'HEAD') return res.body === '' ? null : 'HEAD with a body';
   if (res.status === 503 && !/^\{"detail":\[\{"type":"error","msg":"The server is busy/.test(res.body))
     return 'a 503 other than the busy answer';
   if (res.status === 307) return res.headers.location ? null : '307 without Location';
-  if (r.method === 'HEAD') return res.body === '' ? null : 'HEAD with a body';
   if (res.status === 200) {
     if (r.target.startsWith('/docs') || r.target === '/metrics') return null;
     try {

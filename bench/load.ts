@@ -58,11 +58,12 @@ async function startReplica(databaseUrl: string): Promise<Replica> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'gridcast.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The URL is printed on stderr (stdout is the request log, off here).
+    stdio: ['ignore', 'inherit', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stderr!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m) resolve(m[1]);

@@ -133,13 +133,13 @@ async function startServer(): Promise<Server> {
 }
 
 /**
- * Reads stdout lines until "listening on URL"; the demo key is the line after
- * "created a demo API key" (the 2nd line).
+ * Reads the server's stderr lines (its messages for a person) until "listening on URL"; the
+ * demo key is the line after "created a demo API key". stdout (the request log) is drained.
  */
 function waitForListening(child: ChildProcess): Promise<{ key: string; url: string | undefined }> {
   return new Promise((resolve, reject) => {
     const lines: string[] = [];
-    let stderr = '';
+    let stdout = '';
     let partial = '';
     let settled = false;
     const onExit = (code: number | null, signal: string | null) => fail(`exited early (code ${code}, signal ${signal})`);
@@ -150,12 +150,12 @@ function waitForListening(child: ChildProcess): Promise<{ key: string; url: stri
     };
     const fail = (why: string) => {
       settle();
-      reject(new Error(`bench: server ${why}\nstdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+      reject(new Error(`bench: server ${why}\nstderr:\n${lines.join('\n')}\nstdout:\n${stdout}`));
     };
     const timer = setTimeout(() => fail(`did not listen within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
-    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
     child.once('exit', onExit);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       if (settled) return; // keep draining the pipe, but read nothing more
       partial += d.toString();
       const parts = partial.split('\n');

@@ -1,0 +1,84 @@
+/**
+ * Generates packages/client/src/openapi.generated.ts, the TypeScript SDK's types, from the
+ * OpenAPI document the app serves at /v1/openapi.json, built in-process from the route
+ * declarations. Only the public API is kept: operations under /admin (operators' API, a
+ * separate audience) and the schemas only they use are left out.
+ *
+ *   npm run sdk:generate
+ *
+ * test/sdk.test.ts regenerates the file from the live server's document and fails when the
+ * committed file differs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SDK_TYPES_FILE = path.join(ROOT, 'packages', 'client', 'src', 'openapi.generated.ts');
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Document = Record<string, any>;
+
+/** Every `#/components/schemas/NAME` referenced anywhere inside `node`. */
+function schemaRefs(node: Json | undefined, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const x of node) schemaRefs(x, out);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) out.add(value.slice('#/components/schemas/'.length));
+      else schemaRefs(value, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The public part of an OpenAPI document: paths not under /admin, the schemas they reach
+ * (transitively), the security schemes they name, and the tags they use.
+ */
+export function publicOpenApi(document: Document): Document {
+  const paths = Object.fromEntries(Object.entries<Document>(document.paths ?? {}).filter(([p]) => p !== '/admin' && !p.startsWith('/admin/')));
+  const schemas: Record<string, Json> = document.components?.schemas ?? {};
+  const reached = schemaRefs(paths as Json, new Set());
+  for (const pending = [...reached]; pending.length > 0; ) {
+    for (const name of schemaRefs(schemas[pending.pop()!], new Set())) {
+      if (!reached.has(name)) {
+        reached.add(name);
+        pending.push(name);
+      }
+    }
+  }
+  const operations = Object.values(paths).flatMap((item) => Object.values<Document>(item));
+  const schemeNames = new Set(operations.flatMap((op) => (op.security ?? []).flatMap((s: object) => Object.keys(s))));
+  const tagNames = new Set(operations.flatMap((op) => op.tags ?? []));
+  const securitySchemes: Record<string, Json> = document.components?.securitySchemes ?? {};
+  return {
+    ...document,
+    ...(document.tags ? { tags: document.tags.filter((t: { name: string }) => tagNames.has(t.name)) } : {}),
+    paths,
+    components: {
+      ...document.components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))),
+      securitySchemes: Object.fromEntries(Object.entries(securitySchemes).filter(([name]) => schemeNames.has(name))),
+    },
+  };
+}
+
+/** The text of openapi.generated.ts for a (full) document as the app serves it. */
+export async function sdkTypesSource(document: Document): Promise<string> {
+  const ast = await openapiTS(publicOpenApi(document) as OpenAPI3, { silent: true });
+  return COMMENT_HEADER + '// Source: GET /v1/openapi.json without /admin (npm run sdk:generate).\n\n' + astToString(ast);
+}
+
+async function main(): Promise<void> {
+  // Imported here, not at the top, so that the test can use the functions above without
+  // loading the whole application twice.
+  const { ROUTES } = await import('../src/api/app.ts');
+  const { buildOpenApi } = await import('../src/api/openapi.ts');
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const source = await sdkTypesSource(buildOpenApi(ROUTES, version));
+  fs.writeFileSync(SDK_TYPES_FILE, source);
+  console.log(`wrote ${path.relative(ROOT, SDK_TYPES_FILE)} (${source.length} bytes)`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -219,20 +219,24 @@ describe('retries', () => {
     assert.match(refused.messages[0], /^Rate limit exceeded: keys at the 'core' level may make 1 requests per 2 s\. Retry in \d s\.$/);
   });
 
-  test('503 with Retry-After, then 200; the key goes in X-API-Key', async () => {
-    const fake = await fakeServer((n, _req, res) => (n === 1 ? json(res, 503, BUSY, { 'retry-after': '1' }) : json(res, 200, [{ id: 'henry_hub' }])));
+  test('503 with Retry-After (seconds, then an HTTP date), then 200; the key goes in X-API-Key', async () => {
+    const fake = await fakeServer((n, _req, res) => {
+      if (n === 1) json(res, 503, BUSY, { 'retry-after': '1' });
+      else if (n === 2) json(res, 503, BUSY, { 'retry-after': new Date(Date.now() + 2000).toUTCString() });
+      else json(res, 200, [{ id: 'henry_hub' }]);
+    });
     try {
       const events: RetryEvent[] = [];
       const sdk = new GridcastClient({ apiKey: 'gc_secret', baseUrl: fake.baseUrl, onRetry: (e) => events.push(e) });
       const started = Date.now();
       assert.deepEqual(await sdk.listGasHubs(), [{ id: 'henry_hub' }]);
-      assert.ok(Date.now() - started >= 1000);
-      assert.equal(fake.requests.length, 2);
-      assert.deepEqual(fake.requests.map((r) => [r.url, r.headers['x-api-key']]), [
-        ['/v1/gas/list', 'gc_secret'],
-        ['/v1/gas/list', 'gc_secret'],
-      ]);
-      assert.deepEqual(events.map((e) => [e.status, e.attempt, e.retryAfterSeconds]), [[503, 1, 1]]);
+      assert.equal(fake.requests.length, 3);
+      assert.deepEqual(new Set(fake.requests.map((r) => `${r.url} ${r.headers['x-api-key']}`)), new Set(['/v1/gas/list gc_secret']));
+      assert.deepEqual(events.map((e) => [e.status, e.attempt]), [[503, 1], [503, 2]]);
+      assert.equal(events[0].retryAfterSeconds, 1);
+      // The HTTP date has whole seconds: 1 to 2 s ahead when it arrives.
+      assert.ok(events[1].retryAfterSeconds! >= 1 && events[1].retryAfterSeconds! <= 2, String(events[1].retryAfterSeconds));
+      assert.ok(Date.now() - started >= 1000 + events[1].retryAfterSeconds! * 1000);
     } finally {
       await fake.close();
     }
@@ -348,3 +352,26 @@ describe('the package', () => {
     }
   });
 });
+
+/**
+ * Compile-time checks, run by `npm run typecheck` (never called): path and query parameters
+ * take only what the document allows, and only windowed operations can be iterated in chunks.
+ */
+export async function parametersAreTypedFromTheDocument(c: GridcastClient): Promise<void> {
+  // @ts-expect-error plants have no `normal` model
+  await c.getPlantContinuousForecast('ercot', 'wind', { model: 'normal' });
+  await c.getRegionalForecast('ercot', 'wind', { model: 'normal' });
+  // @ts-expect-error not an ISO
+  await c.listRegions('texas', 'wind');
+  // @ts-expect-error a plant metric, not a region metric
+  await c.listRegions('ercot', 'wind_icing');
+  // @ts-expect-error the ensemble needs an id
+  await c.getEnsembleForecast('ercot', 'demand');
+  // @ts-expect-error a forecast has no window
+  await c.getRegionalForecast('ercot', 'demand', { start: '2026-01-01' });
+  // @ts-expect-error only windowed operations come in chunks
+  c.iterateChunks('getRegionalForecast', 'ercot', 'demand');
+  // @ts-expect-error LMP types are dalmp | rtlmp
+  c.iterateChunks('getLmpContinuousForecast', 'pjm', 'demand');
+  c.iterateChunks('getLmpContinuousForecast', 'pjm', 'dalmp', { id: 'WESTERN HUB', start: new Date(), end: '2026-06-01', days_ahead: 2 });
+}

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { GridcastClient, GridcastError, OPERATIONS, TimeseriesResponse, type Chunk, type RetryEvent } from '../packages/client/src/index.ts';
+import { GridcastClient, GridcastError, OPERATIONS, planWindows, TimeseriesResponse, type Chunk, type RetryEvent } from '../packages/client/src/index.ts';
 import { publicOpenApi, SDK_TYPES_FILE, sdkTypesSource } from '../scripts/generate-sdk-types.ts';
 import { okJson, ROOT, startServer, startTestApp, type TestApp, type TestServer, type Timeseries } from './helpers.ts';
 
@@ -179,6 +179,25 @@ describe('windows over 365 days', () => {
     assert.equal(joined.time_local.at(-1), '2025-02-28T23:00:00-06:00');
     // The server refuses the whole window at once.
     assert.equal((await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2025-02-28' } })).status, 422);
+  });
+
+  test('a bare date meeting an instant: the server accepts every chunk, and every hour comes once, in order', async () => {
+    const cases = [
+      { start: '2024-01-01', end: '2025-01-10T12:00:00Z', first: '2024-01-01T00:00:00-06:00', last: '2025-01-10T06:00:00-06:00' },
+      { start: '2024-01-01T06:00:00Z', end: '2025-01-10', first: '2024-01-01T00:00:00-06:00', last: '2025-01-10T23:00:00-06:00' },
+    ];
+    for (const { start, end, first, last } of cases) {
+      const chunks: Chunk[] = [];
+      for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start, end })) chunks.push(c);
+      assert.equal(chunks.length, 2);
+      assert.ok(chunks.every((c) => c.data !== null && c.data.length > 0));
+      const joined = await client.getHistoricalActuals('ercot', 'demand', { id: 'ercot_total', start, end });
+      const times = joined.timesUtc().map((d) => d.getTime());
+      for (let i = 1; i < times.length; i++) assert.equal(times[i] - times[i - 1], 3_600_000, joined.time_utc[i]);
+      assert.deepEqual([joined.time_local[0], joined.time_local.at(-1)], [first, last]);
+    }
+    // A bound the client cannot read (a Unix time) goes to the server as given, in one request.
+    assert.equal(planWindows('1704067200', '2025-06-01'), undefined);
   });
 
   test('a chunk the server has no data for (422) is skipped; if none has data, its error is thrown', async () => {

@@ -21,6 +21,7 @@ import {
   type OperationName,
   type Operations,
   type OptionsOf,
+  type PathParamsOf,
   type Plant,
   type PlantMetric,
   type Region,
@@ -29,32 +30,27 @@ import {
   type TimeseriesBody,
   type WindowedOperationName,
 } from './operations.ts';
-import type { paths } from './openapi.generated.ts';
 import { TimeseriesResponse } from './timeseries.ts';
 import { planWindows, type ChunkWindow } from './window.ts';
 
 export type ClientOptions = TransportOptions;
 
-/** One chunk of a windowed request, as `iterateChunks` yields them. */
-export interface Chunk {
+/**
+ * One chunk of a windowed request, as `iterateChunks` yields them. `data` holds the chunk's
+ * rows, without any row an earlier chunk already yielded (chunks of instants share their
+ * boundary hour); it is null when the server had no data for the chunk (a 422 on one chunk
+ * of several, kept in `error`).
+ */
+export type Chunk = ChunkWindowInfo & ({ data: TimeseriesResponse; error?: undefined } | { data: null; error: GridcastError });
+
+interface ChunkWindowInfo {
   /** 0-based position, and how many chunks the window was split into. */
   index: number;
   count: number;
   /** The window this chunk asked for (undefined where the call left start/end to the server's defaults). */
   start: string | undefined;
   end: string | undefined;
-  /**
-   * The chunk's rows, without any row an earlier chunk already yielded (chunks of instants
-   * share their boundary hour); null when the server had no data for it (a 422 on one chunk
-   * of several, kept in `error`).
-   */
-  data: TimeseriesResponse | null;
-  error?: GridcastError;
 }
-
-type PathParamsOf<M extends OperationName> = [NonNullable<paths[Operations[M]]['get']['parameters']['path']>] extends [never]
-  ? Record<never, never>
-  : NonNullable<paths[Operations[M]]['get']['parameters']['path']>;
 
 /** The query part of an options object, without the signal. */
 function queryOf(options: CallOptions & object): Record<string, QueryValue> {
@@ -120,7 +116,8 @@ export class GridcastClient {
       if (chunk.data) parts.push(chunk.data);
       else firstError ??= chunk.error;
     }
-    if (parts.length === 0) throw firstError ?? new Error('no chunks');
+    // No chunk had data: every one of them (there is at least one) carried its error.
+    if (parts.length === 0) throw firstError!;
     return TimeseriesResponse.concat(parts);
   }
 

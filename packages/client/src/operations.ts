@@ -39,9 +39,12 @@ export type OperationName = keyof Operations;
 export type PublicPath = Operations[OperationName];
 
 type Get<P extends PublicPath> = paths[P]['get'];
-type PathParamsOf<P extends PublicPath> = Get<P>['parameters']['path'];
-/** The query parameters of an operation; {} for one without any (the document says `query?: never`). */
-type QueryOf<P extends PublicPath> = [NonNullable<Get<P>['parameters']['query']>] extends [never] ? Record<never, never> : NonNullable<Get<P>['parameters']['query']>;
+/** One part of an operation's parameters; {} where the document has none (it says `never`). */
+type Part<T> = [NonNullable<T>] extends [never] ? Record<never, never> : NonNullable<T>;
+type PathParamsOfPath<P extends PublicPath> = Part<Get<P>['parameters']['path']>;
+type QueryOf<P extends PublicPath> = Part<Get<P>['parameters']['query']>;
+/** The path parameters of an operation, by name. */
+export type PathParamsOf<M extends OperationName> = PathParamsOfPath<Operations[M]>;
 /** The 200 body of an operation, as the document declares it. */
 export type ResponseOf<P extends PublicPath> = Get<P>['responses'][200]['content']['application/json'];
 
@@ -55,12 +58,12 @@ export type Cell = Schemas['Cell'];
 export type GasHub = Schemas['GasHub'];
 export type LmpNode = Schemas['LmpNode'];
 
-export type Iso = PathParamsOf<'/region/{iso}/{metric}/list'>['iso'];
-export type RegionMetric = PathParamsOf<'/region/{iso}/{metric}/forecast'>['metric'];
-export type EnsembleMetric = PathParamsOf<'/region/{iso}/{metric}/ensemble'>['metric'];
-export type PlantMetric = PathParamsOf<'/plant/{iso}/{metric}/forecast'>['metric'];
-export type CellMetric = PathParamsOf<'/cells/{iso}/{metric}/forecast'>['metric'];
-export type LmpType = PathParamsOf<'/lmp/{iso}/{type}/forecast'>['type'];
+export type Iso = PathParamsOfPath<'/region/{iso}/{metric}/list'>['iso'];
+export type RegionMetric = PathParamsOfPath<'/region/{iso}/{metric}/forecast'>['metric'];
+export type EnsembleMetric = PathParamsOfPath<'/region/{iso}/{metric}/ensemble'>['metric'];
+export type PlantMetric = PathParamsOfPath<'/plant/{iso}/{metric}/forecast'>['metric'];
+export type CellMetric = PathParamsOfPath<'/cells/{iso}/{metric}/forecast'>['metric'];
+export type LmpType = PathParamsOfPath<'/lmp/{iso}/{type}/forecast'>['type'];
 
 /** Query parameters that name an instant: they also take a Date. */
 type InstantParam = 'start' | 'end' | 'forecasted_by' | 'as_of';

@@ -170,15 +170,22 @@ describe('windows over 365 days', () => {
     assert.deepEqual(chunks[1].data!.time_utc, second.time_utc.slice(1));
   });
 
-  test('bare dates: whole local days, [D, D+364] then [D+365, end], equal two raw requests', async () => {
+  test('bare dates: whole local days, [D, D+365] then [D+366, end], equal two raw requests; a calendar year is one request', async () => {
     const joined = await client.getHistoricalActuals('ercot', 'wind', { start: '2024-01-01', end: '2025-02-28' });
-    const first = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2024-12-30' } });
-    const second = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2024-12-31', end: '2025-02-28' } });
+    const first = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2024-12-31' } });
+    const second = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2025-01-01', end: '2025-02-28' } });
     assert.deepEqual(joined.toJSON(), { ...first, time_utc: [...first.time_utc, ...second.time_utc], time_local: [...first.time_local, ...second.time_local], values: first.values.map((v, i) => [...v, ...second.values[i]]) });
     assert.equal(joined.time_local[0], '2024-01-01T00:00:00-06:00');
     assert.equal(joined.time_local.at(-1), '2025-02-28T23:00:00-06:00');
-    // The server refuses the whole window at once.
+    // The server refuses the whole window at once, and accepts 365 days between two dates.
     assert.equal((await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2025-02-28' } })).status, 422);
+    assert.deepEqual(planWindows('2024-01-01', '2024-12-31'), [{ start: '2024-01-01', end: '2024-12-31' }]);
+    assert.deepEqual(planWindows('2024-01-02', '2025-01-01'), [{ start: '2024-01-02', end: '2025-01-01' }]);
+    assert.equal((await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-02', end: '2025-01-01', id: 'ercot_total' } })).status, 200);
+    assert.deepEqual(planWindows('2024-01-02', '2025-01-02'), [
+      { start: '2024-01-02', end: '2025-01-01' },
+      { start: '2025-01-02', end: '2025-01-02' },
+    ]);
   });
 
   test('a bare date meeting an instant: the server accepts every chunk, and every hour comes once, in order', async () => {
@@ -204,11 +211,11 @@ describe('windows over 365 days', () => {
     const chunks: Chunk[] = [];
     for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start: '2021-12-01', end: '2023-01-31' })) chunks.push(c);
     assert.deepEqual(chunks.map((c) => [c.start, c.end, c.data === null, c.error?.status]), [
-      ['2021-12-01', '2022-11-30', true, 422],
-      ['2022-12-01', '2023-01-31', false, undefined],
+      ['2021-12-01', '2022-12-01', true, 422],
+      ['2022-12-02', '2023-01-31', false, undefined],
     ]);
     const joined = await client.getHistoricalActuals('ercot', 'demand', { id: 'ercot_total', start: '2021-12-01', end: '2023-01-31' });
-    assert.deepEqual(joined.toJSON(), await okJson(t, path, { key, query: { id: 'ercot_total', start: '2022-12-01', end: '2023-01-31' } }));
+    assert.deepEqual(joined.toJSON(), await okJson(t, path, { key, query: { id: 'ercot_total', start: '2022-12-02', end: '2023-01-31' } }));
     await assert.rejects(client.getHistoricalActuals('ercot', 'demand', { start: '2020-01-01', end: '2021-06-30' }), (e: unknown) => e instanceof GridcastError && e.status === 422);
   });
 });

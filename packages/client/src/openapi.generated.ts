@@ -1167,7 +1167,7 @@ export interface operations {
     summary_region__iso__summary_get: {
         parameters: {
             query?: {
-                /** @description The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. */
+                /** @description The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no data at all is a 422. */
                 as_of?: string | null;
             };
             header?: never;

@@ -1,27 +1,22 @@
 /**
- * Splitting a start/end window into requests the API accepts: it answers 422 for more than
- * 365 days between start and end, so the client asks for consecutive chunks and joins them.
+ * Splitting a start/end window into requests the API accepts: `end` may be at most 365 days
+ * after `start`, so the client asks for consecutive chunks and joins them. The server counts
+ * the days as written — a bare date as its own midnight read as UTC, a datetime as its
+ * instant — and so does this planner: a window it leaves whole is one the server accepts.
  *
- * - Instants (`2025-01-01T00:00:00Z`, a Date, a datetime without offset = UTC) step by
- *   exactly 365 days; consecutive chunks share the boundary instant, as the official Python
- *   client's do, and the joiner drops the row that comes twice.
- * - Bare dates (`2025-01-01`, a local day of the ISO, whose end includes the whole day) step
- *   by 365 local days: [D, D+364], [D+365, D+729], … — whole days, no overlap.
- *
- * The client cannot know the ISO's time zone, so where a date meets an instant it reckons
- * conservatively (a local midnight in North America is 4–10 hours after UTC midnight): a
- * window it leaves whole is always one the server accepts, at worst it splits one that
- * would have fitted.
+ * - Two bare dates (local days of the ISO; `end` includes its whole day) step by whole days:
+ *   [D, D+365], [D+366, D+731], … — no overlap.
+ * - Otherwise chunks end on instants 365 days apart, and consecutive chunks share that
+ *   boundary instant, as the official Python client's do; the joiner drops the row that
+ *   comes twice. (A chunk starting on a bare date but ending on a date would run to the end
+ *   of that local day, past an instant `end`, so only date-to-date windows keep dates.)
  */
 import { formatQueryValue } from './http.ts';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-/** The API's longest window, start to end. */
+const DAY_MS = 86_400_000;
+/** The API's longest window: end at most this many days after start. */
 export const MAX_WINDOW_DAYS = 365;
 const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
-/** A local day ends at most this long after the UTC midnight that follows it (UTC−12 and east). */
-const LATEST_LOCAL_MIDNIGHT_MS = 12 * HOUR_MS;
 
 type Bound = { kind: 'date'; day: number } | { kind: 'instant'; ms: number };
 
@@ -47,12 +42,9 @@ function formatBound(b: Bound): string {
   return b.kind === 'instant' ? formatQueryValue(new Date(b.ms)) : new Date(b.day * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Whether the server accepts start..end (conservatively where a date meets an instant). */
-function fits(start: Bound, end: Bound): boolean {
-  if (start.kind === 'date' && end.kind === 'date') return end.day - start.day + 1 <= MAX_WINDOW_DAYS;
-  const startMs = start.kind === 'date' ? start.day * DAY_MS : start.ms;
-  const endMs = end.kind === 'date' ? (end.day + 1) * DAY_MS + LATEST_LOCAL_MIDNIGHT_MS - HOUR_MS : end.ms;
-  return endMs - startMs <= MAX_WINDOW_MS;
+/** The bound as the server counts it: a bare date is its midnight read as UTC. */
+function countedMs(b: Bound): number {
+  return b.kind === 'date' ? b.day * DAY_MS : b.ms;
 }
 
 /**
@@ -67,10 +59,16 @@ export function planWindows(start: string | Date, end: string | Date): ChunkWind
   const given = (b: string | Date) => (b instanceof Date ? formatQueryValue(b) : b);
   const windows: ChunkWindow[] = [];
   let cur: Bound = s;
-  while (!fits(cur, e)) {
-    const chunkEnd: Bound = cur.kind === 'date' ? { kind: 'date', day: cur.day + MAX_WINDOW_DAYS - 1 } : { kind: 'instant', ms: cur.ms + MAX_WINDOW_MS };
-    windows.push({ start: windows.length === 0 ? given(start) : formatBound(cur), end: formatBound(chunkEnd) });
-    cur = cur.kind === 'date' ? { kind: 'date', day: cur.day + MAX_WINDOW_DAYS } : chunkEnd;
+  while (countedMs(e) - countedMs(cur) > MAX_WINDOW_MS) {
+    const from = windows.length === 0 ? given(start) : formatBound(cur);
+    if (cur.kind === 'date' && e.kind === 'date') {
+      windows.push({ start: from, end: formatBound({ kind: 'date', day: cur.day + MAX_WINDOW_DAYS }) });
+      cur = { kind: 'date', day: cur.day + MAX_WINDOW_DAYS + 1 };
+    } else {
+      const boundary: Bound = { kind: 'instant', ms: countedMs(cur) + MAX_WINDOW_MS };
+      windows.push({ start: from, end: formatBound(boundary) });
+      cur = boundary;
+    }
   }
   windows.push({ start: windows.length === 0 ? given(start) : formatBound(cur), end: given(end) });
   return windows;

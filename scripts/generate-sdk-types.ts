@@ -1,8 +1,9 @@
 /**
  * Generates packages/client/src/openapi.generated.ts, the TypeScript SDK's types, from the
  * OpenAPI document the app serves at /v1/openapi.json, built in-process from the route
- * declarations. Only the public API is kept: operations under /admin (operators' API, a
- * separate audience) and the schemas only they use are left out.
+ * declarations. Only the public API is kept: should the document carry operations under
+ * /admin (the operators' API, which has its own document), they and the schemas only they
+ * use are left out.
  *
  *   npm run sdk:generate
  *

@@ -14,19 +14,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
+import * as prettier from 'prettier';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SDK_TYPES_FILE = path.join(ROOT, 'packages', 'client', 'src', 'openapi.generated.ts');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Document = Record<string, any>;
+/** The parts of an OpenAPI document the filter reads; the rest passes through. */
+interface Operation {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+}
+interface Document {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Json>; securitySchemes?: Record<string, Json> };
+  tags?: { name: string }[];
+  [key: string]: unknown;
+}
 
 /** Every `#/components/schemas/NAME` referenced anywhere inside `node`. */
 function schemaRefs(node: Json | undefined, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const x of node) schemaRefs(x, out);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) out.add(value.slice('#/components/schemas/'.length));
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/'))
+        out.add(value.slice('#/components/schemas/'.length));
       else schemaRefs(value, out);
     }
   }
@@ -38,10 +50,10 @@ function schemaRefs(node: Json | undefined, out: Set<string>): Set<string> {
  * (transitively), the security schemes they name, and the tags they use.
  */
 export function publicOpenApi(document: Document): Document {
-  const paths = Object.fromEntries(Object.entries<Document>(document.paths ?? {}).filter(([p]) => p !== '/admin' && !p.startsWith('/admin/')));
-  const schemas: Record<string, Json> = document.components?.schemas ?? {};
+  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([p]) => p !== '/admin' && !p.startsWith('/admin/')));
+  const schemas = document.components?.schemas ?? {};
   const reached = schemaRefs(paths as Json, new Set());
-  for (const pending = [...reached]; pending.length > 0; ) {
+  for (const pending = [...reached]; pending.length > 0;) {
     for (const name of schemaRefs(schemas[pending.pop()!], new Set())) {
       if (!reached.has(name)) {
         reached.add(name);
@@ -49,13 +61,13 @@ export function publicOpenApi(document: Document): Document {
       }
     }
   }
-  const operations = Object.values(paths).flatMap((item) => Object.values<Document>(item));
-  const schemeNames = new Set(operations.flatMap((op) => (op.security ?? []).flatMap((s: object) => Object.keys(s))));
+  const operations = Object.values(paths).flatMap((item) => Object.values(item));
+  const schemeNames = new Set(operations.flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s))));
   const tagNames = new Set(operations.flatMap((op) => op.tags ?? []));
-  const securitySchemes: Record<string, Json> = document.components?.securitySchemes ?? {};
+  const securitySchemes = document.components?.securitySchemes ?? {};
   return {
     ...document,
-    ...(document.tags ? { tags: document.tags.filter((t: { name: string }) => tagNames.has(t.name)) } : {}),
+    ...(document.tags ? { tags: document.tags.filter((t) => tagNames.has(t.name)) } : {}),
     paths,
     components: {
       ...document.components,
@@ -65,10 +77,12 @@ export function publicOpenApi(document: Document): Document {
   };
 }
 
-/** The text of openapi.generated.ts for a (full) document as the app serves it. */
+/** The text of openapi.generated.ts for a (full) document as the app serves it, in the repository's Prettier style. */
 export async function sdkTypesSource(document: Document): Promise<string> {
-  const ast = await openapiTS(publicOpenApi(document) as OpenAPI3, { silent: true });
-  return COMMENT_HEADER + '// Source: GET /v1/openapi.json without /admin (npm run sdk:generate).\n\n' + astToString(ast);
+  const ast = await openapiTS(publicOpenApi(document) as unknown as OpenAPI3, { silent: true });
+  const text = COMMENT_HEADER + '// Source: GET /v1/openapi.json without /admin (npm run sdk:generate).\n\n' + astToString(ast);
+  const style = await prettier.resolveConfig(SDK_TYPES_FILE);
+  return prettier.format(text, { ...style, filepath: SDK_TYPES_FILE });
 }
 
 async function main(): Promise<void> {

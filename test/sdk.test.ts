@@ -13,7 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { GridcastClient, GridcastError, OPERATIONS, planWindows, TimeseriesResponse, type Chunk, type RetryEvent } from '../packages/client/src/index.ts';
+import {
+  GridcastClient,
+  GridcastError,
+  OPERATIONS,
+  planWindows,
+  TimeseriesResponse,
+  type Chunk,
+  type RetryEvent,
+} from '../packages/client/src/index.ts';
 import { publicOpenApi, SDK_TYPES_FILE, sdkTypesSource } from '../scripts/generate-sdk-types.ts';
 import { okJson, ROOT, startServer, startTestApp, type TestApp, type TestServer, type Timeseries } from './helpers.ts';
 
@@ -78,21 +86,31 @@ async function fakeServer(answer: (n: number, req: http.IncomingMessage, res: ht
 const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
-const BUSY = { detail: [{ type: 'error', msg: 'The server is busy with 4 large requests; retry in a few seconds, or ask for one id at a time.' }] };
+const BUSY = {
+  detail: [{ type: 'error', msg: 'The server is busy with 4 large requests; retry in a few seconds, or ask for one id at a time.' }],
+};
 
 describe('typed from the OpenAPI document', () => {
   test('the committed generated types are those of the document the server serves (else: npm run sdk:generate)', async () => {
     const document = await okJson<any>(t, '/v1/openapi.json');
-    assert.equal(fs.readFileSync(SDK_TYPES_FILE, 'utf8'), await sdkTypesSource(document), 'packages/client/src/openapi.generated.ts is out of date: run npm run sdk:generate');
+    assert.equal(
+      fs.readFileSync(SDK_TYPES_FILE, 'utf8'),
+      await sdkTypesSource(document),
+      'packages/client/src/openapi.generated.ts is out of date: run npm run sdk:generate',
+    );
   });
 
-  test('a method named like the Python client\'s (camelCase) for every public operation, and none for /admin', async () => {
+  test("a method named like the Python client's (camelCase) for every public operation, and none for /admin", async () => {
     const served = await okJson<any>(t, '/v1/openapi.json');
     const document = publicOpenApi(served);
     // The generator leaves the admin API out even from a document that carries it.
     const admin = await okJson<any>(t, '/admin/openapi.json');
     assert.ok(Object.keys(admin.paths).length > 0);
-    const both = { ...served, paths: { ...served.paths, ...admin.paths }, components: { ...served.components, schemas: { ...served.components.schemas, ...admin.components.schemas } } };
+    const both = {
+      ...served,
+      paths: { ...served.paths, ...admin.paths },
+      components: { ...served.components, schemas: { ...served.components.schemas, ...admin.components.schemas } },
+    };
     assert.deepEqual(publicOpenApi(both), document);
     assert.equal(await sdkTypesSource(both), await sdkTypesSource(served));
     const expected = new Map([...pythonMethodNames(document)].map(([name, p]) => [camel(name), p]));
@@ -105,7 +123,10 @@ describe('typed from the OpenAPI document', () => {
 describe('results equal a raw GET', () => {
   test('getRegionalForecast: the same body; a Date parameter is sent as an instant', async () => {
     const ts = await client.getRegionalForecast('ercot', 'demand', { id: 'ercot_total', forecasted_by: new Date('2026-06-10T15:00:00Z') });
-    const raw = await okJson(t, '/v1/region/ercot/demand/forecast', { key, query: { id: 'ercot_total', forecasted_by: '2026-06-10T15:00:00Z' } });
+    const raw = await okJson(t, '/v1/region/ercot/demand/forecast', {
+      key,
+      query: { id: 'ercot_total', forecasted_by: '2026-06-10T15:00:00Z' },
+    });
     assert.ok(ts instanceof TimeseriesResponse);
     assert.deepEqual(ts.toJSON(), raw);
     assert.equal(ts.createdAt()?.toISOString(), new Date(raw.created_at!).toISOString());
@@ -130,7 +151,10 @@ describe('results equal a raw GET', () => {
     assert.equal(rows[5].time_local, raw.time_local[5]);
     assert.equal(rows[5][ids[0]], raw.values[0][5]);
     assert.equal(Object.keys(rows[0]).length, 2 + raw.columns.length);
-    assert.deepEqual(all.timesUtc().map((d) => d.getTime()), raw.time_utc.map((s) => Date.parse(s)));
+    assert.deepEqual(
+      all.timesUtc().map((d) => d.getTime()),
+      raw.time_utc.map((s) => Date.parse(s)),
+    );
     assert.throws(() => all.column('no-such-plant'), RangeError);
   });
 
@@ -158,7 +182,8 @@ describe('windows over 365 days', () => {
     const start = '2024-01-01T00:00:00Z';
     const end = '2025-06-30T23:00:00Z';
     const chunks: Chunk[] = [];
-    for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start, end })) chunks.push(c);
+    for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start, end }))
+      chunks.push(c);
     assert.deepEqual(
       chunks.map((c) => [c.index, c.count, c.start, c.end]),
       [
@@ -180,14 +205,22 @@ describe('windows over 365 days', () => {
     const joined = await client.getHistoricalActuals('ercot', 'wind', { start: '2024-01-01', end: '2025-02-28' });
     const first = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2024-12-31' } });
     const second = await okJson(t, '/v1/region/ercot/wind/actual', { key, query: { start: '2025-01-01', end: '2025-02-28' } });
-    assert.deepEqual(joined.toJSON(), { ...first, time_utc: [...first.time_utc, ...second.time_utc], time_local: [...first.time_local, ...second.time_local], values: first.values.map((v, i) => [...v, ...second.values[i]]) });
+    assert.deepEqual(joined.toJSON(), {
+      ...first,
+      time_utc: [...first.time_utc, ...second.time_utc],
+      time_local: [...first.time_local, ...second.time_local],
+      values: first.values.map((v, i) => [...v, ...second.values[i]]),
+    });
     assert.equal(joined.time_local[0], '2024-01-01T00:00:00-06:00');
     assert.equal(joined.time_local.at(-1), '2025-02-28T23:00:00-06:00');
     // The server refuses the whole window at once, and accepts 365 days between two dates.
     assert.equal((await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-01', end: '2025-02-28' } })).status, 422);
     assert.deepEqual(planWindows('2024-01-01', '2024-12-31'), [{ start: '2024-01-01', end: '2024-12-31' }]);
     assert.deepEqual(planWindows('2024-01-02', '2025-01-01'), [{ start: '2024-01-02', end: '2025-01-01' }]);
-    assert.equal((await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-02', end: '2025-01-01', id: 'ercot_total' } })).status, 200);
+    assert.equal(
+      (await t.get('/v1/region/ercot/wind/actual', { key, query: { start: '2024-01-02', end: '2025-01-01', id: 'ercot_total' } })).status,
+      200,
+    );
     assert.deepEqual(planWindows('2024-01-02', '2025-01-02'), [
       { start: '2024-01-02', end: '2025-01-01' },
       { start: '2025-01-02', end: '2025-01-02' },
@@ -203,7 +236,8 @@ describe('windows over 365 days', () => {
     ];
     for (const { start, end, first, last } of cases) {
       const chunks: Chunk[] = [];
-      for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start, end })) chunks.push(c);
+      for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start, end }))
+        chunks.push(c);
       assert.equal(chunks.length, 2);
       assert.ok(chunks.every((c) => c.data !== null && c.data.length > 0));
       const joined = await client.getHistoricalActuals('ercot', 'demand', { id: 'ercot_total', start, end });
@@ -217,14 +251,25 @@ describe('windows over 365 days', () => {
 
   test('a chunk the server has no data for (422) is skipped; if none has data, its error is thrown', async () => {
     const chunks: Chunk[] = [];
-    for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { id: 'ercot_total', start: '2021-12-01', end: '2023-01-31' })) chunks.push(c);
-    assert.deepEqual(chunks.map((c) => [c.start, c.end, c.data === null, c.error?.status]), [
-      ['2021-12-01', '2022-12-01', true, 422],
-      ['2022-12-02', '2023-01-31', false, undefined],
-    ]);
+    for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', {
+      id: 'ercot_total',
+      start: '2021-12-01',
+      end: '2023-01-31',
+    }))
+      chunks.push(c);
+    assert.deepEqual(
+      chunks.map((c) => [c.start, c.end, c.data === null, c.error?.status]),
+      [
+        ['2021-12-01', '2022-12-01', true, 422],
+        ['2022-12-02', '2023-01-31', false, undefined],
+      ],
+    );
     const joined = await client.getHistoricalActuals('ercot', 'demand', { id: 'ercot_total', start: '2021-12-01', end: '2023-01-31' });
     assert.deepEqual(joined.toJSON(), await okJson(t, path, { key, query: { id: 'ercot_total', start: '2022-12-02', end: '2023-01-31' } }));
-    await assert.rejects(client.getHistoricalActuals('ercot', 'demand', { start: '2020-01-01', end: '2021-06-30' }), (e: unknown) => e instanceof GridcastError && e.status === 422);
+    await assert.rejects(
+      client.getHistoricalActuals('ercot', 'demand', { start: '2020-01-01', end: '2021-06-30' }),
+      (e: unknown) => e instanceof GridcastError && e.status === 422,
+    );
   });
 });
 
@@ -243,7 +288,12 @@ describe('retries', () => {
     }
     assert.ok(Date.now() - started >= events[0].retryAfterSeconds! * 1000);
 
-    const impatient = new GridcastClient({ apiKey: coreKey, baseUrl: `${limited.baseUrl}/v1`, retry: { maxDelayMs: 500 }, onRetry: () => assert.fail('no retry expected') });
+    const impatient = new GridcastClient({
+      apiKey: coreKey,
+      baseUrl: `${limited.baseUrl}/v1`,
+      retry: { maxDelayMs: 500 },
+      onRetry: () => assert.fail('no retry expected'),
+    });
     // Three quick calls span at most two windows of 2 s, so one of them is refused.
     let refused: unknown;
     for (let i = 0; i < 3 && refused === undefined; i++) await impatient.listRegions('spp', 'demand').catch((e: unknown) => (refused = e));
@@ -266,7 +316,13 @@ describe('retries', () => {
       assert.deepEqual(await sdk.listGasHubs(), [{ id: 'henry_hub' }]);
       assert.equal(fake.requests.length, 3);
       assert.deepEqual(new Set(fake.requests.map((r) => `${r.url} ${r.headers['x-api-key']}`)), new Set(['/v1/gas/list gc_secret']));
-      assert.deepEqual(events.map((e) => [e.status, e.attempt]), [[503, 1], [503, 2]]);
+      assert.deepEqual(
+        events.map((e) => [e.status, e.attempt]),
+        [
+          [503, 1],
+          [503, 2],
+        ],
+      );
       assert.equal(events[0].retryAfterSeconds, 1);
       // The HTTP date has whole seconds: 1 to 2 s ahead when it arrives.
       assert.ok(events[1].retryAfterSeconds! >= 1 && events[1].retryAfterSeconds! <= 2, String(events[1].retryAfterSeconds));
@@ -280,7 +336,12 @@ describe('retries', () => {
     const fake = await fakeServer((_n, _req, res) => json(res, 503, BUSY));
     try {
       const events: RetryEvent[] = [];
-      const sdk = new GridcastClient({ apiKey: 'k', baseUrl: fake.baseUrl, retry: { maxAttempts: 4, baseDelayMs: 40 }, onRetry: (e) => events.push(e) });
+      const sdk = new GridcastClient({
+        apiKey: 'k',
+        baseUrl: fake.baseUrl,
+        retry: { maxAttempts: 4, baseDelayMs: 40 },
+        onRetry: (e) => events.push(e),
+      });
       await assert.rejects(sdk.getGasPriceForecast({ id: 'waha' }), (e: unknown) => {
         assert.ok(e instanceof GridcastError);
         assert.equal(e.status, 503);
@@ -289,7 +350,10 @@ describe('retries', () => {
         return true;
       });
       assert.equal(fake.requests.length, 4);
-      assert.deepEqual(events.map((e) => e.attempt), [1, 2, 3]);
+      assert.deepEqual(
+        events.map((e) => e.attempt),
+        [1, 2, 3],
+      );
       events.forEach((e, i) => {
         const ceiling = 40 * 2 ** i;
         assert.ok(e.delayMs >= ceiling / 2 && e.delayMs <= ceiling, `retry ${i + 1}: ${e.delayMs} ms`);
@@ -322,7 +386,9 @@ describe('AbortSignal', () => {
     try {
       const sdk = new GridcastClient({ apiKey: 'k', baseUrl: fake.baseUrl });
       const started = Date.now();
-      await assert.rejects(sdk.getRegionContinuousForecast('pjm', 'demand', { signal: AbortSignal.timeout(300) }), { name: 'TimeoutError' });
+      await assert.rejects(sdk.getRegionContinuousForecast('pjm', 'demand', { signal: AbortSignal.timeout(300) }), {
+        name: 'TimeoutError',
+      });
       assert.ok(Date.now() - started < 5000);
       assert.equal(fake.requests.length, 1);
       const controller = new AbortController();
@@ -336,7 +402,7 @@ describe('AbortSignal', () => {
 });
 
 describe('errors', () => {
-  test('401, 403 and 422 as GridcastError with the status and the server\'s detail', async () => {
+  test("401, 403 and 422 as GridcastError with the status and the server's detail", async () => {
     const wrong = new GridcastClient({ apiKey: 'gc_not_a_key', baseUrl: `${t.baseUrl}/v1` });
     await assert.rejects(wrong.listRegions('ercot', 'demand'), (e: unknown) => {
       assert.ok(e instanceof GridcastError);
@@ -349,18 +415,23 @@ describe('errors', () => {
     await assert.rejects(core.getRegionDayAheadBackcast('spp', 'wind'), (e: unknown) => {
       assert.ok(e instanceof GridcastError);
       assert.equal(e.status, 403);
-      assert.deepEqual(e.messages, ["Your subscription for ISO 'spp' is at the 'core' level. This endpoint needs the 'enterprise' level or higher for 'spp'."]);
+      assert.deepEqual(e.messages, [
+        "Your subscription for ISO 'spp' is at the 'core' level. This endpoint needs the 'enterprise' level or higher for 'spp'.",
+      ]);
       return true;
     });
     const raw = await t.get('/v1/plant/ercot/wind/continuous', { key, query: { start: '2026-06-01', end: '2026-06-02', latest_hour: 30 } });
     assert.equal(raw.status, 422);
-    await assert.rejects(client.getPlantContinuousForecast('ercot', 'wind', { start: '2026-06-01', end: '2026-06-02', latest_hour: 30 }), (e: unknown) => {
-      assert.ok(e instanceof GridcastError);
-      assert.equal(e.status, 422);
-      assert.deepEqual(e.detail, raw.json().detail);
-      assert.deepEqual((e.detail as any)[0].loc, ['query', 'latest_hour']);
-      return true;
-    });
+    await assert.rejects(
+      client.getPlantContinuousForecast('ercot', 'wind', { start: '2026-06-01', end: '2026-06-02', latest_hour: 30 }),
+      (e: unknown) => {
+        assert.ok(e instanceof GridcastError);
+        assert.equal(e.status, 422);
+        assert.deepEqual(e.detail, raw.json().detail);
+        assert.deepEqual((e.detail as any)[0].loc, ['query', 'latest_hour']);
+        return true;
+      },
+    );
   });
 });
 

@@ -70,17 +70,29 @@ export class GridcastClient {
     return this.transport.baseUrl;
   }
 
-  private async get<M extends OperationName>(method: M, pathParams: PathParamsOf<M>, options: CallOptions & object = {}): Promise<ResponseOf<Operations[M]>> {
+  private async get<M extends OperationName>(
+    method: M,
+    pathParams: PathParamsOf<M>,
+    options: CallOptions & object = {},
+  ): Promise<ResponseOf<Operations[M]>> {
     const url = this.transport.url(OPERATIONS[method], pathParams as Record<string, string>, queryOf(options));
     return this.transport.getJson<ResponseOf<Operations[M]>>(url, options.signal);
   }
 
-  private async timeseries<M extends OperationName>(method: M, pathParams: PathParamsOf<M>, options: CallOptions & object = {}): Promise<TimeseriesResponse> {
+  private async timeseries<M extends OperationName>(
+    method: M,
+    pathParams: PathParamsOf<M>,
+    options: CallOptions & object = {},
+  ): Promise<TimeseriesResponse> {
     return new TimeseriesResponse((await this.get(method, pathParams, options)) as TimeseriesBody);
   }
 
   /** The chunks of a windowed request, fetched one at a time as the caller iterates. */
-  private async *chunksOf(method: WindowedOperationName, pathParams: Record<string, string>, options: CallOptions & { start?: string | Date | null; end?: string | Date | null }): AsyncGenerator<Chunk> {
+  private async *chunksOf(
+    method: WindowedOperationName,
+    pathParams: Record<string, string>,
+    options: CallOptions & { start?: string | Date | null; end?: string | Date | null },
+  ): AsyncGenerator<Chunk> {
     const query = queryOf(options);
     const planned = options.start != null && options.end != null ? planWindows(options.start, options.end) : undefined;
     // Without a plan: one request with start/end as given (or left to the server's defaults).
@@ -121,7 +133,11 @@ export class GridcastClient {
     return TimeseriesResponse.concat(parts);
   }
 
-  private windowed<M extends WindowedOperationName>(method: M, pathParams: PathParamsOf<M>, options: OptionsOf<M>): Promise<TimeseriesResponse> {
+  private windowed<M extends WindowedOperationName>(
+    method: M,
+    pathParams: PathParamsOf<M>,
+    options: OptionsOf<M>,
+  ): Promise<TimeseriesResponse> {
     return this.joined(this.chunksOf(method, pathParams as Record<string, string>, options));
   }
 
@@ -151,7 +167,11 @@ export class GridcastClient {
   }
 
   /** Forecast runs stitched into one series by local day (`latest_hour`, `days_ahead`). */
-  getRegionContinuousForecast(iso: Iso, metric: RegionMetric, options: OptionsOf<'getRegionContinuousForecast'> = {}): Promise<TimeseriesResponse> {
+  getRegionContinuousForecast(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OptionsOf<'getRegionContinuousForecast'> = {},
+  ): Promise<TimeseriesResponse> {
     return this.windowed('getRegionContinuousForecast', { iso, metric }, options);
   }
 
@@ -161,7 +181,11 @@ export class GridcastClient {
   }
 
   /** The optimized model's day-ahead series (enterprise). */
-  getRegionDayAheadBackcast(iso: Iso, metric: RegionMetric, options: OptionsOf<'getRegionDayAheadBackcast'> = {}): Promise<TimeseriesResponse> {
+  getRegionDayAheadBackcast(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OptionsOf<'getRegionDayAheadBackcast'> = {},
+  ): Promise<TimeseriesResponse> {
     return this.windowed('getRegionDayAheadBackcast', { iso, metric }, options);
   }
 
@@ -186,11 +210,19 @@ export class GridcastClient {
     return this.timeseries('getPlantForecast', { iso, metric }, options);
   }
 
-  getPlantContinuousForecast(iso: Iso, metric: PlantMetric, options: OptionsOf<'getPlantContinuousForecast'> = {}): Promise<TimeseriesResponse> {
+  getPlantContinuousForecast(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OptionsOf<'getPlantContinuousForecast'> = {},
+  ): Promise<TimeseriesResponse> {
     return this.windowed('getPlantContinuousForecast', { iso, metric }, options);
   }
 
-  getPlantDayAheadBackcast(iso: Iso, metric: PlantMetric, options: OptionsOf<'getPlantDayAheadBackcast'> = {}): Promise<TimeseriesResponse> {
+  getPlantDayAheadBackcast(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OptionsOf<'getPlantDayAheadBackcast'> = {},
+  ): Promise<TimeseriesResponse> {
     return this.windowed('getPlantDayAheadBackcast', { iso, metric }, options);
   }
 
@@ -254,7 +286,11 @@ export class GridcastClient {
     return this.timeseries('getCellsForecast', { iso, metric }, options);
   }
 
-  getCellsContinuousForecast(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsContinuousForecast'> = {}): Promise<TimeseriesResponse> {
+  getCellsContinuousForecast(
+    iso: Iso,
+    metric: CellMetric,
+    options: OptionsOf<'getCellsContinuousForecast'> = {},
+  ): Promise<TimeseriesResponse> {
     return this.windowed('getCellsContinuousForecast', { iso, metric }, options);
   }
 

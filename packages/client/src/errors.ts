@@ -49,6 +49,7 @@ export function detailOf(body: unknown): ErrorDetailItem[] | string | undefined 
   if (body === null || typeof body !== 'object' || !('detail' in body)) return undefined;
   const detail = (body as { detail: unknown }).detail;
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail) && detail.every((d) => d && typeof d === 'object' && typeof d.msg === 'string')) return detail as ErrorDetailItem[];
+  if (Array.isArray(detail) && detail.every((d) => d && typeof d === 'object' && typeof d.msg === 'string'))
+    return detail as ErrorDetailItem[];
   return undefined;
 }

@@ -6,2255 +6,2255 @@
 // Source: GET /v1/openapi.json without /admin (npm run sdk:generate).
 
 export interface paths {
-    "/region/{iso}/{metric}/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Regions
-         * @description The ISO total (`<iso>_total`) and its zones (`<iso>_<zone>`).
-         *
-         *     Access level: core.
-         */
-        get: operations["list_regions_region__iso___metric__list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+  '/region/{iso}/{metric}/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/{metric}/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Regional Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01).
-         *
-         *     Access level: core.
-         */
-        get: operations["forecast_region__iso___metric__forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List Regions
+     * @description The ISO total (`<iso>_total`) and its zones (`<iso>_<zone>`).
+     *
+     *     Access level: core.
+     */
+    get: operations['list_regions_region__iso___metric__list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/{metric}/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days).
-         *
-         *     Access level: core.
-         */
-        get: operations["continuous_region__iso___metric__continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Regional Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01).
+     *
+     *     Access level: core.
+     */
+    get: operations['forecast_region__iso___metric__forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/{metric}/actual": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Historical Actuals
-         * @description Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). `model` and `created_at` are null.
-         *
-         *     Access level: core.
-         */
-        get: operations["actual_region__iso___metric__actual_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days).
+     *
+     *     Access level: core.
+     */
+    get: operations['continuous_region__iso___metric__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/actual': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/{metric}/backcast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Day-Ahead Backcast
-         * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals.
-         *
-         *     Access level: enterprise.
-         */
-        get: operations["backcast_region__iso___metric__backcast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Historical Actuals
+     * @description Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). `model` and `created_at` are null.
+     *
+     *     Access level: core.
+     */
+    get: operations['actual_region__iso___metric__actual_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/backcast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/{metric}/ensemble": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Ensemble Forecast
-         * @description Every member of the latest ensemble run for one region, or with forecasted_by the latest run created at or before that instant (history from the runs of 2025-12-01). One column per member, labelled [region_id, "m00"] … [region_id, "m50"]; created_at is the run. The members scatter around the truth with a spread that matches the ensemble mean's error; beyond about two weeks their skill is close to climatology.
-         *
-         *     Access level: core.
-         */
-        get: operations["ensemble_region__iso___metric__ensemble_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Day-Ahead Backcast
+     * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals.
+     *
+     *     Access level: enterprise.
+     */
+    get: operations['backcast_region__iso___metric__backcast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/ensemble': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/region/{iso}/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get ISO Summary
-         * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
-         *
-         *     Access level: core.
-         */
-        get: operations["summary_region__iso__summary_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Ensemble Forecast
+     * @description Every member of the latest ensemble run for one region, or with forecasted_by the latest run created at or before that instant (history from the runs of 2025-12-01). One column per member, labelled [region_id, "m00"] … [region_id, "m50"]; created_at is the run. The members scatter around the truth with a spread that matches the ensemble mean's error; beyond about two weeks their skill is close to climatology.
+     *
+     *     Access level: core.
+     */
+    get: operations['ensemble_region__iso___metric__ensemble_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/plant/{iso}/{metric}/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Plants
-         * @description Active wind or solar plants of the ISO for the metric, with their physical parameters.
-         *
-         *     Access level: advanced.
-         */
-        get: operations["list_plants_plant__iso___metric__list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get ISO Summary
+     * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
+     *
+     *     Access level: core.
+     */
+    get: operations['summary_region__iso__summary_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/plant/{iso}/{metric}/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Plant Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
-         *
-         *     Access level: advanced.
-         */
-        get: operations["forecast_plant__iso___metric__forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List Plants
+     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['list_plants_plant__iso___metric__list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/plant/{iso}/{metric}/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
-         *
-         *     Access level: advanced.
-         */
-        get: operations["continuous_plant__iso___metric__continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Plant Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['forecast_plant__iso___metric__forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/plant/{iso}/{metric}/backcast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Day-Ahead Backcast
-         * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
-         *
-         *     Access level: enterprise.
-         */
-        get: operations["backcast_plant__iso___metric__backcast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['continuous_plant__iso___metric__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/backcast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/county/{iso}/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Counties
-         * @description The member counties of the ISO: id (5-digit FIPS), name, state, iso, region_id (the zone it is counted in) and geojson (Census 2017 cartographic boundary). A county several balancing authorities serve belongs to the one serving most of its load.
-         *
-         *     Access level: core.
-         */
-        get: operations["list_counties_county__iso__list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Day-Ahead Backcast
+     * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: enterprise.
+     */
+    get: operations['backcast_plant__iso___metric__backcast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/county/{iso}/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/county/{iso}/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get County Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
-         *
-         *     Access level: core.
-         */
-        get: operations["forecast_county__iso__forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List Counties
+     * @description The member counties of the ISO: id (5-digit FIPS), name, state, iso, region_id (the zone it is counted in) and geojson (Census 2017 cartographic boundary). A county several balancing authorities serve belongs to the one serving most of its load.
+     *
+     *     Access level: core.
+     */
+    get: operations['list_counties_county__iso__list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/county/{iso}/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/county/{iso}/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
-         *
-         *     Access level: core.
-         */
-        get: operations["continuous_county__iso__continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get County Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
+     *
+     *     Access level: core.
+     */
+    get: operations['forecast_county__iso__forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/county/{iso}/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/gas/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Gas Hubs
-         * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location).
-         *
-         *     Access level: core.
-         */
-        get: operations["list_gas_hubs_gas_list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
+     *
+     *     Access level: core.
+     */
+    get: operations['continuous_county__iso__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gas/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/gas/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Gas Price Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
-         *
-         *     Access level: core.
-         */
-        get: operations["forecast_gas_forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List Gas Hubs
+     * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location).
+     *
+     *     Access level: core.
+     */
+    get: operations['list_gas_hubs_gas_list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gas/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/gas/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Gas Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
-         *
-         *     Access level: core.
-         */
-        get: operations["continuous_gas_continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Gas Price Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     *
+     *     Access level: core.
+     */
+    get: operations['forecast_gas_forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gas/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/gas/backcast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Day-Ahead Backcast
-         * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
-         *
-         *     Access level: enterprise.
-         */
-        get: operations["backcast_gas_backcast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Gas Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     *
+     *     Access level: core.
+     */
+    get: operations['continuous_gas_continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gas/backcast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/lmp/{iso}/{type}/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List LMP Nodes
-         * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).
-         *
-         *     Access level: core.
-         */
-        get: operations["list_lmp_nodes_lmp__iso___type__list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Day-Ahead Backcast
+     * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     *
+     *     Access level: enterprise.
+     */
+    get: operations['backcast_gas_backcast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/lmp/{iso}/{type}/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get LMP Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
-         *
-         *     Access level: core.
-         */
-        get: operations["forecast_lmp__iso___type__forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List LMP Nodes
+     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).
+     *
+     *     Access level: core.
+     */
+    get: operations['list_lmp_nodes_lmp__iso___type__list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/lmp/{iso}/{type}/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
-         *
-         *     Access level: core.
-         */
-        get: operations["continuous_lmp__iso___type__continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get LMP Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['forecast_lmp__iso___type__forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/cells/{iso}/{metric}/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Cells
-         * @description The H3 cells covering the ISO at the resolution: id (H3 index), resolution, iso, timezone, centre (latitude, longitude), area_km2 and geojson, the cell clipped to the ISO footprint (border cells keep only their inside part).
-         *
-         *     Access level: advanced.
-         */
-        get: operations["list_cells_cells__iso___metric__list_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['continuous_lmp__iso___type__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/cells/{iso}/{metric}/forecast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Cells Forecast
-         * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
-         *
-         *     Access level: advanced.
-         */
-        get: operations["forecast_cells__iso___metric__forecast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * List Cells
+     * @description The H3 cells covering the ISO at the resolution: id (H3 index), resolution, iso, timezone, centre (latitude, longitude), area_km2 and geojson, the cell clipped to the ISO footprint (border cells keep only their inside part).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['list_cells_cells__iso___metric__list_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/forecast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/cells/{iso}/{metric}/continuous": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Continuous Forecast
-         * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
-         *
-         *     Access level: advanced.
-         */
-        get: operations["continuous_cells__iso___metric__continuous_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Cells Forecast
+     * @description The most recent forecast run for one or all targets of the ISO, or with forecasted_by the latest run created at or before that instant (history from the runs for 2026-01-01). Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['forecast_cells__iso___metric__forecast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/continuous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/cells/{iso}/{metric}/backcast": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get Day-Ahead Backcast
-         * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
-         *
-         *     Access level: enterprise.
-         */
-        get: operations["backcast_cells__iso___metric__backcast_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /**
+     * Get Continuous Forecast
+     * @description Stitches forecast runs into one series: for every local day D of the window, the latest run created at or before (D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days). Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['continuous_cells__iso___metric__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/backcast': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * Get Day-Ahead Backcast
+     * @description A continuous series of the current model's day-ahead forecasts (days_ahead 1, latest_hour 10) over history, from 2023-01-01, for evaluating the model against actuals. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: enterprise.
+     */
+    get: operations['backcast_cells__iso___metric__backcast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: {
-        /** TimeseriesResponse */
-        TimeseriesResponse: {
-            /**
-             * Model
-             * @description Model that produced the data; null for actuals.
-             */
-            model: string | null;
-            /**
-             * Created At
-             * @description UTC creation time of the run; null for stitched (continuous) series and actuals.
-             */
-            created_at: string | null;
-            /**
-             * Units
-             * @description One unit for all values: MW, °C, %, USD/MWh or $/MMBtu.
-             */
-            units: string;
-            /**
-             * Timezone
-             * Format: zoneinfo
-             * @description IANA zone of time_local.
-             */
-            timezone: string;
-            /**
-             * Time Utc
-             * @description Period-beginning UTC timestamps, one per row.
-             */
-            time_utc: string[];
-            /**
-             * Time Local
-             * @description The same instants in `timezone`, with their true UTC offset.
-             */
-            time_local: string[];
-            /**
-             * Columns
-             * @description Label(s) of each series: one entry per level.
-             */
-            columns: string[][];
-            /**
-             * Values
-             * @description Column-major: values[i] is the series of columns[i]; null where there is no value.
-             */
-            values: (number | null)[][];
-        };
-        /** Region */
-        Region: {
-            /**
-             * Id
-             * @description `<iso>_total` or `<iso>_<zone>`
-             */
-            id: string;
-            /** Name */
-            name: string;
-            /**
-             * Region Type
-             * @enum {string}
-             */
-            region_type: "iso" | "zone";
-            /**
-             * Iso
-             * @enum {string}
-             */
-            iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            /** Timezone */
-            timezone: string;
-        };
-        /** Plant */
-        Plant: {
-            /** Id */
-            id: number;
-            /** Name */
-            name: string;
-            /**
-             * Plant Type
-             * @enum {string}
-             */
-            plant_type: "wind" | "solar";
-            /** Capacity Mw */
-            capacity_mw: number;
-            /**
-             * Iso
-             * @enum {string}
-             */
-            iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            /** State */
-            state: string;
-            /** Latitude */
-            latitude: number;
-            /** Longitude */
-            longitude: number;
-            /**
-             * Operations Begin Date
-             * Format: date
-             */
-            operations_begin_date: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "operating" | "planned";
-            /** Summary */
-            summary?: string | null;
-            /** County Fips */
-            county_fips?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        /** County */
-        County: {
-            /**
-             * Id
-             * @description 5-digit county FIPS code
-             */
-            id: string;
-            /** Name */
-            name: string;
-            /**
-             * State
-             * @description Postal code
-             */
-            state: string;
-            /**
-             * Iso
-             * @enum {string}
-             */
-            iso?: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            /**
-             * Region Id
-             * @description The zone region the county is counted in
-             */
-            region_id?: string;
-            /**
-             * Geojson
-             * @description GeoJSON Polygon or MultiPolygon, [lon, lat]
-             */
-            geojson: Record<string, never>;
-        } & {
-            [key: string]: unknown;
-        };
-        /** Cell */
-        Cell: {
-            /**
-             * Id
-             * @description H3 cell index (15 hex digits)
-             */
-            id: string;
-            /** Resolution */
-            resolution: number;
-            /**
-             * Iso
-             * @enum {string}
-             */
-            iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            /** Timezone */
-            timezone: string;
-            /**
-             * Latitude
-             * @description Latitude of the H3 cell centre
-             */
-            latitude: number;
-            /**
-             * Longitude
-             * @description Longitude of the H3 cell centre
-             */
-            longitude: number;
-            /**
-             * Area Km2
-             * @description Area of the clipped cell
-             */
-            area_km2?: number;
-            /**
-             * Geojson
-             * @description The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]
-             */
-            geojson: Record<string, never>;
-        } & {
-            [key: string]: unknown;
-        };
-        /** GasHub */
-        GasHub: {
-            /** Id */
-            id: string;
-            /** Name */
-            name: string;
-            /** Timezone */
-            timezone: string;
-            /**
-             * Point
-             * @description GeoJSON Point [lon, lat]
-             */
-            point: Record<string, never>;
-        };
-        /** LmpNode */
-        LmpNode: {
-            /**
-             * Id
-             * @description The ISO's node name, e.g. WESTERN HUB, HB_WEST, N.Y.C.
-             */
-            id: string;
-            /** Name */
-            name: string;
-            /**
-             * Iso
-             * @enum {string}
-             */
-            iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            /** Timezone */
-            timezone: string;
-            /**
-             * Node Type
-             * @enum {string}
-             */
-            node_type?: "hub" | "zone" | "node";
-        } & {
-            [key: string]: unknown;
-        };
-        /** ValidationError */
-        ValidationError: {
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
-            /** Input */
-            input?: unknown;
-            /** Context */
-            ctx?: Record<string, never>;
-        };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
-        };
-        /** ErrorResponse */
-        ErrorResponse: {
-            /** Detail */
-            detail?: {
-                type?: string;
-                msg?: string;
-            }[];
-        };
+  schemas: {
+    /** TimeseriesResponse */
+    TimeseriesResponse: {
+      /**
+       * Model
+       * @description Model that produced the data; null for actuals.
+       */
+      model: string | null;
+      /**
+       * Created At
+       * @description UTC creation time of the run; null for stitched (continuous) series and actuals.
+       */
+      created_at: string | null;
+      /**
+       * Units
+       * @description One unit for all values: MW, %, °C, USD/MWh, $/MMBtu.
+       */
+      units: string;
+      /**
+       * Timezone
+       * Format: zoneinfo
+       * @description IANA zone of time_local.
+       */
+      timezone: string;
+      /**
+       * Time Utc
+       * @description Period-beginning UTC timestamps, one per row.
+       */
+      time_utc: string[];
+      /**
+       * Time Local
+       * @description The same instants in `timezone`, with their true UTC offset.
+       */
+      time_local: string[];
+      /**
+       * Columns
+       * @description Label(s) of each series: one entry per level.
+       */
+      columns: string[][];
+      /**
+       * Values
+       * @description Column-major: values[i] is the series of columns[i]; null where there is no value.
+       */
+      values: (number | null)[][];
     };
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
+    /** Region */
+    Region: {
+      /**
+       * Id
+       * @description `<iso>_total` or `<iso>_<zone>`
+       */
+      id: string;
+      /** Name */
+      name: string;
+      /**
+       * Region Type
+       * @enum {string}
+       */
+      region_type: 'iso' | 'zone';
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /** Timezone */
+      timezone: string;
+    };
+    /** Plant */
+    Plant: {
+      /** Id */
+      id: number;
+      /** Name */
+      name: string;
+      /**
+       * Plant Type
+       * @enum {string}
+       */
+      plant_type: 'wind' | 'solar';
+      /** Capacity Mw */
+      capacity_mw: number;
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /** State */
+      state: string;
+      /** Latitude */
+      latitude: number;
+      /** Longitude */
+      longitude: number;
+      /**
+       * Operations Begin Date
+       * Format: date
+       */
+      operations_begin_date: string;
+      /**
+       * Status
+       * @enum {string}
+       */
+      status: 'operating' | 'planned';
+      /** Summary */
+      summary?: string | null;
+      /** County Fips */
+      county_fips?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** County */
+    County: {
+      /**
+       * Id
+       * @description 5-digit county FIPS code
+       */
+      id: string;
+      /** Name */
+      name: string;
+      /**
+       * State
+       * @description Postal code
+       */
+      state: string;
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso?: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /**
+       * Region Id
+       * @description The zone region the county is counted in
+       */
+      region_id?: string;
+      /**
+       * Geojson
+       * @description GeoJSON Polygon or MultiPolygon, [lon, lat]
+       */
+      geojson: Record<string, never>;
+    } & {
+      [key: string]: unknown;
+    };
+    /** Cell */
+    Cell: {
+      /**
+       * Id
+       * @description H3 cell index (15 hex digits)
+       */
+      id: string;
+      /** Resolution */
+      resolution: number;
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /** Timezone */
+      timezone: string;
+      /**
+       * Latitude
+       * @description Latitude of the H3 cell centre
+       */
+      latitude: number;
+      /**
+       * Longitude
+       * @description Longitude of the H3 cell centre
+       */
+      longitude: number;
+      /**
+       * Area Km2
+       * @description Area of the clipped cell
+       */
+      area_km2?: number;
+      /**
+       * Geojson
+       * @description The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]
+       */
+      geojson: Record<string, never>;
+    } & {
+      [key: string]: unknown;
+    };
+    /** GasHub */
+    GasHub: {
+      /** Id */
+      id: string;
+      /** Name */
+      name: string;
+      /** Timezone */
+      timezone: string;
+      /**
+       * Point
+       * @description GeoJSON Point [lon, lat]
+       */
+      point: Record<string, never>;
+    };
+    /** LmpNode */
+    LmpNode: {
+      /**
+       * Id
+       * @description The ISO's node name, e.g. WESTERN HUB, HB_WEST, N.Y.C.
+       */
+      id: string;
+      /** Name */
+      name: string;
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /** Timezone */
+      timezone: string;
+      /**
+       * Node Type
+       * @enum {string}
+       */
+      node_type?: 'hub' | 'zone' | 'node';
+    } & {
+      [key: string]: unknown;
+    };
+    /** ValidationError */
+    ValidationError: {
+      /** Location */
+      loc: (string | number)[];
+      /** Message */
+      msg: string;
+      /** Error Type */
+      type: string;
+      /** Input */
+      input?: unknown;
+      /** Context */
+      ctx?: Record<string, never>;
+    };
+    /** HTTPValidationError */
+    HTTPValidationError: {
+      /** Detail */
+      detail?: components['schemas']['ValidationError'][];
+    };
+    /** ErrorResponse */
+    ErrorResponse: {
+      /** Detail */
+      detail?: {
+        type?: string;
+        msg?: string;
+      }[];
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    list_regions_region__iso___metric__list_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). */
-                metric: "demand" | "wind" | "solar" | "outage" | "poptemp";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Region"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  list_regions_region__iso___metric__list_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
     };
-    forecast_region__iso___metric__forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead), iso (the ISO's own forecast: four runs a day, 8 days ahead) or normal (climatology, the baseline for anomalies: one run a day at 00 UTC, 15 days ahead). */
-                model?: "optimized" | "iso" | "normal";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). */
-                metric: "demand" | "wind" | "solar" | "outage" | "poptemp";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['Region'][];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    continuous_region__iso___metric__continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). */
-                metric: "demand" | "wind" | "solar" | "outage" | "poptemp";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  forecast_region__iso___metric__forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead), iso (the ISO's own forecast: four runs a day, 8 days ahead) or normal (climatology, the baseline for anomalies: one run a day at 00 UTC, 15 days ahead). */
+        model?: 'optimized' | 'iso' | 'normal';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
     };
-    actual_region__iso___metric__actual_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). */
-                metric: "demand" | "wind" | "solar" | "outage" | "poptemp";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    backcast_region__iso___metric__backcast_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). */
-                metric: "demand" | "wind" | "solar" | "outage" | "poptemp";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  continuous_region__iso___metric__continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
     };
-    ensemble_region__iso___metric__ensemble_get: {
-        parameters: {
-            query: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Ensemble model, 51 members each: euro_ens (runs every 6 hours, 15 days, hourly values), euro_ec46 (runs daily at 00 UTC, 46 days, 6-hourly means at 00/06/12/18 UTC) or euro_seas5 (runs at 00 UTC on the 1st of each month, 215 days, daily means over local days). */
-                model?: "euro_ens" | "euro_ec46" | "euro_seas5";
-                /** @description Unique identifier of the region (an ensemble is served for one specific region). */
-                id: string;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW), wind or solar output (MW, the region's fleet), poptemp (population-weighted temperature, °C). The daily outage series has no ensemble. */
-                metric: "demand" | "wind" | "solar" | "poptemp";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    summary_region__iso__summary_get: {
-        parameters: {
-            query?: {
-                /** @description The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no data at all is a 422. */
-                as_of?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  actual_region__iso___metric__actual_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
     };
-    list_plants_plant__iso___metric__list_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%). */
-                metric: "wind" | "solar" | "wind_icing" | "solar_snow";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Plant"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    forecast_plant__iso___metric__forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%). */
-                metric: "wind" | "solar" | "wind_icing" | "solar_snow";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  backcast_region__iso___metric__backcast_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
     };
-    continuous_plant__iso___metric__continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%). */
-                metric: "wind" | "solar" | "wind_icing" | "solar_snow";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    backcast_plant__iso___metric__backcast_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%). */
-                metric: "wind" | "solar" | "wind_icing" | "solar_snow";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  ensemble_region__iso___metric__ensemble_get: {
+    parameters: {
+      query: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Ensemble model, 51 members each: euro_ens (runs every 6 hours, 15 days, hourly values), euro_ec46 (runs daily at 00 UTC, 46 days, 6-hourly means at 00/06/12/18 UTC) or euro_seas5 (runs at 00 UTC on the 1st of each month, 215 days, daily means over local days). */
+        model?: 'euro_ens' | 'euro_ec46' | 'euro_seas5';
+        /** @description Unique identifier of the region (an ensemble is served for one specific region). */
+        id: string;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), poptemp (population-weighted temperature, °C). Wind and solar are the region's fleet. Regional metrics without an ensemble: outage. */
+        metric: 'demand' | 'wind' | 'solar' | 'poptemp';
+      };
+      cookie?: never;
     };
-    list_counties_county__iso__list_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["County"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    forecast_county__iso__forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  summary_region__iso__summary_get: {
+    parameters: {
+      query?: {
+        /** @description The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no data at all is a 422. */
+        as_of?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
     };
-    continuous_county__iso__continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    list_gas_hubs_gas_list_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GasHub"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  list_plants_plant__iso___metric__list_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
     };
-    forecast_gas_forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['Plant'][];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    continuous_gas_continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  forecast_plant__iso___metric__forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
     };
-    backcast_gas_backcast_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    list_lmp_nodes_lmp__iso___type__list_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description LMP market type: dalmp (day-ahead) or rtlmp (real-time). */
-                type: "dalmp" | "rtlmp";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LmpNode"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  continuous_plant__iso___metric__continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
     };
-    forecast_lmp__iso___type__forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description LMP market type: dalmp (day-ahead) or rtlmp (real-time). */
-                type: "dalmp" | "rtlmp";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    continuous_lmp__iso___type__continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description LMP market type: dalmp (day-ahead) or rtlmp (real-time). */
-                type: "dalmp" | "rtlmp";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  backcast_plant__iso___metric__backcast_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
     };
-    list_cells_cells__iso___metric__list_get: {
-        parameters: {
-            query?: {
-                /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
-                resolution?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW, the cell's population share of its zones' demand), wind or solar output (MW, the sum of the plants in the cell). */
-                metric: "demand" | "wind" | "solar";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Cell"][];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    forecast_cells__iso___metric__forecast_get: {
-        parameters: {
-            query?: {
-                /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
-                forecasted_by?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
-                resolution?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW, the cell's population share of its zones' demand), wind or solar output (MW, the sum of the plants in the cell). */
-                metric: "demand" | "wind" | "solar";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  list_counties_county__iso__list_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
     };
-    continuous_cells__iso___metric__continuous_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
-                model?: "optimized" | "iso";
-                /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
-                latest_hour?: number;
-                /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
-                days_ahead?: number;
-                /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
-                resolution?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW, the cell's population share of its zones' demand), wind or solar output (MW, the sum of the plants in the cell). */
-                metric: "demand" | "wind" | "solar";
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+        content: {
+          'application/json': components['schemas']['County'][];
         };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
     };
-    backcast_cells__iso___metric__backcast_get: {
-        parameters: {
-            query?: {
-                /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
-                start?: string | null;
-                /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
-                end?: string | null;
-                /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
-                id?: string | null;
-                /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
-                resolution?: number;
-            };
-            header?: never;
-            path: {
-                /** @description ISO identifier. */
-                iso: "pjm" | "miso" | "spp" | "ercot" | "caiso" | "nyiso" | "isone";
-                /** @description Forecast metric type: demand (MW, the cell's population share of its zones' demand), wind or solar output (MW, the sum of the plants in the cell). */
-                metric: "demand" | "wind" | "solar";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeseriesResponse"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The key has no subscription at the needed level for this ISO */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
+  };
+  forecast_county__iso__forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
     };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  continuous_county__iso__continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  list_gas_hubs_gas_list_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GasHub'][];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  forecast_gas_forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  continuous_gas_continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  backcast_gas_backcast_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  list_lmp_nodes_lmp__iso___type__list_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LmpNode'][];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  forecast_lmp__iso___type__forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  continuous_lmp__iso___type__continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  list_cells_cells__iso___metric__list_get: {
+    parameters: {
+      query?: {
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Cell'][];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  forecast_cells__iso___metric__forecast_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or before this instant are considered: the answer is the forecast as it stood then (a datetime without an offset is UTC). Default: now. */
+        forecasted_by?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  continuous_cells__iso___metric__continuous_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
+        days_ahead?: number;
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  backcast_cells__iso___metric__backcast_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
 }

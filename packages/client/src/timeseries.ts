@@ -74,7 +74,8 @@ export class TimeseriesResponse implements TimeseriesBody {
       const index = new Map<string, number>();
       this.columns.forEach((label, i) => {
         const key = labelKey(label);
-        if (key === 'time_utc' || key === 'time_local') throw new Error(`a column is labelled '${key}', which clashes with the time fields of a row`);
+        if (key === 'time_utc' || key === 'time_local')
+          throw new Error(`a column is labelled '${key}', which clashes with the time fields of a row`);
         if (index.has(key)) throw new Error(`two columns are labelled '${key}'`);
         index.set(key, i);
       });
@@ -87,7 +88,10 @@ export class TimeseriesResponse implements TimeseriesBody {
   column(label: string | readonly string[]): (number | null)[] {
     const key = typeof label === 'string' ? label : labelKey(label);
     const i = this.columnIndex().get(key);
-    if (i === undefined) throw new RangeError(`no column '${key}' (columns: ${this.columnKeys().slice(0, 10).join(', ')}${this.columns.length > 10 ? ', …' : ''})`);
+    if (i === undefined)
+      throw new RangeError(
+        `no column '${key}' (columns: ${this.columnKeys().slice(0, 10).join(', ')}${this.columns.length > 10 ? ', …' : ''})`,
+      );
     return this.values[i];
   }
 
@@ -145,7 +149,8 @@ export class TimeseriesResponse implements TimeseriesBody {
       });
       for (let i = 0; i < columns.length; i++) if (!present.has(i)) for (let r = 0; r < part.length; r++) values[i].push(null);
     }
-    const same = <K extends 'model' | 'created_at'>(field: K) => (parts.every((p) => p[field] === parts[0][field]) ? parts[0][field] : null);
+    const same = <K extends 'model' | 'created_at'>(field: K) =>
+      parts.every((p) => p[field] === parts[0][field]) ? parts[0][field] : null;
     return new TimeseriesResponse({
       model: same('model'),
       created_at: same('created_at'),

@@ -74,7 +74,9 @@ test('a client that goes away cancels its job in the worker', async () => {
 
 test('small requests are answered while four heavy requests compute', async () => {
   const heavy = ['wind', 'solar'].flatMap((metric) =>
-    ['2023', '2025'].map((year) => pooled.get(`/v1/plant/ercot/${metric}/backcast`, { key, query: { start: `${year}-01-01`, end: `${year}-06-30` } })),
+    ['2023', '2025'].map((year) =>
+      pooled.get(`/v1/plant/ercot/${metric}/backcast`, { key, query: { start: `${year}-01-01`, end: `${year}-06-30` } }),
+    ),
   );
   const latencies: number[] = [];
   let heavyDone = false;

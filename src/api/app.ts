@@ -78,7 +78,6 @@ function sendJson(reply: FastifyReply, status: number, body: unknown, headers: R
     .send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const world = options.world ?? new WeatherWorld();
   const pool = new ComputePool({

@@ -7,6 +7,9 @@
  * Options: --requests N (per store, default 20000), --seed N, --concurrency N,
  * --isos ercot,pjm (whose ids valid requests use; default all).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeFailures, fuzz } from '../test/fuzzer.ts';
 import { createTestDatabase, openTestStore } from '../test/helpers.ts';
@@ -26,6 +29,7 @@ if (process.env.GRIDCAST_TEST_DATABASE_URL) stores.push({ name: 'postgres', data
 else console.log('fuzz: GRIDCAST_TEST_DATABASE_URL is not set: PostgreSQL skipped');
 
 let failed = false;
+const summary: string[] = [];
 for (const { name } of stores) {
   process.env.GRIDCAST_TEST_BACKEND = name;
   const ts = await openTestStore();
@@ -45,13 +49,13 @@ for (const { name } of stores) {
     const fivexx = Object.entries(report.byStatus)
       .filter(([s]) => Number(s) >= 500 && s !== '503')
       .reduce((n, [, c]) => n + c, 0);
-    console.log(
+    const lines = [
       `[${name}] seed ${report.seed}: ${report.requests} requests in ${report.seconds.toFixed(0)} s over ${Object.keys(report.byOperation).length} operations`,
-    );
-    console.log(`[${name}] outcomes: ${statuses}`);
-    console.log(
+      `[${name}] outcomes: ${statuses}`,
       `[${name}] 5xx (other than the documented busy 503): ${fivexx}; shape failures: ${report.failures.length}; key in the log: ${report.keyInLog ? 'YES' : 'no'}`,
-    );
+    ];
+    for (const line of lines) console.log(line);
+    summary.push(...lines);
     if (report.failures.length) console.log(describeFailures(report, 20));
     if (report.keyInLog) console.log(`[${name}] log line with a key: ${report.keyInLog}`);
     failed ||= report.failures.length > 0 || report.keyInLog !== null || fivexx > 0;
@@ -59,4 +63,7 @@ for (const { name } of stores) {
     await ts.close();
   }
 }
+const results = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'results', 'fuzz-latest.txt');
+fs.writeFileSync(results, `npm run fuzz, ${new Date().toISOString()}\n${summary.join('\n')}\n`);
+console.log(`fuzz: wrote ${path.relative(process.cwd(), results)}`);
 process.exit(failed ? 1 : 0);

@@ -178,7 +178,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     ids.set('admin', [created.id, 'key_00000000', 'key_' + 'f'.repeat(24)]);
     say(`fuzz: seed ${seed}, ${operations.length} operations, ids for ${ids.size} groups; ${options.requests} requests`);
 
-    const perOp = Math.max(1, Math.floor(options.requests / operations.length));
+    const perOp = Math.max(1, Math.ceil(options.requests / operations.length));
     const all: FuzzRequest[] = [];
     operations.forEach((op, i) => {
       all.push(...fc.sample(requestArbitrary(op, ids, key, coreKey), { numRuns: perOp, seed: seed + i }));

@@ -59,6 +59,16 @@ describe('the same answers with workers as without', () => {
   });
 });
 
+test('a large all-target body is shared out between two idle workers, byte for byte the same', async () => {
+  const before = await gauge(pooled, 'gridcast_compute_splits_total');
+  const query = { start: '2025-03-01', end: '2025-03-20' };
+  const split = await pooled.get('/v1/plant/ercot/solar/backcast', { key, query });
+  assert.equal(await gauge(pooled, 'gridcast_compute_splits_total'), before + 1);
+  const whole = await local.get('/v1/plant/ercot/solar/backcast', { key, query });
+  assert.equal(split.status, 200);
+  assert.ok(split.text === whole.text, `bodies differ (${split.text.length} vs ${whole.text.length} bytes)`);
+});
+
 test('a client that goes away cancels its job in the worker', async () => {
   const { port } = new URL(pooled.baseUrl);
   const socket = net.connect(Number(port), '127.0.0.1', () =>

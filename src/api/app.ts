@@ -121,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
+  metrics.addGauge('gridcast_compute_splits_total', 'Large responses whose columns two workers computed.', () => pool.splits, 'counter');
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a
@@ -235,7 +236,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     let result: ComputeResult;
     try {
       const job = { path: def.path, params: values, raw: query, key, nowMs: options.clock.now(), head: req.method === 'HEAD' };
-      result = await pool.run(job, state.abort.signal);
+      // An all-target response may be shared out between two workers when one is idle.
+      result = await pool.run(job, state.abort.signal, { splittable: state.heavy });
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;

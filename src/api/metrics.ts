@@ -23,10 +23,11 @@ export class Metrics {
   heavyInFlight = 0;
   heavyRejected = 0;
   /** Gauges read from elsewhere when rendered (e.g. the compute pool's). */
-  private readonly probes: { name: string; help: string; read: () => number }[] = [];
+  private readonly probes: { name: string; help: string; read: () => number; type: 'gauge' | 'counter' }[] = [];
 
-  addGauge(name: string, help: string, read: () => number): void {
-    this.probes.push({ name, help, read });
+  /** A value read when rendered (e.g. the compute pool's). */
+  addGauge(name: string, help: string, read: () => number, type: 'gauge' | 'counter' = 'gauge'): void {
+    this.probes.push({ name, help, read, type });
   }
 
   /** Records a finished request. */
@@ -68,7 +69,7 @@ export class Metrics {
       this.heavyRejected,
       'counter',
     );
-    for (const p of this.probes) gauge(p.name, p.help, p.read());
+    for (const p of this.probes) gauge(p.name, p.help, p.read(), p.type);
     const mem = process.memoryUsage();
     gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', mem.rss);
     gauge('nodejs_heap_used_bytes', 'V8 heap in use, bytes.', mem.heapUsed);

@@ -4,7 +4,6 @@
  * it, so memory stays flat whatever the size; small ones are sent as one string so that
  * compression can skip bodies under 1 KB.
  */
-import { Readable } from 'node:stream';
 import type { Frame } from '../query/frame.ts';
 import { formatUtcHour, formatUtcInstant, HOUR_MS } from '../time/hours.ts';
 import { formatLocalHour } from '../time/zones.ts';
@@ -67,29 +66,36 @@ function header(frame: Frame): string {
 }
 
 /**
- * The response body in pieces: the header, then one piece per column, then the close. With an
- * aborted `signal` (the client has gone) no further column is computed.
+ * Which part of a response body a generator writes: the columns [from, to) — `to` may be
+ * lowered while it runs (the compute pool hands the rest to another worker) — with or without
+ * the header before them and the close after them. The parts of one body, concatenated in
+ * column order, are byte for byte the whole body.
  */
-export function* frameJsonPieces(frame: Frame, signal?: AbortSignal): Generator<string> {
-  yield header(frame);
+export interface BodyPart {
+  from: number;
+  to: number;
+  header: boolean;
+  close: boolean;
+}
+
+/**
+ * The response body in pieces: the header, then one piece per column, then the close (or the
+ * `part` of them asked for). With an aborted `signal` (the client has gone) no further column
+ * is computed.
+ */
+export function* frameJsonPieces(frame: Frame, signal?: AbortSignal, part?: BodyPart): Generator<string> {
+  const from = part?.from ?? 0;
+  if (part?.header ?? true) yield header(frame);
   const buffer = new Float64Array(frame.hours.length);
-  for (let c = 0; c < frame.columns.length; c++) {
+  for (let c = from; c < (part ? part.to : frame.columns.length); c++) {
     if (signal?.aborted) return;
     buffer.fill(Number.NaN);
     frame.columns[c].fill(buffer);
     yield (c > 0 ? ',' : '') + formatValues(buffer, frame.columns[c].decimals ?? frame.decimals);
   }
-  yield ']}';
+  if (part?.close ?? true) yield ']}';
 }
 
 export function isLargeFrame(frame: Frame): boolean {
   return frame.hours.length * frame.columns.length > STREAM_ABOVE_VALUES;
-}
-
-/** A small frame as one string, a large one as a lazily pulled stream that stops when `signal` aborts. */
-export function frameBody(frame: Frame, signal?: AbortSignal): string | Readable {
-  if (!isLargeFrame(frame)) return [...frameJsonPieces(frame)].join('');
-  const stream = Readable.from(frameJsonPieces(frame, signal), { objectMode: false, highWaterMark: 1 });
-  signal?.addEventListener('abort', () => stream.destroy(), { once: true });
-  return stream;
 }

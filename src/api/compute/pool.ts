@@ -37,11 +37,26 @@ interface Lane {
 
 interface Pending {
   lane: Lane;
+  job: Job;
   resolve(result: ComputeResult): void;
   reject(error: Error): void;
   stream?: Readable;
   settled: boolean;
   detach(): void;
+  /** May its columns be shared out to another worker (a large all-target response)? */
+  splittable: boolean;
+  /** The other half of a split body: computed by another worker, sent after this job's part. */
+  split?: SplitHalf;
+  /** For the other half's job: the job whose body it completes. */
+  halfOf?: number;
+}
+
+interface SplitHalf {
+  id: number;
+  /** Chunks that arrived before the first half ended. */
+  queue: Buffer[];
+  firstDone: boolean;
+  secondDone: boolean;
 }
 
 export interface PoolOptions {
@@ -69,6 +84,8 @@ export class ComputePool {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  /** Bodies shared out between two workers so far. */
+  splits = 0;
 
   constructor(private readonly options: PoolOptions) {
     if (options.workers <= 0) this.lanes.push(this.localLane());
@@ -84,18 +101,89 @@ export class ComputePool {
     return this.pending.size;
   }
 
-  /** Runs a job; `signal` aborts it (the client has gone). */
-  run(job: Omit<Job, 'id'>, signal: AbortSignal): Promise<ComputeResult> {
+  /**
+   * Runs a job; `signal` aborts it (the client has gone). With `splittable`, a large body's
+   * columns are shared out between two workers when another one has nothing to do: each
+   * computes half, and the halves go out in order.
+   */
+  run(job: Omit<Job, 'id'>, signal: AbortSignal, options: { splittable?: boolean } = {}): Promise<ComputeResult> {
     if (signal.aborted) return Promise.reject(new JobAborted());
     const id = this.nextId++;
-    const lane = this.lanes.reduce((best, l) => (l.jobs < best.jobs ? l : best));
+    const lane = this.leastBusy();
     return new Promise<ComputeResult>((resolve, reject) => {
       const onAbort = () => this.cancel(id);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { lane, resolve, reject, settled: false, detach: () => signal.removeEventListener('abort', onAbort) });
+      const full = { ...job, id };
+      this.pending.set(id, {
+        lane,
+        job: full,
+        resolve,
+        reject,
+        settled: false,
+        splittable: options.splittable ?? false,
+        detach: () => signal.removeEventListener('abort', onAbort),
+      });
       lane.jobs++;
-      lane.post({ type: 'run', job: { ...job, id } });
+      lane.post({ type: 'run', job: full });
     });
+  }
+
+  private leastBusy(except?: Lane): Lane {
+    return this.lanes.filter((l) => l !== except).reduce((best, l) => (l.jobs < best.jobs ? l : best));
+  }
+
+  /** Hands the second half of job `id`'s columns to an idle worker, if there is one. */
+  private trySplit(id: number, p: Pending, columns: number): void {
+    if (!p.splittable || this.lanes.length < 2 || columns < 4) return;
+    const other = this.leastBusy(p.lane);
+    if (other.jobs > 0) return;
+    const mid = Math.ceil(columns / 2);
+    this.splits++;
+    p.lane.post({ type: 'limit', id, to: mid });
+    const halfId = this.nextId++;
+    p.split = { id: halfId, queue: [], firstDone: false, secondDone: false };
+    this.pending.set(halfId, {
+      lane: other,
+      job: p.job,
+      resolve: () => {},
+      reject: () => {},
+      settled: true,
+      splittable: false,
+      halfOf: id,
+      detach: () => {},
+    });
+    other.jobs++;
+    // The second half runs ahead of the client (its chunks wait here until the first half is out).
+    other.post({
+      type: 'run',
+      job: { ...p.job, id: halfId, part: { from: mid, to: columns, header: false, close: true }, credit: columns },
+    });
+  }
+
+  /** An event about the second half of a split body. */
+  private receiveHalf(event: FromWorker, half: Pending): void {
+    const first = this.pending.get(half.halfOf!);
+    const split = first?.split;
+    const stream = first?.stream;
+    if (!first || !split || !stream) return;
+    if (event.type === 'chunk') {
+      const data = Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength);
+      if (split.firstDone) stream.push(data);
+      else split.queue.push(data);
+    } else if (event.type === 'end') {
+      this.done(event.id);
+      split.secondDone = true;
+      if (split.firstDone) this.finishSplit(half.halfOf!);
+    } else if (event.type === 'error') {
+      this.done(event.id);
+      stream.destroy(deserializeError(event.error));
+    }
+  }
+
+  private finishSplit(id: number): void {
+    const p = this.pending.get(id);
+    this.done(id);
+    p?.stream?.push(null);
   }
 
   async close(): Promise<void> {
@@ -107,6 +195,7 @@ export class ComputePool {
   private cancel(id: number): void {
     const p = this.pending.get(id);
     if (!p) return;
+    if (p.split) this.cancel(p.split.id);
     p.lane.post({ type: 'cancel', id });
     this.done(id);
     if (p.stream) p.stream.destroy();
@@ -125,6 +214,7 @@ export class ComputePool {
   private receive(event: FromWorker): void {
     const p = this.pending.get(event.id);
     if (!p) return; // cancelled meanwhile
+    if (p.halfOf !== undefined) return this.receiveHalf(event, p);
     const bytes = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     switch (event.type) {
       case 'records':
@@ -148,16 +238,26 @@ export class ComputePool {
         });
         p.settled = true;
         p.resolve({ kind: 'frame', values: event.values, body: p.stream });
+        this.trySplit(event.id, p, event.columns);
         return;
       }
       case 'chunk':
         p.stream?.push(bytes(event.data));
         return;
       case 'end':
+        if (p.split) {
+          // The first half is out: the second follows, as far as it has come.
+          p.split.firstDone = true;
+          for (const data of p.split.queue) p.stream?.push(data);
+          p.split.queue = [];
+          if (p.split.secondDone) this.finishSplit(event.id);
+          return;
+        }
         this.done(event.id);
         p.stream?.push(null);
         return;
       case 'error': {
+        if (p.split) this.cancel(p.split.id);
         this.done(event.id);
         const error = deserializeError(event.error);
         if (p.stream) p.stream.destroy(error);

@@ -12,6 +12,7 @@ import { QueryError, type QueryErrorItem } from '../../query/errors.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import { HttpError } from '../errors.ts';
 import type { ParamValue } from '../params.ts';
+import type { BodyPart } from '../writer.ts';
 
 export interface Job {
   id: number;
@@ -23,6 +24,10 @@ export interface Job {
   nowMs: number;
   /** HEAD: check that the answer exists (ids, window) without computing values. */
   head: boolean;
+  /** Only this part of a large body (its other columns are computed by another worker). */
+  part?: BodyPart;
+  /** Chunks the job may send before the HTTP thread grants more (default INITIAL_CREDIT). */
+  credit?: number;
 }
 
 export type ToWorker =
@@ -30,7 +35,9 @@ export type ToWorker =
   /** The HTTP thread has room for `n` more chunks of job `id`. */
   | { type: 'credit'; id: number; n: number }
   /** The client has gone: stop computing job `id`. */
-  | { type: 'cancel'; id: number };
+  | { type: 'cancel'; id: number }
+  /** Stop job `id` before column `to` (another worker computes the rest), and leave out the close. */
+  | { type: 'limit'; id: number; to: number };
 
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }
@@ -42,8 +49,8 @@ export type FromWorker =
   | { type: 'records'; id: number; body: Uint8Array; count: number }
   /** A small time series, whole; `values` = rows × columns. */
   | { type: 'body'; id: number; body: Uint8Array; values: number }
-  /** A large time series: chunks follow, then 'end'. */
-  | { type: 'start'; id: number; values: number }
+  /** A large time series of `columns` columns: chunks follow, then 'end'. */
+  | { type: 'start'; id: number; values: number; columns: number }
   | { type: 'chunk'; id: number; data: Uint8Array }
   | { type: 'end'; id: number }
   /** HEAD: the time series exists. */

@@ -13,7 +13,7 @@ import { buildAllRegions } from '../../catalog/regions.ts';
 import type { Frame } from '../../query/frame.ts';
 import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
-import { frameJsonPieces, isLargeFrame } from '../writer.ts';
+import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
 
 /** Credit a large job starts with: chunks it may compute before its client has read any. */
@@ -23,6 +23,7 @@ interface Streaming {
   id: number;
   pieces: Iterator<string>;
   credit: number;
+  part: BodyPart;
 }
 
 const encoder = new TextEncoder();
@@ -62,6 +63,12 @@ export class JobRunner {
         job.credit += message.n;
         this.schedule();
       }
+    } else if (message.type === 'limit') {
+      const job = this.streaming.get(message.id);
+      if (job) {
+        job.part.to = Math.min(job.part.to, message.to);
+        job.part.close = false;
+      }
     } else if (this.starting.has(message.id)) {
       this.cancelled.add(message.id);
     } else {
@@ -95,8 +102,15 @@ export class JobRunner {
         const body = encoder.encode([...frameJsonPieces(frame)].join(''));
         this.emit({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
       } else {
-        this.emit({ type: 'start', id: job.id, values });
-        this.streaming.set(job.id, { id: job.id, pieces: frameJsonPieces(frame), credit: INITIAL_CREDIT });
+        const columns = frame.columns.length;
+        this.emit({ type: 'start', id: job.id, values, columns });
+        const part = job.part ? { ...job.part } : { from: 0, to: columns, header: true, close: true };
+        this.streaming.set(job.id, {
+          id: job.id,
+          pieces: frameJsonPieces(frame, undefined, part),
+          credit: job.credit ?? INITIAL_CREDIT,
+          part,
+        });
         this.turn.push(job.id);
         this.schedule();
       }

@@ -291,7 +291,9 @@ export class ComputePool {
     };
     const spawn = () => {
       const worker = startModuleWorker(import.meta.url, 'worker', {
-        workerData: { seed: this.options.seed },
+        // One worker warms the cell geometry (~3 s of CPU); the others build it on first use,
+        // rather than every worker spending those seconds at start-up.
+        workerData: { seed: this.options.seed, warmCells: index === 0 },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
       });
       worker.on('message', (event: FromWorker | { type: 'ready' }) => {

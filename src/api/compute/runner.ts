@@ -30,12 +30,12 @@ const encoder = new TextEncoder();
 
 /**
  * Builds what the first requests would otherwise wait for, where the computing happens: the
- * region catalog (population, load centres: ~0.5 s) now, and the H3 cell geometry (~3 s) in
- * the catalog's own worker thread.
+ * region catalog (population, load centres: ~0.5 s) now, and (with `cells`) the H3 cell
+ * geometry (~3 s of CPU) in the catalog's own worker thread.
  */
-export function warmCatalog(): void {
+export function warmCatalog(cells = true): void {
   buildAllRegions();
-  warmCells();
+  if (cells) warmCells();
 }
 
 export class JobRunner {

@@ -6,8 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ToWorker } from './protocol.ts';
 import { JobRunner, warmCatalog } from './runner.ts';
 
+const { seed, warmCells } = workerData as { seed: number; warmCells: boolean };
 const port = parentPort!;
-const runner = new JobRunner((workerData as { seed: number }).seed, (event, transfer) => port.postMessage(event, transfer ?? []));
+const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []));
 port.on('message', (message: ToWorker) => runner.handle(message));
-warmCatalog();
+warmCatalog(warmCells);
 port.postMessage({ type: 'ready' });

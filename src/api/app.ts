@@ -99,6 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    // lifecycle.ts writes one line per request when it ends, abandoned ones included.
+    disableRequestLogging: true,
     // A caller's X-Request-Id (if sane) names the request in our logs and comes back in the response.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -146,7 +148,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!state.keyId || !state.endpoint || status >= 500) return;
     meter.record(state.keyId, state.endpoint, completed && status === 200 ? (state.values ?? 0) : 0);
   });
-  app.addHook('onRequest', requireHost);
   app.addHook('onRequest', async (req, reply) => {
     tracker.begin(req, reply);
     void reply.header('x-request-id', req.id);
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       throw serviceError(414, `The query string is too long: ${Buffer.byteLength(req.url) - q - 1} bytes (at most ${maxQueryBytes}).`);
     }
   });
+  app.addHook('onRequest', requireHost);
 
   // Level 4 compresses a 10 MB forecast body about 4× faster than zlib's default 6 for ~5 %
   // more bytes: for large generated responses the CPU is the bottleneck, not the network.

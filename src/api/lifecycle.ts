@@ -85,6 +85,11 @@ export class RequestTracker {
     const status = completed ? reply.statusCode : CLIENT_CLOSED_STATUS;
     const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
     this.metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, status, seconds);
+    // One log line per request, at its end, however it ended (the URL redacted by the serializer).
+    req.log.info(
+      { req, res: { statusCode: status }, responseTime: Math.round(seconds * 1e5) / 100 },
+      completed ? 'request completed' : 'request abandoned by the client',
+    );
     this.onEnd(state, { status: reply.statusCode, completed });
   }
 }

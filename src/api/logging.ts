@@ -70,7 +70,7 @@ export function loggerOptions(option: LogOption | undefined): FastifyServerOptio
     ...(option === true ? {} : { stream: option.stream }),
     serializers: {
       req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-      res: (res) => ({ statusCode: res.statusCode }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       err: serializeError,
     },
   };

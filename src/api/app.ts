@@ -16,6 +16,7 @@ import { WeatherWorld } from '../world/weather.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import crypto from 'node:crypto';
 import { registerAdmin } from './admin.ts';
+import { registerDashboard } from './dashboard.ts';
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND, serviceError, validationError } from './errors.ts';
 import { Metrics } from './metrics.ts';
 import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
   );
   registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN });
+  registerDashboard(app);
 
   app.addHook('onRequest', async (req, reply) => {
     stateOf.set(req, { startedAt: process.hrtime.bigint() });

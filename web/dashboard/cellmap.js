@@ -1,0 +1,79 @@
+// @ts-check
+/**
+ * The map of H3 cells, drawn by Leaflet (the global `L`, loaded by the page) as one GeoJSON
+ * layer. There is no tile layer: the service works offline, so the cells sit on a plain
+ * background and carry the picture themselves.
+ */
+import { formatValue } from './charts.js';
+import { scaleColor, scaleGradient } from './stats.js';
+
+/**
+ * @typedef {{ id: string, geojson: any }} CellRecord
+ */
+
+/** @param {HTMLElement} el */
+export function createCellMap(el) {
+  const map = L.map(el, { zoomSnap: 0.25, attributionControl: true, preferCanvas: false });
+  map.attributionControl.setPrefix('Leaflet · cells: H3');
+  /** @type {import('leaflet').GeoJSON | null} */
+  let layer = null;
+  /** @type {HTMLElement | null} */
+  let legendBody = null;
+
+  const legend = new L.Control({ position: 'bottomright' });
+  legend.onAdd = () => {
+    const div = L.DomUtil.create('div', 'map-legend');
+    legendBody = div;
+    return div;
+  };
+  legend.addTo(map);
+
+  return {
+    /**
+     * Draws the cells once (or again for a new set), fitting the view to them.
+     * @param {CellRecord[]} cells
+     */
+    setCells(cells) {
+      layer?.remove();
+      layer = L.geoJSON(
+        /** @type {any} */ ({ type: 'FeatureCollection', features: cells.map((c) => ({ type: 'Feature', id: c.id, properties: { id: c.id }, geometry: c.geojson })) }),
+        { style: { weight: 0.4, color: '#ffffff', fillOpacity: 0.85, fillColor: '#cccccc' } },
+      ).addTo(map);
+      map.fitBounds(layer.getBounds(), { padding: [8, 8] });
+    },
+    /**
+     * Colours every cell by its value on a scale from 0 to `max`.
+     * @param {(id: string) => number | null} valueOf
+     * @param {{ max: number, units: string, label: string }} scale
+     */
+    colour(valueOf, { max, units, label }) {
+      layer?.eachLayer((l) => {
+        const path = /** @type {import('leaflet').Path & { feature: any }} */ (l);
+        const id = path.feature.properties.id;
+        const v = valueOf(id);
+        path.setStyle({ fillColor: v === null ? '#cccccc' : scaleColor(max > 0 ? v / max : 0) });
+        path.unbindTooltip().bindTooltip(`${id}: ${formatValue(v, units)}`, { sticky: true });
+      });
+      if (legendBody) {
+        legendBody.replaceChildren();
+        const title = L.DomUtil.create('div', 'map-legend-title', legendBody);
+        title.textContent = label;
+        const bar = L.DomUtil.create('div', 'map-legend-bar', legendBody);
+        bar.style.background = scaleGradient();
+        const ends = L.DomUtil.create('div', 'map-legend-ends', legendBody);
+        const lo = L.DomUtil.create('span', '', ends);
+        lo.textContent = formatValue(0, units);
+        const hi = L.DomUtil.create('span', '', ends);
+        hi.textContent = formatValue(max, units);
+      }
+    },
+    clear() {
+      layer?.remove();
+      layer = null;
+      legendBody?.replaceChildren();
+    },
+    resize() {
+      map.invalidateSize();
+    },
+  };
+}

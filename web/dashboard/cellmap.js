@@ -42,7 +42,8 @@ export function createCellMap(el) {
       map.fitBounds(layer.getBounds(), { padding: [8, 8] });
     },
     /**
-     * Colours every cell by its value on a scale from 0 to `max`.
+     * Colours every cell by its value on a square-root scale from 0 to `max`: a few cells hold
+     * most of the wind and solar capacity, and a linear scale would leave the rest one colour.
      * @param {(id: string) => number | null} valueOf
      * @param {{ max: number, units: string, label: string }} scale
      */
@@ -51,7 +52,7 @@ export function createCellMap(el) {
         const path = /** @type {import('leaflet').Path & { feature: any }} */ (l);
         const id = path.feature.properties.id;
         const v = valueOf(id);
-        path.setStyle({ fillColor: v === null ? '#cccccc' : scaleColor(max > 0 ? v / max : 0) });
+        path.setStyle({ fillColor: v === null ? '#cccccc' : scaleColor(max > 0 ? Math.sqrt(Math.max(0, v) / max) : 0) });
         path.unbindTooltip().bindTooltip(`${id}: ${formatValue(v, units)}`, { sticky: true });
       });
       if (legendBody) {
@@ -61,10 +62,8 @@ export function createCellMap(el) {
         const bar = L.DomUtil.create('div', 'map-legend-bar', legendBody);
         bar.style.background = scaleGradient();
         const ends = L.DomUtil.create('div', 'map-legend-ends', legendBody);
-        const lo = L.DomUtil.create('span', '', ends);
-        lo.textContent = formatValue(0, units);
-        const hi = L.DomUtil.create('span', '', ends);
-        hi.textContent = formatValue(max, units);
+        // Ticks at 0, ½ and 1 of the bar: on a square-root scale the middle is a quarter of max.
+        for (const value of [0, max / 4, max]) L.DomUtil.create('span', '', ends).textContent = formatValue(value, units);
       }
     },
     clear() {
@@ -74,6 +73,7 @@ export function createCellMap(el) {
     },
     resize() {
       map.invalidateSize();
+      if (layer) map.fitBounds(layer.getBounds(), { padding: [8, 8] });
     },
   };
 }

@@ -21,8 +21,12 @@ export function formatValue(v, units) {
  */
 export function timeFormat(timezone) {
   const day = new Intl.DateTimeFormat('en-US', { timeZone: timezone, month: 'short', day: 'numeric' });
-  const full = new Intl.DateTimeFormat('en-US', { timeZone: timezone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  return { day: (/** @type {number} */ ms) => day.format(ms), full: (/** @type {number} */ ms) => `${full.format(ms)} ${shortZone(timezone, ms)}` };
+  const time = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return {
+    /** An axis label: the local day, and the local time below it. */
+    tick: (/** @type {number} */ ms) => `${day.format(ms)}\n${time.format(ms)}`,
+    full: (/** @type {number} */ ms) => `${day.format(ms)}, ${time.format(ms)} ${shortZone(timezone, ms)}`,
+  };
 }
 
 /** @param {string} timezone @param {number} ms */
@@ -63,9 +67,9 @@ function timeAxes(timezone, units) {
     fmt,
     axes: {
       animation: false,
-      grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
-      legend: { top: 0, type: 'scroll' },
-      xAxis: { type: 'time', axisLabel: { formatter: (/** @type {number} */ ms) => fmt.day(ms), hideOverlap: true } },
+      grid: { left: 8, right: 24, top: 28, bottom: 30, containLabel: true },
+      legend: { bottom: 0, type: 'scroll' },
+      xAxis: { type: 'time', axisLabel: { formatter: (/** @type {number} */ ms) => fmt.tick(ms), hideOverlap: true, lineHeight: 14 } },
       yAxis: { type: 'value', name: units, scale: true, nameTextStyle: { align: 'left' } },
     },
   };
@@ -113,7 +117,7 @@ export function fanOption(d) {
   const base = { type: 'line', showSymbol: false, lineStyle: { opacity: 0 }, silent: true };
   return {
     ...axes,
-    legend: { ...axes.legend, data: ['Members min–max', 'P10–P90', 'Median'] },
+    legend: { ...axes.legend, data: [{ name: 'Members min–max', icon: 'rect' }, { name: 'P10–P90', icon: 'rect' }, 'Median'] },
     // The band series hold widths, not values: the tooltip reads the bands themselves.
     tooltip: {
       trigger: 'axis',
@@ -155,7 +159,6 @@ export function vintagesOption(d) {
       : { silent: true, symbol: 'none', lineStyle: { color: COLORS.actual, type: 'dashed' }, label: { formatter: `actual ${formatValue(d.actual, d.units)}`, position: 'insideStartTop' }, data: [{ yAxis: d.actual }] };
   return {
     ...axes,
-    xAxis: { ...axes.xAxis, name: 'run', axisLabel: { formatter: (/** @type {number} */ ms) => fmt.day(ms), hideOverlap: true } },
     tooltip: axisTooltip((ms) => `run of ${fmt.full(ms)}`, d.units),
     series: [line(name, data, COLORS.vintage, { showSymbol: true, symbolSize: 6, markLine })],
   };

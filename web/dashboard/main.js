@@ -210,7 +210,7 @@ function colourCells() {
   const h = Number(ui.cellsHour.value);
   let max = 0;
   for (const values of data.byCell.values()) for (const v of values) if (v !== null && v > max) max = v;
-  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, { max, units: data.units, label: `${ui.cellsMetric.value}, ${data.units}` });
+  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, { max, units: data.units, label: `${ui.cellsMetric.value}, ${data.units} (square-root scale)` });
   ui.cellsHourLabel.value = data.times[h] === undefined ? '' : timeFormat(data.timezone).full(data.times[h]);
 }
 

@@ -7,4 +7,4 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-/usr/bin/chromium --version
+/usr/bin/chromium --version 2>/dev/null

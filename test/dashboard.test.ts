@@ -41,7 +41,7 @@ const missingChromium = fs.existsSync(CHROMIUM) ? null : `Chromium not found at 
 if (missingChromium && process.env.CI === 'true') {
   test('Chromium is installed for the dashboard tests (CI=true)', () => assert.fail(missingChromium));
 } else if (missingChromium) {
-  process.stdout.write(`# NOTICE: skipping the dashboard browser tests: ${missingChromium}\n`);
+  process.stdout.write(`NOTICE: skipping the dashboard browser tests: ${missingChromium}\n`);
 }
 
 describe('dashboard: files and headers (no browser)', () => {

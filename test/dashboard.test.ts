@@ -265,6 +265,23 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.equal(await page.evaluate(() => sessionStorage.getItem('gridcast.apiKey')), enterpriseKey);
     assert.equal(await page.evaluate(() => localStorage.getItem('gridcast.apiKey')), null, 'not remembered unless asked');
 
+    // Real-time prices: forecasts only (the API publishes no real-time actuals), and the page says so.
+    await page.selectOption('#price-type', 'rtlmp');
+    await waitForPanels(page);
+    assert.deepEqual((await chartSeries(page, '.card[data-metric="price"]')).map((s) => s.name), ['Day-ahead forecast', 'Latest run']);
+    assert.match((await page.textContent('.card[data-metric="price"] .panel-status'))!, /Real-time prices have no published actuals/);
+
+    // Another ISO: NYISO has no trading hubs, so its zones are the price nodes; the map shows its cells.
+    await page.selectOption('#iso', 'nyiso');
+    await waitForPanels(page);
+    assert.equal(await page.inputValue('#region'), 'nyiso_total');
+    const zones = (await okJson<{ id: string; node_type: string }[]>(t, '/v1/lmp/nyiso/rtlmp/list', { key: enterpriseKey })).filter((n) => n.node_type === 'zone');
+    assert.deepEqual(await page.locator('#price-node option').evaluateAll((els) => els.map((e: any) => e.value)), zones.map((z) => z.id));
+    const nyDemand = await okJson(t, '/v1/region/nyiso/demand/forecast', { key: enterpriseKey, query: { id: 'nyiso_total' } });
+    assert.deepEqual((await chartSeries(page, '.card[data-metric="demand"]'))[2].data, at(nyDemand).slice(0, 168));
+    const nyCells = await okJson<unknown[]>(t, '/v1/cells/nyiso/wind/list', { key: enterpriseKey, query: { resolution: 4 } });
+    assert.equal(await polygons.count(), nyCells.length);
+
     // Narrow screens: the page reflows to one column with no sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);

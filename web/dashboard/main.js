@@ -93,6 +93,15 @@ function describeError(e) {
   return `Error: ${e instanceof Error ? e.message : String(e)}`;
 }
 
+/** @param {Element} panel */
+function markLoading(panel) {
+  /** @type {HTMLElement} */ (panel).dataset.state = 'loading';
+  setStatus(/** @type {HTMLElement} */ (panel.querySelector('.panel-status')), 'Loading…', 'info');
+}
+
+/** Every panel of the page (each has a .panel-status). */
+const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.cells];
+
 /** Load counter per panel: only the latest load of a panel may draw or report. */
 const generations = new WeakMap();
 
@@ -107,8 +116,7 @@ async function loadPanel(panel, load, clear) {
   const generation = (generations.get(panel) ?? 0) + 1;
   generations.set(panel, generation);
   const isCurrent = () => generations.get(panel) === generation;
-  panel.dataset.state = 'loading';
-  setStatus(status, 'Loading…', 'info');
+  markLoading(panel);
   try {
     const note = await load(isCurrent);
     if (!isCurrent()) return;
@@ -247,12 +255,15 @@ async function loadPriceNodes() {
 async function loadIso() {
   if (!apiKey) return;
   setStatus(ui.status, `Loading ${ui.iso.value.toUpperCase()}…`, 'info');
+  // Every panel is about to show this ISO: none may pass for loaded meanwhile.
+  allPanels().forEach(markLoading);
   try {
     const regions = await listRegions(api, ui.iso.value);
     timezone = regions[0]?.timezone ?? 'UTC';
     fillSelect(ui.region, regions.map((r) => ({ value: r.id, label: r.name })), `${ui.iso.value}_total`);
     await loadPriceNodes();
   } catch (e) {
+    clearAll();
     setStatus(ui.status, describeError(e), 'error');
     return;
   }
@@ -264,8 +275,8 @@ function clearAll() {
   for (const el of document.querySelectorAll('.chart')) clearChart(/** @type {HTMLElement} */ (el));
   cellData = null;
   cellMap.clear();
-  for (const panel of document.querySelectorAll('[data-state]')) {
-    delete (/** @type {HTMLElement} */ (panel).dataset.state);
+  for (const panel of allPanels()) {
+    delete panel.dataset.state;
     setStatus(/** @type {HTMLElement} */ (panel.querySelector('.panel-status')), '', '');
   }
 }

@@ -10,7 +10,13 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund --ignore-scripts
+# Of ECharts the dashboard serves one built file (src/api/dashboard.ts); the package's sources
+# and other builds (~60 MB), and zrender (bundled into that file), are not needed at run time.
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund --ignore-scripts \
+ && find node_modules/echarts -mindepth 1 -maxdepth 1 ! -name package.json ! -name dist -exec rm -rf {} + \
+ && find node_modules/echarts/dist -mindepth 1 ! -name echarts.min.js -exec rm -rf {} + \
+ && rm -rf node_modules/zrender
 
 # Run: the compiled code, its production dependencies and the files it reads, as user `node`.
 FROM node:20-alpine

@@ -1,9 +1,9 @@
 /**
  * The container files, tested as far as a machine without a Docker engine allows: the build
- * context holds what the Dockerfile copies (and .dockerignore keeps out what must stay out),
- * the image's entry command — run on the host from the same file layout, with the image's
- * environment — serves /readyz and passes the image's HEALTHCHECK, the compiled code needs
- * production dependencies only, and compose.yaml describes the two profiles correctly (with
+ * context holds what the Dockerfile copies (and .dockerignore keeps out what must stay out);
+ * the image's file tree, assembled on the host by doing what the Dockerfile's stages do, holds
+ * production dependencies only, and its CMD — with the image's environment — serves /readyz and
+ * passes the image's HEALTHCHECK; and compose.yaml describes the two profiles correctly (with
  * `docker compose config` too where a compose client is installed).
  */
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,7 @@ import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { dashboardAssetFiles } from '../src/api/dashboard.ts';
 import { rawRequest, ROOT } from './helpers.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -129,10 +130,11 @@ function makeIgnored(dockerignore: string): (rel: string) => boolean {
   };
 }
 
-function filesUnder(rel: string): string[] {
-  const abs = path.join(ROOT, rel);
+/** Files under `rel` (a file or folder of `root`), as paths relative to `root`. */
+function filesUnder(rel: string, root = ROOT): string[] {
+  const abs = path.join(root, rel);
   if (!fs.statSync(abs).isDirectory()) return [rel];
-  return fs.readdirSync(abs).flatMap((name) => filesUnder(path.posix.join(rel, name)));
+  return fs.readdirSync(abs).flatMap((name) => filesUnder(path.posix.join(rel, name), root));
 }
 
 /** `./x/` → `x`, for comparing COPY paths. */
@@ -163,7 +165,7 @@ describe('Dockerfile and build context', () => {
     // The build stage installs everything to compile, then drops the development dependencies.
     const buildRuns = buildStage.instructions.filter((i) => i.op === 'RUN').map((i) => i.args).join(' && ');
     assert.match(buildRuns, /npm ci\b/);
-    assert.match(buildRuns, /npm run build && npm prune --omit=dev/);
+    assert.match(buildRuns, /npm run build\s+&&\s+npm prune --omit=dev/);
     // The HEALTHCHECK needs nothing the base lacks (no curl in node images).
     assert.equal(execForm(runStage, 'HEALTHCHECK')[0], 'node');
   });
@@ -200,26 +202,83 @@ describe('Dockerfile and build context', () => {
   });
 });
 
-describe('the image entry command on the host', () => {
+/**
+ * The image's file tree, made on the host by doing what its stages do: COPY from the build
+ * context (as .dockerignore filters it) or from the build stage, and the build stage's RUN
+ * commands in a shell in its WORKDIR. The final stage's own RUN only prepares the data volume
+ * for the image's user (outside WORKDIR); here the volume is a temporary directory.
+ * Returns the final stage's WORKDIR.
+ */
+function assembleImage(root: string): string {
+  const ignored = makeIgnored(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8'));
+  const stageDirs = new Map<string, string>();
+  const copyTree = (from: string, to: string, skip: (rel: string) => boolean, rel = '') => {
+    if (skip(rel)) return;
+    if (fs.statSync(from).isDirectory()) {
+      fs.mkdirSync(to, { recursive: true });
+      for (const name of fs.readdirSync(from)) copyTree(path.join(from, name), path.join(to, name), skip, rel ? `${rel}/${name}` : name);
+    } else {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+    }
+  };
+  let dir = '';
+  dockerfile.forEach((stage, n) => {
+    dir = path.join(root, stage.name ?? `stage${n}`);
+    fs.mkdirSync(dir, { recursive: true });
+    if (stage.name) stageDirs.set(stage.name, dir);
+    const env: Record<string, string> = {};
+    for (const i of stage.instructions) {
+      if (i.op === 'WORKDIR') assert.equal(i.args, workdir(runStage), 'one WORKDIR');
+      else if (i.op === 'ENV') Object.assign(env, stageEnv({ ...stage, instructions: [i] }));
+      else if (i.op === 'COPY') {
+        const [c] = copies({ ...stage, instructions: [i] });
+        for (const source of c.sources) {
+          const dest = c.sources.length > 1 || c.dest.endsWith('/') ? path.join(dir, c.dest, path.basename(source)) : path.join(dir, c.dest);
+          if (c.from === undefined) copyTree(path.join(ROOT, source), dest, (rel) => ignored(norm(path.posix.join(source, rel))));
+          else copyTree(path.join(stageDirs.get(c.from)!, path.posix.relative(workdir(buildStage)!, source)), dest, () => false);
+        }
+      } else if (i.op === 'RUN') {
+        if (stage === runStage) {
+          assert.match(i.args, /^mkdir -p (\S+) && chown \S+ \1$/, 'the final stage runs nothing but the volume preparation');
+          continue;
+        }
+        execFileSync('/bin/sh', ['-c', i.args], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+      }
+    }
+  });
+  return dir;
+}
+
+describe('the image, assembled on the host from the Dockerfile', () => {
+  let root: string;
+  let app: string;
   let dataDir: string;
   before(() => {
-    // As in the image's build stage: a clean compile.
-    fs.rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
-    execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-image-'));
+    app = assembleImage(root);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-image-data-'));
   });
   after(() => {
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const d of [root, dataDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  test('the compiled code imports production dependencies only', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  test('it holds the compiled code and production dependencies only', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
+    // No package that only development needs (the lockfile marks them "dev").
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+    const devOnly = Object.entries(lock.packages as Record<string, { dev?: boolean }>).filter(([p, info]) => p && info.dev).map(([p]) => p);
+    assert.ok(devOnly.includes('node_modules/typescript') && devOnly.includes('node_modules/playwright-core'));
+    for (const p of devOnly) assert.ok(!fs.existsSync(path.join(app, p)), `no ${p} in the image`);
+    assert.ok(fs.existsSync(path.join(app, 'node_modules/fastify/package.json')));
+    assert.ok(!fs.existsSync(path.join(app, 'src')) && !fs.existsSync(path.join(app, 'test')), 'no sources or tests');
+    // Every package the compiled code names is a production dependency.
     const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);
-    const files = filesUnder('dist').filter((f) => f.endsWith('.js'));
+    const files = filesUnder('dist', app).filter((f) => f.endsWith('.js'));
     assert.ok(files.length > 20);
     const used = new Set<string>();
     for (const file of files) {
-      const code = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      const code = fs.readFileSync(path.join(app, file), 'utf8');
       // Static and dynamic imports, and createRequire(…)('x') / .resolve('x').
       for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\)\(\s*|\.resolve\(\s*)['"]((?:node:)?@?[a-z0-9][\w.-]*(?:\/[\w.-]+)*)['"]/g)) {
         const spec = m[1].replace(/^node:/, '');
@@ -233,12 +292,12 @@ describe('the image entry command on the host', () => {
     for (const expected of ['fastify', 'echarts', 'leaflet', '@electric-sql/pglite']) assert.ok(used.has(expected), `found the import of ${expected}`);
   });
 
-  test('CMD with the image environment serves /readyz, the dashboard and the API; HEALTHCHECK passes while it runs', async () => {
+  test('its CMD, with the image environment, serves /readyz, the dashboard and the API; HEALTHCHECK passes while it runs', async () => {
     const [command, ...args] = execForm(runStage, 'CMD');
     assert.equal(command, 'node');
     // The image's environment; PORT 0 (any free port) instead of 8000, the volume a temporary directory.
     const env = { PATH: process.env.PATH, HOME: os.tmpdir(), ...imageEnv, PORT: '0', GRIDCAST_DATA_DIR: dataDir, GRIDCAST_LOG: 'off' };
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -262,13 +321,17 @@ describe('the image entry command on the host', () => {
       assert.equal(ready.status, 200, ready.text);
       assert.deepEqual(ready.json(), { status: 'ready', database: 'embedded' });
       assert.ok(fs.existsSync(path.join(dataDir, 'pg')), 'the embedded store is in GRIDCAST_DATA_DIR');
-      const page = await rawRequest(base, '/dashboard');
-      assert.equal(page.status, 200);
-      assert.equal((await rawRequest(base, '/dashboard/assets/echarts.min.js')).status, 200);
+      // Every file of the dashboard's allow-list is in the image (ECharts is trimmed to its one file).
+      for (const name of ['', ...dashboardAssetFiles().keys()].map((n) => (n ? `/dashboard/assets/${n}` : '/dashboard'))) {
+        const res = await rawRequest(base, name);
+        assert.equal(res.status, 200, `${name}: ${res.text.slice(0, 200)}`);
+      }
       const demoKey = /shown only this once:\n(\S+)\n/.exec(out)?.[1];
       assert.ok(demoKey, `a demo key on first start: ${out}`);
-      const regions = await rawRequest(base, '/v1/region/ercot/demand/list', { 'x-api-key': demoKey });
-      assert.equal(regions.status, 200, regions.text);
+      const forecast = await rawRequest(base, '/v1/region/ercot/demand/forecast?id=ercot_total', { 'x-api-key': demoKey });
+      assert.equal(forecast.status, 200, forecast.text);
+      const cells = await rawRequest(base, '/v1/cells/isone/wind/list?resolution=3', { 'x-api-key': demoKey });
+      assert.equal(cells.status, 200, 'cell geometry (worker thread) works from dist');
 
       const health = execForm(runStage, 'HEALTHCHECK');
       const runHealthcheck = () => spawnSync(process.execPath, health.slice(1), { env: { ...env, PORT: String(port) }, timeout: 10_000 }).status;

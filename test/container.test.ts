@@ -263,7 +263,7 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     for (const d of [root, dataDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  test('it holds the compiled code and production dependencies only', () => {
+  test('it holds the compiled code and production dependencies only', (t) => {
     const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
     // No package that only development needs (the lockfile marks them "dev").
     const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
@@ -271,6 +271,10 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     assert.ok(devOnly.includes('node_modules/typescript') && devOnly.includes('node_modules/playwright-core'));
     for (const p of devOnly) assert.ok(!fs.existsSync(path.join(app, p)), `no ${p} in the image`);
     assert.ok(fs.existsSync(path.join(app, 'node_modules/fastify/package.json')));
+    // Small: what the image adds to its base (71 MB at this writing; PGlite alone is 27 MB).
+    const bytes = filesUnder('.', app).reduce((sum, f) => sum + fs.statSync(path.join(app, f)).size, 0);
+    t.diagnostic(`the image's own files: ${(bytes / 1e6).toFixed(0)} MB`);
+    assert.ok(bytes < 120e6, `the image's files take ${(bytes / 1e6).toFixed(0)} MB`);
     assert.ok(!fs.existsSync(path.join(app, 'src')) && !fs.existsSync(path.join(app, 'test')), 'no sources or tests');
     // Every package the compiled code names is a production dependency.
     const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);

@@ -123,16 +123,24 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   }
   /** Every request the page made. */
   const requestsOf = new WeakMap<Page, Seen[]>();
+  /** Uncaught errors in the page (with their stacks). */
+  const pageErrorsOf = new WeakMap<Page, string[]>();
+
+  /** Closes the page; it must not have thrown anything meanwhile. */
+  async function closeChecked(page: Page): Promise<void> {
+    await page.close();
+    assert.deepEqual(pageErrorsOf.get(page), [], 'errors in the page');
+  }
 
   /** Opens the page and submits the key form with `key`. */
   async function openWithKey(key: string): Promise<Page> {
     const page = await context.newPage();
     const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    pageErrorsOf.set(page, pageErrors);
+    page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
     const seen: Seen[] = [];
     requestsOf.set(page, seen);
     page.on('request', (r) => seen.push({ url: r.url(), headers: r.allHeaders() }));
-    page.on('close', () => assert.deepEqual(pageErrors, [], 'errors in the page'));
     await page.goto(`${t.baseUrl}/dashboard`);
     await page.waitForFunction(() => document.querySelector('#iso').options.length > 0);
     await page.fill('#key', key);
@@ -296,7 +304,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     await page.click('#forget');
     assert.equal(await page.evaluate(() => sessionStorage.getItem('gridcast.apiKey')), null);
     assert.equal(await polygons.count(), 0);
-    await page.close();
+    await closeChecked(page);
   });
 
   test('a wrong key: the 401 is shown, nothing is drawn', async () => {
@@ -305,7 +313,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.match((await page.textContent('#status'))!, /401: Invalid API key\./);
     assert.equal(await page.locator('.chart canvas').count(), 0);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'wrong-key.png') });
-    await page.close();
+    await closeChecked(page);
   });
 
   test('a core key: the map shows the 403, the other panels draw; a bad hour shows the 422', async () => {
@@ -323,6 +331,6 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     await waitForPanels(page);
     assert.match((await page.textContent('#vintages .panel-status'))!, /^422: query\.forecasted_by: Value error, no forecast run at or before forecasted_by/);
     await page.locator('#vintages').screenshot({ path: path.join(SCREENSHOTS, 'vintages-422.png') });
-    await page.close();
+    await closeChecked(page);
   });
 });

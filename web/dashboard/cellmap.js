@@ -13,12 +13,22 @@ import { scaleColor, scaleGradient } from './stats.js';
 
 /** @param {HTMLElement} el */
 export function createCellMap(el) {
-  const map = L.map(el, { zoomSnap: 0.25, attributionControl: true, preferCanvas: false });
+  // No animated zooms: the map is refitted on new data and on every window resize, and an
+  // animated zoom still running when the next fit or a layer removal comes can end in
+  // "Invalid LatLng object: (NaN, NaN)" (seen in the browser test on a loaded machine).
+  const map = L.map(el, { zoomSnap: 0.25, zoomAnimation: false, fadeAnimation: false, markerZoomAnimation: false });
   map.attributionControl.setPrefix('Leaflet · cells: H3');
   /** @type {import('leaflet').GeoJSON | null} */
   let layer = null;
   /** @type {HTMLElement | null} */
   let legendBody = null;
+
+  /** Fits the view to the cells, when there are cells and the map has a size to fit them in. */
+  const fit = () => {
+    const size = map.getSize();
+    const bounds = layer?.getBounds();
+    if (bounds?.isValid() && size.x > 0 && size.y > 0) map.fitBounds(bounds, { padding: [8, 8] });
+  };
 
   const legend = new L.Control({ position: 'bottomright' });
   legend.onAdd = () => {
@@ -39,7 +49,7 @@ export function createCellMap(el) {
         /** @type {any} */ ({ type: 'FeatureCollection', features: cells.map((c) => ({ type: 'Feature', id: c.id, properties: { id: c.id }, geometry: c.geojson })) }),
         { style: { weight: 0.4, color: '#ffffff', fillOpacity: 0.85, fillColor: '#cccccc' } },
       ).addTo(map);
-      map.fitBounds(layer.getBounds(), { padding: [8, 8] });
+      fit();
     },
     /**
      * Colours every cell by its value on a square-root scale from 0 to `max`: a few cells hold
@@ -73,7 +83,7 @@ export function createCellMap(el) {
     },
     resize() {
       map.invalidateSize();
-      if (layer) map.fitBounds(layer.getBounds(), { padding: [8, 8] });
+      fit();
     },
   };
 }

@@ -23,11 +23,15 @@ export function createCellMap(el) {
   /** @type {HTMLElement | null} */
   let legendBody = null;
 
-  /** Fits the view to the cells, when there are cells and the map has a size to fit them in. */
+  /**
+   * Fits the view to the cells, when there are cells and the map has room for them inside the
+   * padding (Leaflet's zoom for a box smaller than its padding is NaN).
+   */
   const fit = () => {
+    const padding = 8;
     const size = map.getSize();
     const bounds = layer?.getBounds();
-    if (bounds?.isValid() && size.x > 0 && size.y > 0) map.fitBounds(bounds, { padding: [8, 8] });
+    if (bounds?.isValid() && size.x > 2 * padding && size.y > 2 * padding) map.fitBounds(bounds, { padding: [padding, padding] });
   };
 
   const legend = new L.Control({ position: 'bottomright' });

@@ -132,8 +132,8 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.deepEqual(pageErrorsOf.get(page), [], 'errors in the page');
   }
 
-  /** Opens the page and submits the key form with `key`. */
-  async function openWithKey(key: string): Promise<Page> {
+  /** A new tab on the dashboard, recording its requests and errors. */
+  async function openPage(): Promise<Page> {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     pageErrorsOf.set(page, pageErrors);
@@ -142,6 +142,12 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     requestsOf.set(page, seen);
     page.on('request', (r) => seen.push({ url: r.url(), headers: r.allHeaders() }));
     await page.goto(`${t.baseUrl}/dashboard`);
+    return page;
+  }
+
+  /** Opens the page and submits the key form with `key`. */
+  async function openWithKey(key: string): Promise<Page> {
+    const page = await openPage();
     await page.waitForFunction(() => document.querySelector('#iso').options.length > 0);
     await page.fill('#key', key);
     await page.click('#key-form button[type="submit"]');
@@ -304,6 +310,26 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     await page.click('#forget');
     assert.equal(await page.evaluate(() => sessionStorage.getItem('gridcast.apiKey')), null);
     assert.equal(await polygons.count(), 0);
+    await closeChecked(page);
+  });
+
+  test('"remember on this device" keeps the key across a reload; Forget key removes it', async () => {
+    const page = await openPage();
+    await page.fill('#key', coreKey);
+    await page.check('#remember');
+    await page.click('#key-form button[type="submit"]');
+    await waitForPanels(page);
+    assert.equal(await page.evaluate(() => localStorage.getItem('gridcast.apiKey')), coreKey);
+    // A new tab of the same browser (no sessionStorage): the page loads with the remembered key.
+    const again = await openPage();
+    const states = await waitForPanels(again);
+    assert.equal(states.demand, 'ready');
+    assert.equal(await again.inputValue('#key'), coreKey);
+    assert.equal(await again.isChecked('#remember'), true);
+    await again.click('#forget');
+    assert.equal(await again.evaluate(() => localStorage.getItem('gridcast.apiKey')), null);
+    assert.match((await again.textContent('#status'))!, /Key forgotten/);
+    await closeChecked(again);
     await closeChecked(page);
   });
 

@@ -55,10 +55,15 @@ async function startReplica(databaseUrl: string): Promise<Replica> {
     GRIDCAST_NOW: '2026-12-31T18:00:00Z',
     GRIDCAST_RATE_LIMITS: 'core=none,advanced=none,enterprise=none',
   };
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'gridcast.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'gridcast.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    env,
+    // The URL is printed on stderr (stdout is the request log, off here).
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stderr!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m) resolve(m[1]);
@@ -82,7 +87,14 @@ interface CaseResult {
   peakRssMb: number[];
 }
 
-async function runCase(replicas: Replica[], key: string, name: string, p: string, connections: number, seconds: number): Promise<CaseResult> {
+async function runCase(
+  replicas: Replica[],
+  key: string,
+  name: string,
+  p: string,
+  connections: number,
+  seconds: number,
+): Promise<CaseResult> {
   process.stderr.write(`load: ${name} (${replicas.length} replicas × ${connections} connections, ${seconds} s) …\n`);
   for (const r of replicas) resetPeak(r.child.pid!);
   const results = await Promise.all(
@@ -90,7 +102,8 @@ async function runCase(replicas: Replica[], key: string, name: string, p: string
   );
   const requests = results.reduce((s, r) => s + r.requests.total, 0);
   // Per-replica percentiles are combined by weighting with each replica's request count.
-  const weighted = (pick: (r: autocannon.Result) => number) => results.reduce((s, r) => s + pick(r) * r.requests.total, 0) / Math.max(1, requests);
+  const weighted = (pick: (r: autocannon.Result) => number) =>
+    results.reduce((s, r) => s + pick(r) * r.requests.total, 0) / Math.max(1, requests);
   return {
     name,
     path: p,
@@ -128,7 +141,8 @@ async function main(): Promise<void> {
     const small = '/v1/region/ercot/demand/forecast?id=ercot_total';
     const large = '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-03-31';
     // Warm each replica once (JIT, catalogs, the large request's day blocks in each process's cache).
-    for (const r of replicas) for (const p of [small, large]) await fetch(r.url + p, { headers: { 'x-api-key': created.key } }).then((x) => x.arrayBuffer());
+    for (const r of replicas)
+      for (const p of [small, large]) await fetch(r.url + p, { headers: { 'x-api-key': created.key } }).then((x) => x.arrayBuffer());
     const cases = [
       await runCase(replicas, created.key, 'small: one region, 15-day forecast', small, 16, SMALL_SECONDS),
       await runCase(replicas, created.key, 'large: every ERCOT wind plant, 90 days', large, 2, LARGE_SECONDS),

@@ -101,7 +101,19 @@ async function startServer(): Promise<Server> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
   const nodeFlags = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const args = [...nodeFlags, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir];
+  const args = [
+    ...nodeFlags,
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'serve',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--data',
+    dataDir,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, GRIDCAST_NOW: FIXED_NOW, GRIDCAST_LOG: 'off' },
@@ -121,13 +133,13 @@ async function startServer(): Promise<Server> {
 }
 
 /**
- * Reads stdout lines until "listening on URL"; the demo key is the line after
- * "created a demo API key" (the 2nd line).
+ * Reads the server's stderr lines (its messages for a person) until "listening on URL"; the
+ * demo key is the line after "created a demo API key". stdout (the request log) is drained.
  */
 function waitForListening(child: ChildProcess): Promise<{ key: string; url: string | undefined }> {
   return new Promise((resolve, reject) => {
     const lines: string[] = [];
-    let stderr = '';
+    let stdout = '';
     let partial = '';
     let settled = false;
     const onExit = (code: number | null, signal: string | null) => fail(`exited early (code ${code}, signal ${signal})`);
@@ -138,12 +150,12 @@ function waitForListening(child: ChildProcess): Promise<{ key: string; url: stri
     };
     const fail = (why: string) => {
       settle();
-      reject(new Error(`bench: server ${why}\nstdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+      reject(new Error(`bench: server ${why}\nstderr:\n${lines.join('\n')}\nstdout:\n${stdout}`));
     };
     const timer = setTimeout(() => fail(`did not listen within ${STARTUP_TIMEOUT_MS / 1000} s`), STARTUP_TIMEOUT_MS);
-    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
     child.once('exit', onExit);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       if (settled) return; // keep draining the pipe, but read nothing more
       partial += d.toString();
       const parts = partial.split('\n');
@@ -366,7 +378,11 @@ async function casesFor(server: Server): Promise<Case[]> {
   return [
     { name: 'large: ERCOT wind, all plants, 365 d', path: `/v1/plant/ercot/wind/continuous?${year}`, large: true },
     { name: 'large: ERCOT solar, all plants, 365 d', path: `/v1/plant/ercot/solar/continuous?${year}`, large: true },
-    { name: `small: ERCOT wind, plant ${plants[0].id}, 7 d`, path: `/v1/plant/ercot/wind/continuous?id=${plants[0].id}&start=2026-06-01&end=2026-06-07`, large: false },
+    {
+      name: `small: ERCOT wind, plant ${plants[0].id}, 7 d`,
+      path: `/v1/plant/ercot/wind/continuous?id=${plants[0].id}&start=2026-06-01&end=2026-06-07`,
+      large: false,
+    },
     // The largest ISO's finest cells over a month (issue 4): ~6,000 columns × 744 hours.
     { name: 'large: MISO cells res 5, demand, 31 d', path: `/v1/cells/miso/demand/continuous?resolution=5&${july}`, large: true },
     { name: 'large: MISO cells res 5, wind, 31 d', path: `/v1/cells/miso/wind/continuous?resolution=5&${july}`, large: true },
@@ -394,7 +410,11 @@ interface Report {
 
 function gitCommit(): string | null {
   try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     let dirty = false;
     try {
       execFileSync('git', ['diff', '--quiet', 'HEAD', '--', 'src'], { cwd: ROOT, stdio: 'ignore' });

@@ -356,7 +356,10 @@ function applyRule(state: string, rule: StateRule, counties: AtlasCounty[]): Map
   const byFips = new Set<string>();
   for (const [target, list] of Object.entries(rule.groups ?? {}) as [Target, string][]) {
     parseTarget(target);
-    for (const token of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const token of list
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const isFips = /^\d{5}$/.test(token);
       const hits = counties.filter((c) => (isFips ? c.fips === token : c.name === token));
       if (hits.length === 0) throw new Error(`${state}: no county "${token}"`);
@@ -396,7 +399,10 @@ function summary(rows: { fips: string; iso: IsoCode; zone: string }[]): string {
     const mine = rows.filter((r) => r.iso === iso);
     const zones = new Map<string, number>();
     for (const r of mine) zones.set(r.zone, (zones.get(r.zone) ?? 0) + 1);
-    const z = [...zones].sort().map(([k, n]) => `${k} ${n}`).join(', ');
+    const z = [...zones]
+      .sort()
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
     lines.push(`${iso.padEnd(6)} ${String(mine.length).padStart(4)} counties: ${z}`);
   }
   return lines.join('\n');

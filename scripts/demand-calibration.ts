@@ -1,6 +1,6 @@
 /**
  * Prints, per ISO, what the demand model (src/world/demand.ts) yields over 2026, to calibrate
- * DEMAND_PARAMS against realism-targets §2a (load levels) and §1a (day-ahead MAPE):
+ * DEMAND_PARAMS against docs/realism-targets.md §2a (load levels) and §1a (day-ahead MAPE):
  *   truth of `<iso>_total`: peak, mean, min (GW), winter (Dec–Feb) peak, peak hour of the mean
  *   July weekday; day-ahead MAPE of `optimized` and `iso` (run of the previous day at 10:00
  *   local); MAPE of runs made 1, 3, 7 days before at 10:00 local; poptemp means in January and July.
@@ -11,11 +11,19 @@
 import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from '../src/catalog/isos.ts';
 import { regionsOf } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
-import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../src/world/demand.ts';
-import { WeatherWorld } from '../src/world/weather.ts';
+import {
+  addDays,
+  localDateOfHour,
+  localDayStartHour,
+  localHourOfDay,
+  localWallHourToEpochHour,
+  type CivilDate,
+} from '../src/time/zones.ts';
+import { RegionWeatherComputer } from '../src/world/demand.ts';
+import { WeatherBatch } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 
-/** Targets from realism-targets §2a (GW): summer peak band, mean, winter peak, min band. */
+/** Targets from docs/realism-targets.md §2a (GW): summer peak band, mean, winter peak, min band. */
 const TARGETS: Record<IsoCode, string> = {
   pjm: 'peak 150-160, mean ~89, winter ~140-145, min 55-60',
   miso: 'peak ~120-127, mean ~75, winter ~105-110, min 50-55',
@@ -42,7 +50,7 @@ function truthYear(iso: IsoCode): { valid: number[]; demand: Float64Array; popte
   const zone = ISOS[iso].timezone;
   const valid = hoursBetween(zone, YEAR_START, YEAR_END);
   const t0 = performance.now();
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, { valid, created: null }, null), valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, { valid, created: null }, null, {}), valid, zone);
   const total = regionsOf(iso)[0];
   const demand = new Float64Array(valid.length);
   const poptemp = new Float64Array(valid.length);
@@ -70,7 +78,7 @@ function sampledRows(iso: IsoCode, model: ForecastModelName, daysBefore: number)
 function mape(iso: IsoCode, model: ForecastModelName, daysBefore: number, truthAt: Map<number, number>): number {
   const zone = ISOS[iso].timezone;
   const rows = sampledRows(iso, model, daysBefore);
-  const c = new RegionWeatherComputer(regionWeatherBatch(world, rows, FORECAST_MODELS[model].skill), rows.valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(world, rows, FORECAST_MODELS[model].skill, {}), rows.valid, zone);
   const out = new Float64Array(rows.valid.length);
   c.demand(regionsOf(iso)[0], out);
   let sum = 0;
@@ -87,11 +95,20 @@ for (const iso of isos.length ? isos : ISO_CODES) {
   const zone = ISOS[iso].timezone;
   const { valid, demand, poptemp, ms } = truthYear(iso);
   const truthAt = new Map(valid.map((h, i) => [h, demand[i]]));
-  let peak = 0, min = Infinity, sum = 0, winterPeak = 0;
+  let peak = 0,
+    min = Infinity,
+    sum = 0,
+    winterPeak = 0;
   const julyHour = new Float64Array(24);
   const julyCount = new Float64Array(24);
-  let janT = 0, janN = 0, julT = 0, julN = 0;
-  let weekday = 0, weekdayN = 0, weekend = 0, weekendN = 0;
+  let janT = 0,
+    janN = 0,
+    julT = 0,
+    julN = 0;
+  let weekday = 0,
+    weekdayN = 0,
+    weekend = 0,
+    weekendN = 0;
   for (let i = 0; i < valid.length; i++) {
     const d = demand[i];
     peak = Math.max(peak, d);
@@ -100,12 +117,26 @@ for (const iso of isos.length ? isos : ISO_CODES) {
     const date = localDateOfHour(zone, valid[i]);
     const wd = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
     if (date.month <= 2 || date.month === 12) winterPeak = Math.max(winterPeak, d);
-    if (date.month === 1) { janT += poptemp[i]; janN++; }
-    if (date.month === 7) {
-      julT += poptemp[i]; julN++;
-      if (wd !== 0 && wd !== 6) { const h = localHourOfDay(zone, valid[i]); julyHour[h] += d; julyCount[h]++; }
+    if (date.month === 1) {
+      janT += poptemp[i];
+      janN++;
     }
-    if (wd === 0 || wd === 6) { weekend += d; weekendN++; } else { weekday += d; weekdayN++; }
+    if (date.month === 7) {
+      julT += poptemp[i];
+      julN++;
+      if (wd !== 0 && wd !== 6) {
+        const h = localHourOfDay(zone, valid[i]);
+        julyHour[h] += d;
+        julyCount[h]++;
+      }
+    }
+    if (wd === 0 || wd === 6) {
+      weekend += d;
+      weekendN++;
+    } else {
+      weekday += d;
+      weekdayN++;
+    }
   }
   let peakHour = 0;
   for (let h = 1; h < 24; h++) if (julyHour[h] / julyCount[h] > julyHour[peakHour] / julyCount[peakHour]) peakHour = h;

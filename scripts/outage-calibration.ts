@@ -1,5 +1,5 @@
 /**
- * Calibration of the daily outage model (src/world/outage.ts) against realism-targets §2d.
+ * Calibration of the daily outage model (src/world/outage.ts) against docs/realism-targets.md §2d.
  *
  *   node --import tsx scripts/outage-calibration.ts [year]
  *
@@ -65,7 +65,7 @@ function forecastTemps(iso: IsoCode, epochDay: number, runDay: number, model: Ou
   const truth = truthTemps(iso, epochDay);
   if (model === 'normal') return truth;
   const lead = epochDay - runDay;
-  const sd = (1.3 + 0.35 * lead) * (model === 'iso' ? 1.25 : 1) / 0.8;
+  const sd = ((1.3 + 0.35 * lead) * (model === 'iso' ? 1.25 : 1)) / 0.8;
   const k = ISO_CODES.indexOf(iso) * 4 + (model === 'iso' ? 2 : 1);
   const err = (sd * valueNoise2(SEED, 100 + k, epochDay / 2, runDay / 3)) / VALUE_NOISE2_SD;
   return { min: truth.min + err, max: truth.max + err };
@@ -81,7 +81,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const first = epochDayOf(YEAR, 1, 1);
 const last = epochDayOf(YEAR, 12, 31);
 
-console.log(`Outage truth ${YEAR}: monthly mean total (GW); year-mean planned/forced; min and max day; peak forced day; normal − truth (year mean)`);
+console.log(
+  `Outage truth ${YEAR}: monthly mean total (GW); year-mean planned/forced; min and max day; peak forced day; normal − truth (year mean)`,
+);
 console.log(
   `iso    fleet ${MONTHS.map((m) => m.padStart(5)).join(' ')} | plan forc |  min (date)      max (date)    | peak forced (date, Tmin)     | normal bias`,
 );
@@ -133,7 +135,9 @@ for (const iso of ISO_CODES) {
         absForced += Math.abs(f.forcedMw - truth.forcedMw);
       }
       const meanForced = forcedSum / n;
-      cells.push(`d${lead} ${gw(absTotal / n)} GW ${((100 * absTotal) / n / meanForced).toFixed(0).padStart(3)}% (forced ${((100 * absForced) / n / meanForced).toFixed(0).padStart(3)}%)`);
+      cells.push(
+        `d${lead} ${gw(absTotal / n)} GW ${((100 * absTotal) / n / meanForced).toFixed(0).padStart(3)}% (forced ${((100 * absForced) / n / meanForced).toFixed(0).padStart(3)}%)`,
+      );
     }
     maeRows.push(`${iso.padEnd(6)} ${model.padEnd(9)} ${cells.join('  ')}`);
   }

@@ -1,6 +1,6 @@
 /**
  * Realism report: what the synthetic world and its forecast models yield over a period,
- * to compare with /work/shared/reference/realism-targets.md (§1 forecast accuracy, §2 load
+ * to compare with docs/realism-targets.md (§1 forecast accuracy, §2 load
  * levels and capacity factors, §3 prices, §4 gas hubs). Calls the query layer directly (no
  * HTTP), as the API would:
  *
@@ -32,11 +32,12 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
+import type { ForecastModelName } from '../src/models/forecastModels.ts';
+import type { RegionMetric } from '../src/query/regions.ts';
 import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
-import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
 
 // The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
@@ -44,18 +45,29 @@ import type { WeatherWorld as WeatherWorldType } from '../src/world/weather.ts';
 process.env.GRIDCAST_CACHE_MB ??= '0';
 const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
-const { plantsOf } = await import('../src/catalog/plants.ts');
+const { metricSpec } = await import('../src/catalog/metrics.ts');
+const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
-const { FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
-const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, parseDate } =
-  await import('../src/time/zones.ts');
-const { WeatherWorld } = await import('../src/world/weather.ts');
+const {
+  addDays,
+  compareDates,
+  daysBetween,
+  formatDate,
+  formatLocalHour,
+  localDateOfHour,
+  localDayStartHour,
+  localHourOfDay,
+  localWallHourToEpochHour,
+  parseDate,
+} = await import('../src/time/zones.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -66,7 +78,7 @@ Prints, per ISO, forecast error by lead day of every model against actuals of <i
 wind/solar capacity factors by month, demand peak/mean/min, monthly poptemp, and price
 statistics at its hubs (NYISO: zones WEST, CAPITL, N.Y.C., LONGIL) from the rtlmp and dalmp
 truth over every hour of the period; then, once, gas hub prices over the period's gas days —
-for comparison with realism-targets.md (§1, §2, §3, §4).
+for comparison with docs/realism-targets.md (§1, §2, §3, §4).
 
 Options
   --from YYYY-MM-DD   first local day of the period (default 2026-01-01)
@@ -118,13 +130,15 @@ function parseOptions(argv: string[]): Options {
     jobs: Math.min(2, availableParallelism()),
   };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
+    const [flag, inline] = argv[i].includes('=')
+      ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)]
+      : [argv[i], undefined];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case '--help':
       case '-h':
         console.log(HELP);
-        process.exit(0);
+        return process.exit(0);
       case '--from':
         o.from = parseDay(flag, value());
         break;
@@ -132,7 +146,10 @@ function parseOptions(argv: string[]): Options {
         o.to = parseDay(flag, value());
         break;
       case '--iso': {
-        const list = (value() ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+        const list = (value() ?? '')
+          .split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean);
         const bad = list.filter((s) => !isIsoCode(s));
         if (list.length === 0 || bad.length) fail(`--iso: unknown ISO ${bad.join(', ') || '(none given)'}; known: ${ISO_CODES.join(',')}`);
         o.isos = list as IsoCode[];
@@ -166,17 +183,15 @@ function parseOptions(argv: string[]): Options {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query access (typed loosely: other metrics and models may be added at any time)
+// Query access: the region group's queries, typed by the query layer (metrics from the registry,
+// models from models/forecastModels.ts), so a new metric or model shows up here by itself.
 
-type Query = (world: WeatherWorldType, request: Record<string, unknown>) => Frame;
-const queries = regionQueries as unknown as { continuous: Query; actual: Query; forecast: Query };
-const MODELS = FORECAST_MODELS as unknown as Record<string, { horizonHours?: number } | undefined>;
+const queries = regionQueries;
 /**
- * The models the API serves continuous series from, when forecastModels.ts says so
- * (CONTINUOUS_MODEL_NAMES); the others (e.g. `normal`) are scored from single runs. Without
- * that list, a model is scored as continuous when the continuous query accepts it.
+ * The models the API serves continuous series from (CONTINUOUS_MODEL_NAMES); the others (e.g.
+ * `normal`) are scored from single runs.
  */
-const CONTINUOUS_MODELS = (forecastModels as Record<string, unknown>).CONTINUOUS_MODEL_NAMES as readonly string[] | undefined;
+const CONTINUOUS_MODELS: readonly ForecastModelName[] = CONTINUOUS_MODEL_NAMES;
 
 const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
 const LATEST_HOUR = 10;
@@ -200,7 +215,7 @@ function daysFrom(from: CivilDate, to: CivilDate, step = 1): CivilDate[] {
 /** Splits sorted days into runs of consecutive days, each at most `maxDays` (CHUNK_DAYS) long. */
 function chunks(days: CivilDate[], maxDays = CHUNK_DAYS): [CivilDate, CivilDate][] {
   const out: [CivilDate, CivilDate][] = [];
-  for (let i = 0; i < days.length; ) {
+  for (let i = 0; i < days.length;) {
     let j = i;
     while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < maxDays) j++;
     out.push([days[i], days[j]]);
@@ -262,13 +277,16 @@ function seriesOver(iso: IsoCode, days: CivilDate[], query: (start: RequestInsta
 /** "every day", "every 2nd day", "every 3rd day", "every 7th day". */
 function everyNth(n: number): string {
   if (n === 1) return 'every day';
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `every ${n}${suffix} day`;
 }
 
 function message(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
-  return m.replace(/^Value error, /, '').split('\n')[0].slice(0, 200);
+  return m
+    .replace(/^Value error, /, '')
+    .split('\n')[0]
+    .slice(0, 200);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,17 +295,20 @@ function message(e: unknown): string {
 type Measure = 'mape' | 'nmae' | 'mae';
 
 interface MetricSpec {
-  metric: string;
+  metric: RegionMetric;
   measure: Measure;
   /** Label of the measure, with its unit. */
   label: (units: string) => string;
   daylightOnly: boolean;
 }
 
-function specOf(metric: string): MetricSpec {
-  if (metric === 'demand') return { metric, measure: 'mape', label: () => 'MAPE %', daylightOnly: false };
-  if (metric === 'wind' || metric === 'solar') {
-    return { metric, measure: 'nmae', label: () => (metric === 'solar' ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly: metric === 'solar' };
+/** How the registry (catalog/metrics.ts) says a regional metric is scored. */
+function specOf(metric: RegionMetric): MetricSpec {
+  const measure = metricSpec(metric).errorMeasure ?? 'mae';
+  if (measure === 'mape') return { metric, measure, label: () => 'MAPE %', daylightOnly: false };
+  if (measure === 'nmae' || measure === 'nmae_daylight') {
+    const daylightOnly = measure === 'nmae_daylight';
+    return { metric, measure: 'nmae', label: () => (daylightOnly ? 'NMAE %cap, daylight' : 'NMAE %cap'), daylightOnly };
   }
   return { metric, measure: 'mae', label: (units) => `MAE ${units || '?'}`, daylightOnly: false };
 }
@@ -299,10 +320,7 @@ class Capacity {
   readonly total: number;
 
   constructor(iso: IsoCode, type: 'wind' | 'solar') {
-    const tz = ISOS[iso].timezone;
-    const plants = [...plantsOf(iso, type)]
-      .map((p) => ({ start: localDayStartHour(tz, parseDate(p.operations_begin_date)), mw: p.capacity_mw }))
-      .sort((a, b) => a.start - b.start);
+    const plants = [...plantsOf(iso, type)].map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
     this.starts = plants.map((p) => p.start);
     this.cum = [];
     let sum = 0;
@@ -357,7 +375,7 @@ class ErrorSum {
 // Scoring a model
 
 interface ModelScore {
-  model: string;
+  model: ForecastModelName;
   /** How it was scored: stitched continuous series, or single runs. */
   via: 'continuous' | 'forecast';
   byLead: Map<number, ErrorSum>;
@@ -366,18 +384,25 @@ interface ModelScore {
   notes: string[];
 }
 
-function beyondHorizon(model: string, lead: number): boolean {
-  const h = MODELS[model]?.horizonHours;
+function beyondHorizon(model: ForecastModelName, lead: number): boolean {
   // The first hour of day D is about lead·24 − latest_hour hours after the run's cutoff.
-  return typeof h === 'number' && lead * 24 - LATEST_HOUR >= h;
+  return lead * 24 - LATEST_HOUR >= FORECAST_MODELS[model].horizonHours;
 }
 
-function newScore(model: string, via: ModelScore['via']): ModelScore {
+function newScore(model: ForecastModelName, via: ModelScore['via']): ModelScore {
   return { model, via, byLead: new Map(LEADS.map((l) => [l, new ErrorSum()])), beyond: new Set(), notes: [] };
 }
 
 /** Continuous series of `model` for each lead over the sampled days, scored against truth. */
-function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: CivilDate[], nowMs: number, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreContinuous(
+  iso: IsoCode,
+  spec: MetricSpec,
+  model: ForecastModelName,
+  days: CivilDate[],
+  nowMs: number,
+  truth: Map<number, number>,
+  cap: Capacity | null,
+): ModelScore {
   const score = newScore(model, 'continuous');
   for (const lead of LEADS) {
     if (beyondHorizon(model, lead)) {
@@ -390,7 +415,17 @@ function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: Ci
     for (const [a, b] of chunks(days)) {
       let frame: Frame;
       try {
-        frame = queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: lead, latestHour: LATEST_HOUR, start: dayInstant(a), end: dayInstant(b), nowMs });
+        frame = queries.continuous(world, {
+          iso,
+          metric: spec.metric,
+          id: `${iso}_total`,
+          model,
+          daysAhead: lead,
+          latestHour: LATEST_HOUR,
+          start: dayInstant(a),
+          end: dayInstant(b),
+          nowMs,
+        });
       } catch (e) {
         failed++;
         firstError ||= message(e);
@@ -413,7 +448,14 @@ function scoreContinuous(iso: IsoCode, spec: MetricSpec, model: string, days: Ci
  * I serves lead L for day I + L. Issue days are every N-th day, so each run is computed
  * once for all leads.
  */
-function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Options, truth: Map<number, number>, cap: Capacity | null): ModelScore {
+function scoreForecastRuns(
+  iso: IsoCode,
+  spec: MetricSpec,
+  model: ForecastModelName,
+  o: Options,
+  truth: Map<number, number>,
+  cap: Capacity | null,
+): ModelScore {
   const score = newScore(model, 'forecast');
   const tz = ISOS[iso].timezone;
   const maxLead = LEADS[LEADS.length - 1];
@@ -432,7 +474,14 @@ function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Opt
     const by = localWallHourToEpochHour(tz, issue, LATEST_HOUR) * HOUR_MS;
     let frame: Frame;
     try {
-      frame = queries.forecast(world, { iso, metric: spec.metric, id: `${iso}_total`, model, forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() }, nowMs: o.nowMs });
+      frame = queries.forecast(world, {
+        iso,
+        metric: spec.metric,
+        id: `${iso}_total`,
+        model,
+        forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+        nowMs: o.nowMs,
+      });
     } catch (e) {
       failed++;
       firstError ||= message(e);
@@ -452,12 +501,30 @@ function scoreForecastRuns(iso: IsoCode, spec: MetricSpec, model: string, o: Opt
 }
 
 /** Scores `model`, or explains why it cannot be scored for this metric. */
-function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, sampled: CivilDate[], truth: Map<number, number>, cap: Capacity | null): ModelScore | string {
+function scoreModel(
+  iso: IsoCode,
+  spec: MetricSpec,
+  model: ForecastModelName,
+  o: Options,
+  sampled: CivilDate[],
+  truth: Map<number, number>,
+  cap: Capacity | null,
+): ModelScore | string {
   let continuousError = 'the API serves no continuous series of this model';
-  if (!CONTINUOUS_MODELS || CONTINUOUS_MODELS.includes(model)) {
+  if (CONTINUOUS_MODELS.includes(model)) {
     try {
       // Probe: one day at lead 1 (cheap; plant blocks are reused from the block cache).
-      queries.continuous(world, { iso, metric: spec.metric, id: `${iso}_total`, model, daysAhead: 1, latestHour: LATEST_HOUR, start: dayInstant(sampled[0]), end: dayInstant(sampled[0]), nowMs: o.nowMs });
+      queries.continuous(world, {
+        iso,
+        metric: spec.metric,
+        id: `${iso}_total`,
+        model,
+        daysAhead: 1,
+        latestHour: LATEST_HOUR,
+        start: dayInstant(sampled[0]),
+        end: dayInstant(sampled[0]),
+        nowMs: o.nowMs,
+      });
       continuousError = '';
     } catch (e) {
       continuousError = message(e);
@@ -467,7 +534,14 @@ function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, s
   try {
     const probeDay = compareDates(addDays(o.from, -1), FORECAST_HISTORY_START) < 0 ? FORECAST_HISTORY_START : addDays(o.from, -1);
     const by = localWallHourToEpochHour(ISOS[iso].timezone, probeDay, LATEST_HOUR) * HOUR_MS;
-    queries.forecast(world, { iso, metric: spec.metric, id: `${iso}_total`, model, forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() }, nowMs: o.nowMs });
+    queries.forecast(world, {
+      iso,
+      metric: spec.metric,
+      id: `${iso}_total`,
+      model,
+      forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+      nowMs: o.nowMs,
+    });
   } catch (e) {
     return `not available (continuous: ${continuousError}; forecast: ${message(e)})`;
   }
@@ -480,7 +554,10 @@ function scoreModel(iso: IsoCode, spec: MetricSpec, model: string, o: Options, s
 function table(header: string[], rows: string[][], alignLeft = 1): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
   const line = (r: string[]) =>
-    r.map((cell, c) => (c < alignLeft ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
+    r
+      .map((cell, c) => (c < alignLeft ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -557,7 +634,7 @@ function meanOf(s: Series, cap: Capacity | null): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Prices (realism-targets §3) and gas hubs (§4)
+// Prices (docs/realism-targets.md §3) and gas hubs (§4)
 
 /** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
 const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };
@@ -606,7 +683,13 @@ function quantile(sorted: Float64Array, q: number): number {
 
 function summarizePrices(node: PriceNode, rt: Float64Array, da: Float64Array, onPeak: Uint8Array, month: Int32Array): PriceStats {
   const sorted = rt.filter(Number.isFinite).sort();
-  let rtSum = 0, rtNeg = 0, daSum = 0, daNeg = 0, daN = 0, spreadSum = 0, spreadN = 0;
+  let rtSum = 0,
+    rtNeg = 0,
+    daSum = 0,
+    daNeg = 0,
+    daN = 0,
+    spreadSum = 0,
+    spreadN = 0;
   const peak = [
     { sum: 0, n: 0 },
     { sum: 0, n: 0 },
@@ -685,7 +768,10 @@ function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
       }
     }
     const rows = { valid, created: valid.map(() => Number.NaN) };
-    for (const [type, out] of [['rtlmp', rt], ['dalmp', da]] as const) {
+    for (const [type, out] of [
+      ['rtlmp', rt],
+      ['dalmp', da],
+    ] as const) {
       const pricesOf = lmpSource(world, iso, type, rows, null);
       nodes.forEach((node, j) => out[j].set(pricesOf(node), offset));
     }
@@ -695,7 +781,13 @@ function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
 }
 
 /** The price section of an ISO (section 5). */
-function priceSection(iso: IsoCode, from: CivilDate, to: CivilDate, requestedTo: CivilDate, nowMs: number): { lines: string[]; stats: PriceStats[] } {
+function priceSection(
+  iso: IsoCode,
+  from: CivilDate,
+  to: CivilDate,
+  requestedTo: CivilDate,
+  nowMs: number,
+): { lines: string[]; stats: PriceStats[] } {
   const t0 = performance.now();
   const period = `${formatDate(from)}..${formatDate(to)}`;
   const lines = [''];
@@ -715,7 +807,8 @@ function priceSection(iso: IsoCode, from: CivilDate, to: CivilDate, requestedTo:
     `Prices, truth of rtlmp (RT) and dalmp (DA), USD/MWh, every hour of ${period} (${stats[0]?.hours ?? 0} hours), at ` +
       (hubs ? 'the hubs' : `zones ${stats.map((s) => s.node).join(', ')} (${iso} has no hubs)`),
   );
-  if (compareDates(to, requestedTo) !== 0) lines.push(`  (truth ends at now, ${new Date(nowMs).toISOString()}: days after ${formatDate(to)} are left out)`);
+  if (compareDates(to, requestedTo) !== 0)
+    lines.push(`  (truth ends at now, ${new Date(nowMs).toISOString()}: days after ${formatDate(to)} are left out)`);
   const rows = stats.map((s) => [
     s.node,
     fmt(s.rtMean, 2),
@@ -731,9 +824,10 @@ function priceSection(iso: IsoCode, from: CivilDate, to: CivilDate, requestedTo:
     fmt(s.offPeakRt, 2),
   ]);
   lines.push(
-    ...table(['node', 'RT mean', 'RT p5', 'RT p50', 'RT p95', 'RT max', 'RT<0 %', 'DA mean', 'DA<0 %', 'DA−RT', 'RT on-peak', 'RT off-peak'], rows).map(
-      (l) => '  ' + l,
-    ),
+    ...table(
+      ['node', 'RT mean', 'RT p5', 'RT p50', 'RT p95', 'RT max', 'RT<0 %', 'DA mean', 'DA<0 %', 'DA−RT', 'RT on-peak', 'RT off-peak'],
+      rows,
+    ).map((l) => '  ' + l),
   );
   lines.push(
     `  RT<0 % = share of negative hours;  DA−RT = mean(dalmp − rtlmp);  on-peak = Mon–Fri, hours beginning ` +
@@ -760,12 +854,17 @@ function gasSection(o: Options): string {
   const lastDay = localDateOfHour(GAS_TIMEZONE, Math.floor(o.nowMs / HOUR_MS) - 1);
   const to = compareDates(o.to, lastDay) <= 0 ? o.to : lastDay;
   const out = ['', `=== Gas hubs — truth, $/MMBtu, every gas day of ${formatDate(o.from)}..${formatDate(to)} (${GAS_TIMEZONE}) ===`];
-  if (compareDates(to, o.to) !== 0) out.push(`  (truth ends at now, ${new Date(o.nowMs).toISOString()}: gas days after ${formatDate(to)} are left out)`);
+  if (compareDates(to, o.to) !== 0)
+    out.push(`  (truth ends at now, ${new Date(o.nowMs).toISOString()}: gas days after ${formatDate(to)} are left out)`);
   if (compareDates(to, o.from) < 0) return out.join('\n');
   const days = daysFrom(o.from, to);
   let pricesOf: (hub: (typeof GAS_HUBS)[number]) => Float64Array;
   try {
-    pricesOf = gasPrices(world, { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created: days.map(() => Number.NaN) }, null);
+    pricesOf = gasPrices(
+      world,
+      { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created: days.map(() => Number.NaN) },
+      null,
+    );
   } catch (e) {
     out.push(`  not available (${message(e)})`);
     return out.join('\n');
@@ -777,7 +876,8 @@ function gasSection(o: Options): string {
   const henry = GAS_HUBS.find((h) => h.id === 'henry_hub');
   const henryPrices = henry ? pricesOf(henry) : null;
   const mean = (values: Float64Array, keep: (i: number) => boolean) => {
-    let sum = 0, n = 0;
+    let sum = 0,
+      n = 0;
     for (let i = 0; i < values.length; i++) {
       if (!keep(i) || !Number.isFinite(values[i])) continue;
       sum += values[i];
@@ -788,11 +888,25 @@ function gasSection(o: Options): string {
   const rows = GAS_HUBS.map((hub) => {
     const p = hub === henry ? henryPrices! : pricesOf(hub);
     const finite = p.filter(Number.isFinite);
-    const basis = henryPrices && hub !== henry ? mean(Float64Array.from(p, (v, i) => v - henryPrices[i]), () => true) : Number.NaN;
+    const basis =
+      henryPrices && hub !== henry
+        ? mean(
+            Float64Array.from(p, (v, i) => v - henryPrices[i]),
+            () => true,
+          )
+        : Number.NaN;
     return [
       hub.id,
-      ...years.map((y) => fmt(mean(p, (i) => days[i].year === y), 2)),
-      fmt(mean(p, (i) => days[i].month === 1), 2),
+      ...years.map((y) =>
+        fmt(
+          mean(p, (i) => days[i].year === y),
+          2,
+        ),
+      ),
+      fmt(
+        mean(p, (i) => days[i].month === 1),
+        2,
+      ),
       fmt(finite.length ? Math.min(...finite) : Number.NaN, 2),
       fmt(finite.length ? Math.max(...finite) : Number.NaN, 2),
       fmt(finite.length ? (100 * finite.filter((v) => v < 0).length) / finite.length : Number.NaN),
@@ -812,7 +926,9 @@ function gasSection(o: Options): string {
 /** One row per reported price node of every ISO (when more than one ISO is reported). */
 function printPriceSummary(summaries: IsoSummary[], options: Options): void {
   if (summaries.length < 2 || summaries.every((s) => s.prices.length === 0)) return;
-  console.log(`\nPrices, ${formatDate(options.from)}..${formatDate(options.to)} (truth, USD/MWh; RT<0 % = share of negative real-time hours; DA−RT = mean(dalmp − rtlmp))`);
+  console.log(
+    `\nPrices, ${formatDate(options.from)}..${formatDate(options.to)} (truth, USD/MWh; RT<0 % = share of negative real-time hours; DA−RT = mean(dalmp − rtlmp))`,
+  );
   const rows = summaries.flatMap((s) =>
     s.prices.map((p, i) => [
       i === 0 ? s.iso : '',
@@ -842,8 +958,8 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   const scoredTo = compareDates(o.to, lastActualDay) <= 0 ? o.to : lastActualDay;
   const scoring: Options = { ...o, to: scoredTo };
   const sampled = daysFrom(o.from, scoredTo, o.every);
-  const metrics = [...(REGION_METRICS as readonly string[])];
-  const models = [...(FORECAST_MODEL_NAMES as readonly string[])];
+  const metrics = [...REGION_METRICS];
+  const models = [...FORECAST_MODEL_NAMES];
   if (!models.includes('normal')) models.push('normal');
   const out: string[] = [];
   const period = `${formatDate(o.from)}..${formatDate(o.to)}`;
@@ -857,7 +973,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       if (compareDates(d, o.from) < 0 || compareDates(d, o.to) > 0) yearDays.push(d);
     }
   }
-  const actualOf = (metric: string, days: CivilDate[]): Series | string => {
+  const actualOf = (metric: RegionMetric, days: CivilDate[]): Series | string => {
     if (days.length === 0) return emptySeries();
     try {
       return seriesOver(iso, days, (start, end) => queries.actual(world, { iso, metric, id: `${iso}_total`, start, end, nowMs: o.nowMs }));
@@ -898,7 +1014,14 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       const cells = LEADS.map((l) => (score.beyond.has(l) ? '—' : fmt(score.byLead.get(l)!.mean, digits)));
       const bias = score.beyond.has(1) ? '—' : signed(score.byLead.get(1)!.bias, digits);
       const n = Math.max(...LEADS.map((l) => score.byLead.get(l)!.n));
-      errorRows.push([first ? metric : '', first ? spec.label(actual.units) : '', model + (score.via === 'forecast' ? '*' : ''), ...cells, bias, String(n)]);
+      errorRows.push([
+        first ? metric : '',
+        first ? spec.label(actual.units) : '',
+        model + (score.via === 'forecast' ? '*' : ''),
+        ...cells,
+        bias,
+        String(n),
+      ]);
       first = false;
       for (const note of score.notes) notes.push(`${metric}/${model}: ${note}`);
       if (metric === 'demand') demandMape1.set(model, score.byLead.get(1)!.mean);
@@ -908,20 +1031,22 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   const scoredPeriod = `${formatDate(o.from)}..${formatDate(scoredTo)}`;
   out.push(`Forecast error vs actuals by lead day (days_ahead, latest_hour ${LATEST_HOUR} local), ${everyText} of ${scoredPeriod}`);
   if (sampled.length === 0) out.push('  (no day of the period has actuals yet: nothing to score)');
-  else if (scoredTo !== o.to) out.push(`  (actuals end at now, ${new Date(o.nowMs).toISOString()}: days after ${formatDate(scoredTo)} are not scored)`);
-  out.push(
-    ...table(['metric', 'measure', 'model', ...LEADS.map((l) => `d${l}`), 'bias d1', 'rows'], errorRows, 3).map((l) => '  ' + l),
-  );
-  if (errorRows.some((r) => r[2].endsWith('*'))) out.push('  * single runs (forecast, forecasted_by = 10:00 local of D − lead), not continuous');
-  out.push('  — = beyond the model\'s horizon or no data;  NMAE = |error| / operating capacity;  bias = mean(forecast − actual)');
+  else if (scoredTo !== o.to)
+    out.push(`  (actuals end at now, ${new Date(o.nowMs).toISOString()}: days after ${formatDate(scoredTo)} are not scored)`);
+  out.push(...table(['metric', 'measure', 'model', ...LEADS.map((l) => `d${l}`), 'bias d1', 'rows'], errorRows, 3).map((l) => '  ' + l));
+  if (errorRows.some((r) => r[2].endsWith('*')))
+    out.push('  * single runs (forecast, forecasted_by = 10:00 local of D − lead), not continuous');
+  out.push("  — = beyond the model's horizon or no data;  NMAE = |error| / operating capacity;  bias = mean(forecast − actual)");
   for (const [key, ms] of unavailable) {
     const colon = key.indexOf(': ');
-    out.push(`  skipped ${key.slice(0, colon)} for ${ms.length === metrics.length ? 'all metrics' : ms.join(', ')}: ${key.slice(colon + 2)}`);
+    out.push(
+      `  skipped ${key.slice(0, colon)} for ${ms.length === metrics.length ? 'all metrics' : ms.join(', ')}: ${key.slice(colon + 2)}`,
+    );
   }
   for (const n of notes) out.push(`  note: ${n}`);
 
   // 2 & 4. Monthly capacity factors, poptemp and demand; annual from the calendar year(s).
-  const yearSeries = (metric: string): Series => {
+  const yearSeries = (metric: RegionMetric): Series => {
     const p = periodActuals.get(metric) ?? emptySeries();
     const rest = actualOf(metric, yearDays);
     if (typeof rest === 'string') return p;
@@ -948,7 +1073,12 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       const inPeriod = compareDates(first, o.to) <= 0 && compareDates(last, o.from) >= 0;
       const hoursInMonth = localDayStartHour(tz, addDays({ year: y, month: m, day: 1 }, daysInMonth(y, m))) - localDayStartHour(tz, first);
       const row = [`${y}-${String(m).padStart(2, '0')}${inPeriod ? ' ' : '~'}`];
-      for (const [name, scale, digits] of [['wind', 100, 1], ['solar', 100, 1], ['poptemp', 1, 1], ['demand', 1e-3, 1]] as const) {
+      for (const [name, scale, digits] of [
+        ['wind', 100, 1],
+        ['solar', 100, 1],
+        ['poptemp', 1, 1],
+        ['demand', 1e-3, 1],
+      ] as const) {
         const v = mean(monthly[name], k) * scale;
         row.push(fmt(v, digits));
         if (Number.isFinite(v)) {
@@ -987,10 +1117,15 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       `solar ${fmt(caps.solar.at(endHour) / 1000, 1)} GW at ${formatDate(o.to)}); poptemp °C; demand GW`,
   );
   out.push(...table(['month', 'wind CF %', 'solar CF %', 'poptemp °C', 'demand GW'], monthRows).map((l) => '  ' + l));
-  out.push(`  ~ = month outside the period: ${o.every === 1 ? 'all days' : everyNth(o.every)}; year = hour-weighted mean of the months with data`);
+  out.push(
+    `  ~ = month outside the period: ${o.every === 1 ? 'all days' : everyNth(o.every)}; year = hour-weighted mean of the months with data`,
+  );
 
   // 3. Demand peak, mean, min over every hour of the period.
-  let peak = -Infinity, peakAt = 0, min = Infinity, minAt = 0;
+  let peak = -Infinity,
+    peakAt = 0,
+    min = Infinity,
+    minAt = 0;
   if (pd) {
     for (let i = 0; i < pd.hours.length; i++) {
       const v = pd.values[i];
@@ -1091,8 +1226,7 @@ if (!isMainThread) {
   console.log(
     `gridcast realism report — period ${formatDate(options.from)}..${formatDate(options.to)}, now ${new Date(options.nowMs).toISOString()}, ` +
       `forecasts scored on ${everyNth(options.every)}; ` +
-      `metrics: ${(REGION_METRICS as readonly string[]).join(', ')}; models: ${(FORECAST_MODEL_NAMES as readonly string[]).join(', ')}` +
-      `${(FORECAST_MODEL_NAMES as readonly string[]).includes('normal') ? '' : ' (+ normal if offered)'}` +
+      `metrics: ${REGION_METRICS.join(', ')}; models: ${FORECAST_MODEL_NAMES.join(', ')}` +
       (parallel ? `; ${Math.min(options.jobs, options.isos.length)} worker threads` : ''),
   );
   let summaries: IsoSummary[] = [];
@@ -1115,25 +1249,27 @@ if (!isMainThread) {
 }
 
 function printSummary(summaries: IsoSummary[], options: Options): void {
-if (summaries.length > 1) {
-  const models = [...new Set(summaries.flatMap((s) => [...s.demandMape1.keys()]))];
-  console.log(`\nSummary, ${formatDate(options.from)}..${formatDate(options.to)} (demand GW over every hour; CF % of operating capacity; d1 = day-ahead demand MAPE %)`);
-  const rows = summaries.map((s) => [
-    s.iso,
-    fmt(s.peakGw, 1),
-    fmt(s.meanGw, 1),
-    fmt(s.minGw, 1),
-    fmt(s.windCf),
-    fmt(s.solarCf),
-    fmt(s.windCfYear),
-    fmt(s.solarCfYear),
-    ...models.map((m) => fmt(s.demandMape1.get(m) ?? Number.NaN, 2)),
-  ]);
-  const y = options.from.year;
-  console.log(
-    table(['iso', 'peak', 'mean', 'min', 'wind CF', 'solar CF', `wind ${y}`, `solar ${y}`, ...models.map((m) => `d1 ${m}`)], rows)
-      .map((l) => '  ' + l)
-      .join('\n'),
-  );
-}
+  if (summaries.length > 1) {
+    const models = [...new Set(summaries.flatMap((s) => [...s.demandMape1.keys()]))];
+    console.log(
+      `\nSummary, ${formatDate(options.from)}..${formatDate(options.to)} (demand GW over every hour; CF % of operating capacity; d1 = day-ahead demand MAPE %)`,
+    );
+    const rows = summaries.map((s) => [
+      s.iso,
+      fmt(s.peakGw, 1),
+      fmt(s.meanGw, 1),
+      fmt(s.minGw, 1),
+      fmt(s.windCf),
+      fmt(s.solarCf),
+      fmt(s.windCfYear),
+      fmt(s.solarCfYear),
+      ...models.map((m) => fmt(s.demandMape1.get(m) ?? Number.NaN, 2)),
+    ]);
+    const y = options.from.year;
+    console.log(
+      table(['iso', 'peak', 'mean', 'min', 'wind CF', 'solar CF', `wind ${y}`, `solar ${y}`, ...models.map((m) => `d1 ${m}`)], rows)
+        .map((l) => '  ' + l)
+        .join('\n'),
+    );
+  }
 }

@@ -10,6 +10,9 @@ const FILES = [
   'test/county-api.test.ts',
   'test/operations.test.ts',
   'test/replicas.test.ts',
+  'test/hardening.test.ts',
+  'test/fuzz.test.ts',
+  'test/meter.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {
@@ -17,7 +20,9 @@ if (!process.env.GRIDCAST_TEST_DATABASE_URL) {
     console.error('test:postgres: GRIDCAST_TEST_DATABASE_URL is not set (run scripts/ci-postgres.sh first, as .ci/run does)');
     process.exit(1);
   }
-  console.log('test:postgres: skipped — set GRIDCAST_TEST_DATABASE_URL to also run the store and API tests on PostgreSQL (scripts/ci-postgres.sh prints one)');
+  console.log(
+    'test:postgres: skipped — set GRIDCAST_TEST_DATABASE_URL to also run the store and API tests on PostgreSQL (scripts/ci-postgres.sh prints one)',
+  );
   process.exit(0);
 }
 console.log(`test:postgres: ${FILES.length} files on PostgreSQL`);

@@ -166,12 +166,16 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, latest_hour: '-1' } }),
       422,
-      detail('{"type":"greater_than_equal","loc":["query","latest_hour"],"msg":"Input should be greater than or equal to 0","input":"-1","ctx":{"ge":0}}'),
+      detail(
+        '{"type":"greater_than_equal","loc":["query","latest_hour"],"msg":"Input should be greater than or equal to 0","input":"-1","ctx":{"ge":0}}',
+      ),
     );
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, latest_hour: '24' } }),
       422,
-      detail('{"type":"less_than_equal","loc":["query","latest_hour"],"msg":"Input should be less than or equal to 23","input":"24","ctx":{"le":23}}'),
+      detail(
+        '{"type":"less_than_equal","loc":["query","latest_hour"],"msg":"Input should be less than or equal to 23","input":"24","ctx":{"le":23}}',
+      ),
     );
   });
 
@@ -179,12 +183,16 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: '0' } }),
       422,
-      detail('{"type":"greater_than_equal","loc":["query","days_ahead"],"msg":"Input should be greater than or equal to 1","input":"0","ctx":{"ge":1}}'),
+      detail(
+        '{"type":"greater_than_equal","loc":["query","days_ahead"],"msg":"Input should be greater than or equal to 1","input":"0","ctx":{"ge":1}}',
+      ),
     );
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: '15' } }),
       422,
-      detail('{"type":"less_than_equal","loc":["query","days_ahead"],"msg":"Input should be less than or equal to 14","input":"15","ctx":{"le":14}}'),
+      detail(
+        '{"type":"less_than_equal","loc":["query","days_ahead"],"msg":"Input should be less than or equal to 14","input":"15","ctx":{"le":14}}',
+      ),
     );
   });
 
@@ -192,7 +200,9 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: `id=${WIND_ID}&days_ahead=` }),
       422,
-      detail('{"type":"int_parsing","loc":["query","days_ahead"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":""}'),
+      detail(
+        '{"type":"int_parsing","loc":["query","days_ahead"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":""}',
+      ),
     );
   });
 
@@ -200,7 +210,9 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: `id=${WIND_ID}&days_ahead=1&days_ahead=99` }),
       422,
-      detail('{"type":"less_than_equal","loc":["query","days_ahead"],"msg":"Input should be less than or equal to 14","input":"99","ctx":{"le":14}}'),
+      detail(
+        '{"type":"less_than_equal","loc":["query","days_ahead"],"msg":"Input should be less than or equal to 14","input":"99","ctx":{"le":14}}',
+      ),
     );
     const lastWins = await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: ['99', '2'] } });
     const plain = await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: '2' } });
@@ -260,7 +272,10 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
         '"ctx":{"error":"unexpected extra characters at the end of the input"}}]}',
     );
     // Sent as %2B it is a valid offset.
-    const ok = await t.get(CONT, { key: ercotAdvanced, query: `id=${WIND_ID}&start=2026-06-01T00:00:00%2B05:00&end=2026-06-01T02:00:00%2B05:00` });
+    const ok = await t.get(CONT, {
+      key: ercotAdvanced,
+      query: `id=${WIND_ID}&start=2026-06-01T00:00:00%2B05:00&end=2026-06-01T02:00:00%2B05:00`,
+    });
     assert.equal(ok.status, 200, ok.text.slice(0, 300));
     assert.deepEqual(ok.json().time_utc, ['2026-05-31T19:00:00Z', '2026-05-31T20:00:00Z', '2026-05-31T21:00:00Z']);
   });
@@ -269,7 +284,9 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, model: 'normal' } }),
       422,
-      detail(`{"type":"enum","loc":["query","model"],"msg":"Input should be 'optimized' or 'iso'","input":"normal","ctx":{"expected":"'optimized' or 'iso'"}}`),
+      detail(
+        `{"type":"enum","loc":["query","model"],"msg":"Input should be 'optimized' or 'iso'","input":"normal","ctx":{"expected":"'optimized' or 'iso'"}}`,
+      ),
     );
   });
 
@@ -338,16 +355,40 @@ describe('request-level 422s (value_error with type, loc, msg, input)', () => {
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2025-01-01', end: '2026-03-01' } }),
       422,
-      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, the window from start to end spans 425.0 days; at most 365 days can be requested at once","input":"2026-03-01"}]}`,
+      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, end is 424 days after start; it may be at most 365 days after start (a whole calendar year such as 2024-01-01 to 2024-12-31 always fits): split longer spans","input":"2026-03-01"}]}`,
     );
     assertError(
       await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2026-01-01T00:00:00Z', end: '2027-01-01T01:00:00Z' } }),
       422,
-      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, the window from start to end spans 365.0 days; at most 365 days can be requested at once","input":"2027-01-01T01:00:00Z"}]}`,
+      `{"detail":[{"type":"value_error","loc":["query","end"],"msg":"Value error, end is 365.0 days after start; it may be at most 365 days after start (a whole calendar year such as 2024-01-01 to 2024-12-31 always fits): split longer spans","input":"2027-01-01T01:00:00Z"}]}`,
     );
     // Exactly 365 days is allowed.
-    const ok = await t.get(CONT, { key: ercotAdvanced, query: { id: WIND_ID, start: '2026-01-01T00:00:00Z', end: '2027-01-01T00:00:00Z' } });
+    const ok = await t.get(CONT, {
+      key: ercotAdvanced,
+      query: { id: WIND_ID, start: '2026-01-01T00:00:00Z', end: '2027-01-01T00:00:00Z' },
+    });
     assert.equal(ok.status, 200, ok.text.slice(0, 300));
+  });
+
+  test('a calendar year with 29 February is one window: every local day of it, and a 365-day chunk too', async () => {
+    const key = await t.key({ ercot: 'core' }, 'leap');
+    const year = await t.get('/v1/region/ercot/demand/actual', {
+      key,
+      query: { id: 'ercot_total', start: '2024-01-01', end: '2024-12-31' },
+    });
+    assert.equal(year.status, 200, year.text.slice(0, 300));
+    const body = year.json();
+    // 366 local days; the spring-forward day has 23 hours and the fall-back day 25.
+    assert.equal(body.time_utc.length, 366 * 24);
+    assert.equal(body.time_local[0], '2024-01-01T00:00:00-06:00');
+    assert.equal(body.time_local.at(-1), '2024-12-31T23:00:00-06:00');
+    // The official client's chunk after it: 2024-12-31 to 2025-12-31 (365 days later).
+    const chunk = await t.get('/v1/region/ercot/demand/actual', {
+      key,
+      query: { id: 'ercot_total', start: '2024-12-31', end: '2025-12-31' },
+    });
+    assert.equal(chunk.status, 200, chunk.text.slice(0, 300));
+    assert.equal(chunk.json().time_utc.length, 366 * 24);
   });
 
   test('a window entirely before 2026-01-01 (local) has no data', async () => {
@@ -408,26 +449,36 @@ describe('status precedence', () => {
 
 describe('HTTP-level errors', () => {
   test('unknown paths are 404 {"detail":"Not Found"}', async () => {
-    for (const p of ['/v1/nothing', '/v1/plant/ercot/wind', '/v1/plant/ercot/wind/continuous/extra', '/v2/plant/ercot/wind/continuous', '/plant/ercot/wind/continuous']) {
+    for (const p of [
+      '/v1/nothing',
+      '/v1/plant/ercot/wind',
+      '/v1/plant/ercot/wind/continuous/extra',
+      '/v2/plant/ercot/wind/continuous',
+      '/plant/ercot/wind/continuous',
+    ]) {
       assertError(await t.get(p, { key: ercotAdvanced }), 404, '{"detail":"Not Found"}');
     }
   });
 
-  test('other methods are 405 {"detail":"Method Not Allowed"} with Allow: GET', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+  test('other methods are 405 {"detail":"Method Not Allowed"} with Allow: GET, HEAD', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
       const res = await t.request(method, CONT, { key: ercotAdvanced });
       assertError(res, 405, '{"detail":"Method Not Allowed"}');
-      assert.equal(res.headers.allow, 'GET', `${method}: Allow header`);
+      assert.equal(res.headers.allow, 'GET, HEAD', `${method}: Allow header`);
     }
     const list = await t.request('POST', LIST, { key: ercotAdvanced });
     assertError(list, 405, '{"detail":"Method Not Allowed"}');
-    assert.equal(list.headers.allow, 'GET');
+    assert.equal(list.headers.allow, 'GET, HEAD');
   });
 
-  test('HEAD is 405 too (FastAPI does not add HEAD to GET routes)', async () => {
-    const res = await t.request('HEAD', CONT, { key: ercotAdvanced, query: SMALL });
-    assert.equal(res.status, 405);
-    assert.equal(res.headers.allow, 'GET');
+  test('HEAD answers as GET would, without a body: 200 for a good request, the same 4xx for a bad one', async () => {
+    const head = await t.request('HEAD', CONT, { key: ercotAdvanced, query: SMALL });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-type'], 'application/json');
+    assert.equal(head.raw.length, 0);
+    assert.equal((await t.request('HEAD', CONT, { query: SMALL })).status, 401);
+    assert.equal((await t.request('HEAD', CONT, { key: ercotAdvanced, query: { ...SMALL, id: '999999' } })).status, 422);
+    assert.equal((await t.request('HEAD', LIST, { key: ercotAdvanced })).status, 200);
   });
 
   test('a trailing slash is a 307 redirect to the route, keeping the query', async () => {
@@ -534,7 +585,11 @@ describe('robustness', () => {
     // FastAPI takes `%zz` in a path segment literally (so the enum check answers 422) and has
     // no parameter-length limit; whatever the status, the body must be the service's shape.
     const failures: string[] = [];
-    for (const p of ['/v1/plant/%zz/wind/continuous', `/v1/plant/${'a'.repeat(3000)}/wind/continuous`, '/v1/plant/ercot/%E2%98%83/continuous']) {
+    for (const p of [
+      '/v1/plant/%zz/wind/continuous',
+      `/v1/plant/${'a'.repeat(3000)}/wind/continuous`,
+      '/v1/plant/ercot/%E2%98%83/continuous',
+    ]) {
       const res = await t.get(p, { key: ercotAdvanced });
       let shapeOk = false;
       try {

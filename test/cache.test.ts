@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { BlockCache, blockCache } from '../src/query/blockCache.ts';
 import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
 import { frameJsonPieces } from '../src/api/writer.ts';
-import { WeatherWorld } from '../src/world/weather.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 
 const world = new WeatherWorld();
 const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });
@@ -50,7 +50,14 @@ test('actuals (truth rows) are cached in day blocks, not one block per hour', as
   const { regionQueries } = await import('../src/query/regions.ts');
   const { plantsOf } = await import('../src/catalog/plants.ts');
   blockCache.clear();
-  const frame = regionQueries.actual(world, { iso: 'isone', metric: 'wind', id: 'isone_total', start: day('2026-03-02'), end: day('2026-03-03'), nowMs: Date.parse('2026-06-15T18:00:00Z') });
+  const frame = regionQueries.actual(world, {
+    iso: 'isone',
+    metric: 'wind',
+    id: 'isone_total',
+    start: day('2026-03-02'),
+    end: day('2026-03-03'),
+    nowMs: Date.parse('2026-06-15T18:00:00Z'),
+  });
   frame.columns[0].fill(new Float64Array(frame.hours.length)); // the total sums every plant
   const plants = plantsOf('isone', 'wind').length;
   // 48 hours are at most three blocks per plant (a block holds at most 24 rows).

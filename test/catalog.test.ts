@@ -3,23 +3,33 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ISO_CODES, type IsoCode } from '../src/catalog/isos.ts';
-import {
-  STATE_POSTAL,
-  countiesOf,
-  countiesTopology,
-  county,
-  isoBounds,
-  locate,
-  membership,
-  zonesOf,
-} from '../src/catalog/geography.ts';
+import { STATE_POSTAL, countiesOf, countiesTopology, county, isoBounds, locate, membership, zonesOf } from '../src/catalog/geography.ts';
 import { CAPACITY_TARGETS_MW, allPlants, buildPlants, plantById, plantsOf } from '../src/catalog/plants.ts';
 import type { SolarPlant, WindPlant } from '../src/catalog/types.ts';
 
 const ZONES: Record<IsoCode, string[]> = {
   ercot: ['coast', 'east', 'far_west', 'north', 'north_central', 'south_central', 'southern', 'west'],
-  pjm: ['aeco', 'aep', 'aps', 'atsi', 'bge', 'comed', 'dayton', 'deok', 'dom', 'dpl', 'duq', 'ekpc',
-    'jcpl', 'meted', 'peco', 'penelec', 'pepco', 'ppl', 'pseg'],
+  pjm: [
+    'aeco',
+    'aep',
+    'aps',
+    'atsi',
+    'bge',
+    'comed',
+    'dayton',
+    'deok',
+    'dom',
+    'dpl',
+    'duq',
+    'ekpc',
+    'jcpl',
+    'meted',
+    'peco',
+    'penelec',
+    'pepco',
+    'ppl',
+    'pseg',
+  ],
   nyiso: ['capitl', 'central', 'dunwod', 'genese', 'hud_vl', 'longil', 'mhk_vl', 'millwd', 'north', 'nyc', 'west'],
   isone: ['ct', 'me', 'nemassbost', 'nh', 'ri', 'semass', 'vt', 'wcmass'],
   caiso: ['pge', 'sce', 'sdge', 'vea'],
@@ -114,7 +124,11 @@ test('countiesOf lists members with name, state and zone, sorted by FIPS', () =>
   for (const iso of ISO_CODES) {
     const list = countiesOf(iso);
     assert.ok(list.length > 0, iso);
-    assert.deepEqual(list.map((c) => c.fips), list.map((c) => c.fips).sort(), `${iso} order`);
+    assert.deepEqual(
+      list.map((c) => c.fips),
+      list.map((c) => c.fips).sort(),
+      `${iso} order`,
+    );
     assert.equal(countiesOf(iso), list, 'memoised');
   }
   const isone = new Set(countiesOf('isone').map((c) => c.state));
@@ -190,7 +204,7 @@ test('registry: capacity per ISO and type within ±3 % of the targets', () => {
       assert.ok(Math.abs(total / target - 1) <= 0.03, `${iso} ${type}: ${total.toFixed(0)} MW vs ${target}`);
     }
   }
-  // The targets themselves follow realism-targets §2b.
+  // The targets themselves follow docs/realism-targets.md §2b.
   assert.equal(CAPACITY_TARGETS_MW.ercot.wind, 39_000);
   assert.equal(CAPACITY_TARGETS_MW.caiso.solar, 20_000);
 });

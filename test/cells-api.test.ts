@@ -39,7 +39,10 @@ function assertSumsTo(parts: Timeseries, total: Timeseries, what: string): void 
   total.values[0].forEach((expected, i) => {
     const column = parts.values.map((col) => col[i]);
     if (expected === null) {
-      assert.ok(column.every((v) => v === null), `${what} row ${i}: null in the total, null in every part`);
+      assert.ok(
+        column.every((v) => v === null),
+        `${what} row ${i}: null in the total, null in every part`,
+      );
       return;
     }
     const sum = column.reduce<number>((s, v) => s + (v as number), 0);
@@ -69,7 +72,10 @@ describe('cell list', () => {
       // A res-4 cell is ~1,770 km²; a clipped border cell is smaller, never larger.
       assert.ok(c.area_km2 > 0 && c.area_km2 < 2300, `${c.id}: ${c.area_km2} km²`);
     }
-    assert.ok(cells.some((c: any) => c.area_km2 < 1000), 'border cells are clipped');
+    assert.ok(
+      cells.some((c: any) => c.area_km2 < 1000),
+      'border cells are clipped',
+    );
   });
 
   test('resolution 2 and 5 give coarser and finer sets; the metric does not change the set', async () => {
@@ -87,9 +93,18 @@ describe('cell list', () => {
 
   test('resolution outside 2–5 or not an integer: pydantic 422s', async () => {
     const cases: [string, string][] = [
-      ['1', '{"detail":[{"type":"greater_than_equal","loc":["query","resolution"],"msg":"Input should be greater than or equal to 2","input":"1","ctx":{"ge":2}}]}'],
-      ['6', '{"detail":[{"type":"less_than_equal","loc":["query","resolution"],"msg":"Input should be less than or equal to 5","input":"6","ctx":{"le":5}}]}'],
-      ['four', '{"detail":[{"type":"int_parsing","loc":["query","resolution"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"four"}]}'],
+      [
+        '1',
+        '{"detail":[{"type":"greater_than_equal","loc":["query","resolution"],"msg":"Input should be greater than or equal to 2","input":"1","ctx":{"ge":2}}]}',
+      ],
+      [
+        '6',
+        '{"detail":[{"type":"less_than_equal","loc":["query","resolution"],"msg":"Input should be less than or equal to 5","input":"6","ctx":{"le":5}}]}',
+      ],
+      [
+        'four',
+        '{"detail":[{"type":"int_parsing","loc":["query","resolution"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"four"}]}',
+      ],
     ];
     for (const [value, body] of cases) {
       for (const kind of ['list', 'forecast', 'continuous', 'backcast']) {
@@ -171,7 +186,9 @@ describe('what a cell holds', () => {
       const p = await get('/v1/plant/ercot/wind/forecast', { ...query, id });
       p.values[0].forEach((v, i) => (sum[i] += v ?? 0));
     }
-    cell.values[0].forEach((v, i) => assert.ok(Math.abs((v as number) - sum[i]) <= 0.05 * ids.length + 1e-9, `row ${i}: ${v} vs ${sum[i]}`));
+    cell.values[0].forEach((v, i) =>
+      assert.ok(Math.abs((v as number) - sum[i]) <= 0.05 * ids.length + 1e-9, `row ${i}: ${v} vs ${sum[i]}`),
+    );
   });
 
   test('demand follows population: the cell holding Houston outweighs a West Texas ranch cell', async () => {

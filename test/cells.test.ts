@@ -66,9 +66,11 @@ for (const { iso, res, point } of CASES) {
       const e = Math.max(...fullRing.map((p) => p[0])) + 1e-6;
       const s = Math.min(...fullRing.map((p) => p[1])) - 1e-6;
       const n = Math.max(...fullRing.map((p) => p[1])) + 1e-6;
-      for (const poly of polys) for (const ring of poly) for (const [x, y] of ring) {
-        assert.ok(x >= w && x <= e && y >= s && y <= n, `${c.id}: vertex ${x},${y} outside bbox`);
-      }
+      for (const poly of polys)
+        for (const ring of poly)
+          for (const [x, y] of ring) {
+            assert.ok(x >= w && x <= e && y >= s && y <= n, `${c.id}: vertex ${x},${y} outside bbox`);
+          }
     }
   });
 

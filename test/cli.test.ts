@@ -50,22 +50,31 @@ after(() => {
 });
 
 describe('gridcast serve', () => {
-  let stdout = '';
+  let stderr = '';
   let baseUrl = '';
   let demoKey = '';
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  test('on an empty data directory prints a demo key and the URL it listens on', async () => {
-    const serve = await spawnServe(['--data', dataDir], ENV);
+  test('on an empty data directory prints a demo key once, on stderr, and the URL it listens on', async () => {
+    const serve = await spawnServe(['--data', dataDir], { ...ENV, GRIDCAST_LOG: 'on' });
     server = serve.child;
     exited = serve.exited;
     baseUrl = serve.baseUrl;
-    stdout = serve.stdout();
+    stderr = serve.stderr();
     assert.notEqual(new URL(baseUrl).port, '0', 'the bound port, not the requested 0');
-    const keys = lines(stdout).filter((l) => KEY_RE.test(l));
-    assert.equal(keys.length, 1, `exactly one demo key line in: ${stdout}`);
+    const keys = lines(stderr).filter((l) => KEY_RE.test(l));
+    assert.equal(keys.length, 1, `exactly one demo key line in: ${stderr}`);
     demoKey = keys[0];
-    assert.match(stdout, /demo API key key_[0-9a-f]{8}/);
+    assert.equal(stderr.split(demoKey).length - 1, 1, `the key is printed exactly once: ${stderr}`);
+    assert.match(stderr, /demo API key key_[0-9a-f]{24}/);
+    assert.match(stderr, /Try: KEY=<the key above>; curl -H "X-API-Key: \$KEY"/);
+    // stdout is the JSON log stream only, and the key is never on it.
+    await rawRequest(baseUrl, '/healthz');
+    await new Promise((r) => setTimeout(r, 100));
+    const out = serve.stdout();
+    assert.ok(out.length > 0, 'the request log is on stdout');
+    assert.ok(!out.includes(demoKey), 'the key never reaches the log stream');
+    for (const line of lines(out)) assert.doesNotThrow(() => JSON.parse(line), `not a JSON log line: ${line}`);
   });
 
   test('the demo key works over HTTP, and GRIDCAST_NOW freezes "now"', async () => {
@@ -101,7 +110,7 @@ describe('gridcast serve', () => {
     assert.equal(run.code, 0, run.stderr);
     const out = lines(run.stdout);
     assert.equal(out.length, 1, `one key (the demo key): ${run.stdout}`);
-    assert.match(out[0], /^key_[0-9a-f]{8}\tdemo\tall=enterprise\tactive$/);
+    assert.match(out[0], /^key_[0-9a-f]{24}\tdemo\tall=enterprise\tactive$/);
     assert.ok(!run.stdout.includes(demoKey), 'the secret is never listed');
   });
 });
@@ -111,12 +120,23 @@ describe('gridcast keys', () => {
   let secret = '';
 
   test('create prints the key alone on the last stdout line and exits 0', async () => {
-    const run = await gridcast(['keys', 'create', '--name', 'x', '--subscription', 'ercot=advanced', '--subscription', 'all=core', '--data', dataDir]);
+    const run = await gridcast([
+      'keys',
+      'create',
+      '--name',
+      'x',
+      '--subscription',
+      'ercot=advanced',
+      '--subscription',
+      'all=core',
+      '--data',
+      dataDir,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const out = lines(run.stdout);
     secret = out.at(-1)!;
     assert.match(secret, KEY_RE);
-    const m = /(key_[0-9a-f]{8})/.exec(out.slice(0, -1).join('\n'));
+    const m = /(key_[0-9a-f]{24})/.exec(out.slice(0, -1).join('\n'));
     assert.ok(m, `the key id is shown: ${run.stdout}`);
     id = m[1];
   });
@@ -153,12 +173,54 @@ describe('gridcast keys', () => {
 
   test('a bad --subscription exits 2 with a message naming it', async () => {
     const bads = ['foo=bar', 'ercot=gold', 'ercot', 'ercot=core=x'];
-    const runs = await Promise.all(bads.map((bad) => gridcast(['keys', 'create', '--name', 'y', '--subscription', bad, '--data', dataDir])));
+    const runs = await Promise.all(
+      bads.map((bad) => gridcast(['keys', 'create', '--name', 'y', '--subscription', bad, '--data', dataDir])),
+    );
     for (const [i, bad] of bads.entries()) {
       const run = runs[i];
       assert.equal(run.code, 2, `${bad}: exit code`);
       assert.match(run.stderr, new RegExp(`^gridcast: a subscription is ISO=LEVEL\\[@EXPIRES\\] .*\\(got '${bad}'\\)`), bad);
       assert.equal(run.stdout, '', `${bad}: nothing on stdout`);
     }
+  });
+
+  test('list marks a subscription that has ended as expired', async () => {
+    const created = await gridcast([
+      'keys',
+      'create',
+      '--name',
+      'exp',
+      '--subscription',
+      'pjm=core@2001-01-01',
+      '--subscription',
+      'miso=core@0001-01-01T00:00:00Z',
+      '--data',
+      dataDir,
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    const newId = /(key_[0-9a-f]{24})/.exec(created.stdout)![1];
+    const list = await gridcast(['keys', 'list', '--data', dataDir]);
+    const line = lines(list.stdout).find((l) => l.startsWith(`${newId}\t`));
+    // Year 0001 stays year 0001 (a driver reading the timestamp text once made it 2001).
+    assert.equal(line, `${newId}\texp\tmiso=core@0001-01-01T00:00:00Z (expired),pjm=core@2001-01-01T00:00:00Z (expired)\tactive`);
+  });
+
+  test('usage with an impossible date exits 2 with a clear message, no stack', async () => {
+    for (const [bad, why] of [
+      ['2026-13-45', 'month value is outside expected range of 1-12'],
+      ['2026-02-30', 'day value is outside expected range'],
+      ['9999-99-99', 'month value is outside expected range of 1-12'],
+      ['0000-01-01', 'year 0 is out of range'],
+    ]) {
+      const run = await gridcast(['usage', '--from', bad, '--data', dataDir]);
+      assert.equal(run.code, 2, `${bad}: ${run.stderr}`);
+      assert.ok(run.stderr.startsWith(`gridcast: --from takes a date YYYY-MM-DD: `), run.stderr);
+      assert.ok(run.stderr.includes(why) && run.stderr.includes(`(got '${bad}')`), run.stderr);
+      assert.ok(!/\n\s+at /.test(run.stderr), `no stack trace: ${run.stderr}`);
+      assert.equal(run.stdout, '');
+    }
+    const ok = await gridcast(['usage', '--from', '2026-01-01', '--to', '2026-12-31', '--data', dataDir]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(lines(ok.stdout)[0], 'day\tkey\tendpoint\trequests\tvalues');
   });
 });

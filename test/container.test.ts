@@ -163,7 +163,10 @@ describe('Dockerfile and build context', () => {
     assert.equal(imageEnv.PORT, '8000');
     assert.ok(runStage.instructions.some((i) => i.op === 'EXPOSE' && i.args === imageEnv.PORT));
     // The build stage installs everything to compile, then drops the development dependencies.
-    const buildRuns = buildStage.instructions.filter((i) => i.op === 'RUN').map((i) => i.args).join(' && ');
+    const buildRuns = buildStage.instructions
+      .filter((i) => i.op === 'RUN')
+      .map((i) => i.args)
+      .join(' && ');
     assert.match(buildRuns, /npm ci\b/);
     assert.match(buildRuns, /npm run build\s+&&\s+npm prune --omit=dev/);
     // The HEALTHCHECK needs nothing the base lacks (no curl in node images).
@@ -172,7 +175,18 @@ describe('Dockerfile and build context', () => {
 
   test('every file the Dockerfile copies is in the build context; node_modules, data, .git and secrets are not', () => {
     const ignored = makeIgnored(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8'));
-    for (const excluded of ['node_modules', 'node_modules/fastify/package.json', 'data', 'data/pg/PG_VERSION', 'data-2', '.git', '.git/HEAD', 'dist', '.env', 'test-output']) {
+    for (const excluded of [
+      'node_modules',
+      'node_modules/fastify/package.json',
+      'data',
+      'data/pg/PG_VERSION',
+      'data-2',
+      '.git',
+      '.git/HEAD',
+      'dist',
+      '.env',
+      'test-output',
+    ]) {
       assert.ok(ignored(excluded), `.dockerignore excludes ${excluded}`);
     }
     const fromContext = dockerfile.flatMap(copies).filter((c) => c.from === undefined);
@@ -195,10 +209,12 @@ describe('Dockerfile and build context', () => {
       if (c.from !== undefined) assert.equal(c.from, buildStage.name);
     }
     const copied = new Set(copies(runStage).map((c) => norm(c.dest)));
-    for (const needed of ['package.json', 'node_modules', 'dist', 'bin', 'assets', 'web']) assert.ok(copied.has(needed), `the image has ${needed}`);
+    for (const needed of ['package.json', 'node_modules', 'dist', 'bin', 'assets', 'web'])
+      assert.ok(copied.has(needed), `the image has ${needed}`);
     // What the build stage compiles from.
     const built = new Set(copies(buildStage).flatMap((c) => c.sources.map(norm)));
-    for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src']) assert.ok(built.has(needed), `the build has ${needed}`);
+    for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src'])
+      assert.ok(built.has(needed), `the build has ${needed}`);
   });
 });
 
@@ -234,7 +250,8 @@ function assembleImage(root: string): string {
       else if (i.op === 'COPY') {
         const [c] = copies({ ...stage, instructions: [i] });
         for (const source of c.sources) {
-          const dest = c.sources.length > 1 || c.dest.endsWith('/') ? path.join(dir, c.dest, path.basename(source)) : path.join(dir, c.dest);
+          const dest =
+            c.sources.length > 1 || c.dest.endsWith('/') ? path.join(dir, c.dest, path.basename(source)) : path.join(dir, c.dest);
           if (c.from === undefined) copyTree(path.join(ROOT, source), dest, (rel) => ignored(norm(path.posix.join(source, rel))));
           else copyTree(path.join(stageDirs.get(c.from)!, path.posix.relative(workdir(buildStage)!, source)), dest, () => false);
         }
@@ -267,7 +284,9 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
     // No package that only development needs (the lockfile marks them "dev").
     const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
-    const devOnly = Object.entries(lock.packages as Record<string, { dev?: boolean }>).filter(([p, info]) => p && info.dev).map(([p]) => p);
+    const devOnly = Object.entries(lock.packages as Record<string, { dev?: boolean }>)
+      .filter(([p, info]) => p && info.dev)
+      .map(([p]) => p);
     assert.ok(devOnly.includes('node_modules/typescript') && devOnly.includes('node_modules/playwright-core'));
     for (const p of devOnly) assert.ok(!fs.existsSync(path.join(app, p)), `no ${p} in the image`);
     assert.ok(fs.existsSync(path.join(app, 'node_modules/fastify/package.json')));
@@ -284,16 +303,19 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     for (const file of files) {
       const code = fs.readFileSync(path.join(app, file), 'utf8');
       // Static and dynamic imports, and createRequire(…)('x') / .resolve('x').
-      for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\)\(\s*|\.resolve\(\s*)['"]((?:node:)?@?[a-z0-9][\w.-]*(?:\/[\w.-]+)*)['"]/g)) {
+      for (const m of code.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(?\s*|\)\(\s*|\.resolve\(\s*)['"]((?:node:)?@?[a-z0-9][\w.-]*(?:\/[\w.-]+)*)['"]/g,
+      )) {
         const spec = m[1].replace(/^node:/, '');
         const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
         // tsx is resolved only when the code runs as .ts (development), never from dist.
-        if (name === 'tsx' && file === 'dist/catalog/cellCatalog.js') continue;
+        if (name === 'tsx' && file === 'dist/util/moduleWorker.js') continue;
         used.add(name);
         assert.ok(allowed.has(name), `${file} imports '${spec}', which is not a production dependency`);
       }
     }
-    for (const expected of ['fastify', 'echarts', 'leaflet', '@electric-sql/pglite']) assert.ok(used.has(expected), `found the import of ${expected}`);
+    for (const expected of ['fastify', 'echarts', 'leaflet', '@electric-sql/pglite'])
+      assert.ok(used.has(expected), `found the import of ${expected}`);
   });
 
   test('its CMD, with the image environment, serves /readyz, the dashboard and the API; HEALTHCHECK passes while it runs', async () => {
@@ -302,15 +324,14 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     // The image's environment; PORT 0 (any free port) instead of 8000, the volume a temporary directory.
     const env = { PATH: process.env.PATH, HOME: os.tmpdir(), ...imageEnv, PORT: '0', GRIDCAST_DATA_DIR: dataDir, GRIDCAST_LOG: 'off' };
     const child = spawn(process.execPath, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // What the container's log shows: both streams (messages on stderr, the request log on stdout).
     let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no 'listening on' in 60 s: ${out} ${err}`)), 60_000);
-        child.stdout.on('data', () => {
+        const timer = setTimeout(() => reject(new Error(`no 'listening on' in 60 s: ${out}`)), 60_000);
+        child.stderr.on('data', () => {
           // Bound to 0.0.0.0, the server names itself localhost.
           const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
           if (m) {
@@ -318,7 +339,7 @@ describe('the image, assembled on the host from the Dockerfile', () => {
             resolve(Number(m[1]));
           }
         });
-        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out} ${err}`)));
+        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
       const base = `http://127.0.0.1:${port}`;
       const ready = await rawRequest(base, '/readyz');
@@ -338,7 +359,8 @@ describe('the image, assembled on the host from the Dockerfile', () => {
       assert.equal(cells.status, 200, 'cell geometry (worker thread) works from dist');
 
       const health = execForm(runStage, 'HEALTHCHECK');
-      const runHealthcheck = () => spawnSync(process.execPath, health.slice(1), { env: { ...env, PORT: String(port) }, timeout: 10_000 }).status;
+      const runHealthcheck = () =>
+        spawnSync(process.execPath, health.slice(1), { env: { ...env, PORT: String(port) }, timeout: 10_000 }).status;
       assert.equal(runHealthcheck(), 0, 'healthy while serving');
 
       child.kill('SIGTERM');
@@ -372,7 +394,11 @@ describe('compose.yaml', () => {
     for (const name of ['gridcast', 'gridcast-1', 'gridcast-2']) {
       assert.ok(isGridcast(services[name]), `${name} is built from this repository's Dockerfile`);
       assert.equal(services[name].image, services.gridcast.image);
-      assert.equal(services[name].environment.GRIDCAST_ADMIN_TOKEN, '${GRIDCAST_ADMIN_TOKEN:-}', `${name}: admin token from the environment`);
+      assert.equal(
+        services[name].environment.GRIDCAST_ADMIN_TOKEN,
+        '${GRIDCAST_ADMIN_TOKEN:-}',
+        `${name}: admin token from the environment`,
+      );
     }
   });
 
@@ -425,7 +451,10 @@ describe('compose.yaml', () => {
       return;
     }
     for (const profile of ['embedded', 'postgres']) {
-      const r = spawnSync('docker', ['compose', '-f', 'compose.yaml', '--profile', profile, 'config', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+      const r = spawnSync('docker', ['compose', '-f', 'compose.yaml', '--profile', profile, 'config', '--quiet'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, `${profile}: ${r.stderr}`);
     }
   });

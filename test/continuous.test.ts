@@ -18,7 +18,8 @@ import { FORECAST_MODELS, type ForecastModelName } from '../src/models/forecastM
 import { runForDay, stitchCutoffHour } from '../src/query/continuous.ts';
 import { fixedClock } from '../src/time/clock.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../src/world/plantOutput.ts';
-import { WeatherBatch, WeatherWorld } from '../src/world/weather.ts';
+import { WeatherBatch } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
 import {
   NOW_ISO,
   NOW_MS,
@@ -163,7 +164,13 @@ after(async () => {
   await ts?.close();
 });
 
-async function series(server: TestServer, iso: string, metric: string, query: GetOptions['query'], headers?: Record<string, string>): Promise<Timeseries> {
+async function series(
+  server: TestServer,
+  iso: string,
+  metric: string,
+  query: GetOptions['query'],
+  headers?: Record<string, string>,
+): Promise<Timeseries> {
   const res = await server.get(`/v1/plant/${iso}/${metric}/continuous`, { key, query, headers });
   assert.equal(res.status, 200, `GET ${iso}/${metric} ${JSON.stringify(query)}: ${res.text.slice(0, 400)}`);
   return res.json() as Timeseries;
@@ -186,7 +193,10 @@ function assertContract(
   assert.equal(body.created_at, null);
   assert.equal(body.units, o.units);
   assert.equal(body.timezone, zone);
-  assert.deepEqual(body.columns, o.ids.map((id) => [String(id)]));
+  assert.deepEqual(
+    body.columns,
+    o.ids.map((id) => [String(id)]),
+  );
   assert.equal(body.values.length, body.columns.length, 'len(values) == len(columns)');
   const n = body.time_utc.length;
   assert.ok(n > 0, 'rows');
@@ -223,9 +233,7 @@ function modelLayerDay(plant: Plant, metric: PlantMetric, model: ForecastModelNa
   const batch = new WeatherBatch(WORLD, { valid, created }, FORECAST_MODELS[model].skill, weatherNeedsFor(metric));
   const out = new Float64Array(valid.length);
   new PlantSeriesComputer(batch, metric, valid).compute(plant, localMidnight(zone, plant.operations_begin_date) / HOUR, out);
-  return [...out].map((v, i) =>
-    Number.isFinite(v) && valid[i] * HOUR - createdMs < HORIZON_MS[model] ? Math.round(v * 10) / 10 : null,
-  );
+  return [...out].map((v, i) => (Number.isFinite(v) && valid[i] * HOUR - createdMs < HORIZON_MS[model] ? Math.round(v * 10) / 10 : null));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,8 +281,20 @@ describe('TimeseriesResponse contract', () => {
 
 describe('local days and DST', () => {
   const SPRING: [IsoCode, Plant, string[], string, string][] = [
-    ['ercot', ERCOT_WIND, ['2026-03-08T00:00:00-06:00', '2026-03-08T01:00:00-06:00', '2026-03-08T03:00:00-05:00'], '2026-03-08T06:00:00Z', '2026-03-09T04:00:00Z'],
-    ['caiso', CAISO_WIND, ['2026-03-08T00:00:00-08:00', '2026-03-08T01:00:00-08:00', '2026-03-08T03:00:00-07:00'], '2026-03-08T08:00:00Z', '2026-03-09T06:00:00Z'],
+    [
+      'ercot',
+      ERCOT_WIND,
+      ['2026-03-08T00:00:00-06:00', '2026-03-08T01:00:00-06:00', '2026-03-08T03:00:00-05:00'],
+      '2026-03-08T06:00:00Z',
+      '2026-03-09T04:00:00Z',
+    ],
+    [
+      'caiso',
+      CAISO_WIND,
+      ['2026-03-08T00:00:00-08:00', '2026-03-08T01:00:00-08:00', '2026-03-08T03:00:00-07:00'],
+      '2026-03-08T08:00:00Z',
+      '2026-03-09T06:00:00Z',
+    ],
   ];
   for (const [iso, plant, firstLocals, firstUtc, lastUtc] of SPRING) {
     test(`${iso}: spring-forward day 2026-03-08 has 23 rows with the offsets changing after 01:00`, async () => {
@@ -289,8 +309,20 @@ describe('local days and DST', () => {
   }
 
   const FALL: [IsoCode, Plant, string[], string, string][] = [
-    ['ercot', ERCOT_WIND, ['2026-11-01T00:00:00-05:00', '2026-11-01T01:00:00-05:00', '2026-11-01T01:00:00-06:00', '2026-11-01T02:00:00-06:00'], '2026-11-01T05:00:00Z', '2026-11-02T05:00:00Z'],
-    ['caiso', CAISO_WIND, ['2026-11-01T00:00:00-07:00', '2026-11-01T01:00:00-07:00', '2026-11-01T01:00:00-08:00', '2026-11-01T02:00:00-08:00'], '2026-11-01T07:00:00Z', '2026-11-02T07:00:00Z'],
+    [
+      'ercot',
+      ERCOT_WIND,
+      ['2026-11-01T00:00:00-05:00', '2026-11-01T01:00:00-05:00', '2026-11-01T01:00:00-06:00', '2026-11-01T02:00:00-06:00'],
+      '2026-11-01T05:00:00Z',
+      '2026-11-02T05:00:00Z',
+    ],
+    [
+      'caiso',
+      CAISO_WIND,
+      ['2026-11-01T00:00:00-07:00', '2026-11-01T01:00:00-07:00', '2026-11-01T01:00:00-08:00', '2026-11-01T02:00:00-08:00'],
+      '2026-11-01T07:00:00Z',
+      '2026-11-02T07:00:00Z',
+    ],
   ];
   for (const [iso, plant, firstLocals, firstUtc, lastUtc] of FALL) {
     test(`${iso}: fall-back day 2026-11-01 has 25 rows with 01:00 twice (app with a November clock)`, async () => {
@@ -305,7 +337,10 @@ describe('local days and DST', () => {
   }
 
   test('the fall-back day does not exist yet for the June app (its run is in the future)', async () => {
-    const res = await june.get('/v1/plant/ercot/wind/continuous', { key, query: { id: ERCOT_WIND.id, start: '2026-11-01', end: '2026-11-01' } });
+    const res = await june.get('/v1/plant/ercot/wind/continuous', {
+      key,
+      query: { id: ERCOT_WIND.id, start: '2026-11-01', end: '2026-11-01' },
+    });
     assert.equal(res.status, 422);
   });
 
@@ -364,7 +399,14 @@ describe('run selection', () => {
       const step = model === 'iso' ? 6 * HOUR : HOUR;
       assert.notDeepEqual(body.values[0], modelLayerDay(plant, metric, model, day, created - step), 'the previous run differs');
       // The same day inside a longer window is the same (stitching is per day).
-      const wide = await getJune(iso, metric, { id: plant.id, start: addDays(day, -1), end: addDays(day, 1), days_ahead: k, latest_hour: lh, model });
+      const wide = await getJune(iso, metric, {
+        id: plant.id,
+        start: addDays(day, -1),
+        end: addDays(day, 1),
+        days_ahead: k,
+        latest_hour: lh,
+        model,
+      });
       const at = wide.time_utc.indexOf(body.time_utc[0]);
       assert.ok(at > 0);
       assert.deepEqual(wide.values[0].slice(at, at + body.time_utc.length), body.values[0]);
@@ -374,7 +416,9 @@ describe('run selection', () => {
   test('each day of a window comes from its own run', async () => {
     const days = ['2026-06-08', '2026-06-09', '2026-06-10'];
     const body = await getJune('ercot', 'wind', { id: ERCOT_WIND.id, start: days[0], end: days[2] });
-    const expected = days.flatMap((d) => modelLayerDay(ERCOT_WIND, 'wind', 'optimized', d, expectedRun('optimized', expectedCutoff('America/Chicago', d, 1, 10))));
+    const expected = days.flatMap((d) =>
+      modelLayerDay(ERCOT_WIND, 'wind', 'optimized', d, expectedRun('optimized', expectedCutoff('America/Chicago', d, 1, 10))),
+    );
     assert.deepEqual(body.values[0], expected);
     // One run for the whole window would not give these numbers.
     const oneRun = expectedRun('optimized', expectedCutoff('America/Chicago', days[0], 1, 10));
@@ -470,7 +514,11 @@ describe('windows', () => {
       const body = await getJune(iso, 'wind', { id: plant.id, ...extra });
       const firstDay = addDays(lastDay, -6);
       assert.equal(body.time_utc[0], utcIso(localMidnight(zone, firstDay)), `${iso} ${JSON.stringify(extra)} first row`);
-      assert.equal(body.time_utc.at(-1), utcIso(localMidnight(zone, addDays(lastDay, 1)) - HOUR), `${iso} ${JSON.stringify(extra)} last row`);
+      assert.equal(
+        body.time_utc.at(-1),
+        utcIso(localMidnight(zone, addDays(lastDay, 1)) - HOUR),
+        `${iso} ${JSON.stringify(extra)} last row`,
+      );
       assert.equal(body.time_utc.length, 7 * 24);
     }
   });
@@ -497,7 +545,8 @@ describe('windows', () => {
 
   test('a plant that began operating in 2026: null before its first local day, numbers from then on', async () => {
     const plant = allPlants().find(
-      (p) => p.iso === 'ercot' && p.plant_type === 'wind' && p.operations_begin_date > '2026-02-01' && p.operations_begin_date < '2026-06-08',
+      (p) =>
+        p.iso === 'ercot' && p.plant_type === 'wind' && p.operations_begin_date > '2026-02-01' && p.operations_begin_date < '2026-06-08',
     );
     assert.ok(plant, 'an ercot wind plant that began operating in spring 2026');
     const begin = plant.operations_begin_date;

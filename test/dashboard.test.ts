@@ -37,7 +37,9 @@ const REGION = 'ercot_total';
 /** The overview cards, the ensemble, the vintages and the map. */
 const PANELS = 7;
 
-const missingChromium = fs.existsSync(CHROMIUM) ? null : `Chromium not found at ${CHROMIUM}; scripts/ci-chromium.sh installs it (Debian package chromium)`;
+const missingChromium = fs.existsSync(CHROMIUM)
+  ? null
+  : `Chromium not found at ${CHROMIUM}; scripts/ci-chromium.sh installs it (Debian package chromium)`;
 if (missingChromium && process.env.CI === 'true') {
   test('Chromium is installed for the dashboard tests (CI=true)', () => assert.fail(missingChromium));
 } else if (missingChromium) {
@@ -80,7 +82,13 @@ describe('dashboard: files and headers (no browser)', () => {
   });
 
   test('only allow-listed files are served', async () => {
-    for (const p of ['/dashboard/assets/globals.d.ts', '/dashboard/assets/..%2F..%2Fpackage.json', '/dashboard/assets/%2E%2E', '/dashboard/assets/index.html', '/dashboard/nope']) {
+    for (const p of [
+      '/dashboard/assets/globals.d.ts',
+      '/dashboard/assets/..%2F..%2Fpackage.json',
+      '/dashboard/assets/%2E%2E',
+      '/dashboard/assets/index.html',
+      '/dashboard/nope',
+    ]) {
       const res = await t.get(p);
       assert.equal(res.status, 404, p);
       assert.deepEqual(res.json(), { detail: 'Not Found' }, p);
@@ -169,7 +177,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   }
 
   /** The series of the ECharts chart inside `selector`: name and data, as the chart holds them. */
-  function chartSeries(page: Page, selector: string): Promise<{ name: string; data: [number, number | null][]; markLine?: { data: { yAxis?: number }[] } }[]> {
+  function chartSeries(
+    page: Page,
+    selector: string,
+  ): Promise<{ name: string; data: [number, number | null][]; markLine?: { data: { yAxis?: number }[] } }[]> {
     return page.evaluate((sel) => {
       const el = document.querySelector(`${sel} .chart`);
       const chart = window.echarts.getInstanceByDom(el);
@@ -179,32 +190,56 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   }
 
   const nonNull = (data: [number, number | null][]) => data.filter(([, v]) => v !== null).length;
-  const at = (ts: Timeseries, column = 0) => ts.time_utc.map((time, i): [number, number | null] => [Date.parse(time), ts.values[column][i]]);
+  const at = (ts: Timeseries, column = 0) =>
+    ts.time_utc.map((time, i): [number, number | null] => [Date.parse(time), ts.values[column][i]]);
 
   test('with a key, every chart and the map draw the data the API serves', async () => {
     const page = await openWithKey(enterpriseKey);
     const requests = requestsOf.get(page)!;
     const states = await waitForPanels(page);
-    assert.deepEqual(states, { demand: 'ready', wind: 'ready', solar: 'ready', price: 'ready', ensemble: 'ready', vintages: 'ready', cells: 'ready' });
+    assert.deepEqual(states, {
+      demand: 'ready',
+      wind: 'ready',
+      solar: 'ready',
+      price: 'ready',
+      ensemble: 'ready',
+      vintages: 'ready',
+      cells: 'ready',
+    });
 
     // Forecast vs actuals: the charts hold exactly the API's series.
     for (const metric of ['demand', 'wind', 'solar']) {
       const series = await chartSeries(page, `.card[data-metric="${metric}"]`);
-      assert.deepEqual(series.map((s) => s.name), ['Actual', 'Day-ahead forecast', 'Latest run'], metric);
+      assert.deepEqual(
+        series.map((s) => s.name),
+        ['Actual', 'Day-ahead forecast', 'Latest run'],
+        metric,
+      );
       const latest = await okJson(t, `/v1/region/${ISO}/${metric}/forecast`, { key: enterpriseKey, query: { id: REGION } });
       const dayAhead = await okJson(t, `/v1/region/${ISO}/${metric}/continuous`, { key: enterpriseKey, query: { id: REGION } });
-      const actual = await okJson(t, `/v1/region/${ISO}/${metric}/actual`, { key: enterpriseKey, query: { id: REGION, start: dayAhead.time_utc[0], end: latest.created_at! } });
+      const actual = await okJson(t, `/v1/region/${ISO}/${metric}/actual`, {
+        key: enterpriseKey,
+        query: { id: REGION, start: dayAhead.time_utc[0], end: latest.created_at! },
+      });
       assert.deepEqual(series[0].data, at(actual), `${metric} actual`);
       assert.deepEqual(series[1].data, at(dayAhead), `${metric} day-ahead`);
       assert.deepEqual(series[2].data, at(latest).slice(0, 168), `${metric} latest run`);
       assert.ok(nonNull(series[0].data) > 24 && nonNull(series[2].data) === 168, metric);
     }
     // Drawn, not just configured: every chart has its canvas, at the size of its box.
-    const canvases = await page.locator('.chart').evaluateAll((els) => els.map((e: any) => e.querySelector('canvas')?.getBoundingClientRect().height ?? 0));
+    const canvases = await page
+      .locator('.chart')
+      .evaluateAll((els) => els.map((e: any) => e.querySelector('canvas')?.getBoundingClientRect().height ?? 0));
     assert.equal(canvases.length, 6);
-    assert.ok(canvases.every((h) => h >= 200), `canvas heights ${canvases}`);
+    assert.ok(
+      canvases.every((h) => h >= 200),
+      `canvas heights ${canvases}`,
+    );
     const price = await chartSeries(page, '.card[data-metric="price"]');
-    assert.deepEqual(price.map((s) => s.name), ['Actual', 'Day-ahead forecast', 'Latest run']);
+    assert.deepEqual(
+      price.map((s) => s.name),
+      ['Actual', 'Day-ahead forecast', 'Latest run'],
+    );
     const hub = await page.inputValue('#price-node');
     const hubForecast = await okJson(t, `/v1/lmp/${ISO}/dalmp/forecast`, { key: enterpriseKey, query: { id: hub } });
     assert.deepEqual(price[2].data, at(hubForecast).slice(0, 168));
@@ -224,7 +259,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       assert.ok(Math.abs(max - members[50]) < 1e-6, `max at hour ${h}`);
       const p10 = byName._p10[h][1]!;
       const p90 = p10 + byName['P10–P90'][h][1]!;
-      assert.ok(members[0] <= p10 && p10 <= byName.Median[h][1]! && byName.Median[h][1]! <= p90 && p90 <= members[50], `bands ordered at hour ${h}`);
+      assert.ok(
+        members[0] <= p10 && p10 <= byName.Median[h][1]! && byName.Median[h][1]! <= p90 && p90 <= members[50],
+        `bands ordered at hour ${h}`,
+      );
     }
 
     // One hour across runs: each point is what that run forecast for the hour.
@@ -233,7 +271,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     const hourValue = await page.inputValue('#vintages-hour');
     const hour = new Date(`${hourValue}:00Z`).toISOString().replace('.000Z', 'Z');
     for (const [runMs, value] of [vintages.data[0], vintages.data.at(-1)!]) {
-      const run = await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key: enterpriseKey, query: { id: REGION, forecasted_by: new Date(runMs).toISOString() } });
+      const run = await okJson(t, `/v1/region/${ISO}/demand/forecast`, {
+        key: enterpriseKey,
+        query: { id: REGION, forecasted_by: new Date(runMs).toISOString() },
+      });
       assert.equal(Date.parse(run.created_at!), runMs);
       assert.equal(value, run.values[0][run.time_utc.indexOf(hour)]);
     }
@@ -246,9 +287,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     const fills = async () => new Set(await polygons.evaluateAll((els) => els.map((e) => e.getAttribute('fill'))));
     const before = await fills();
     assert.ok(before.size > 10, `distinct colours: ${before.size}`);
-    assert.match(await page.textContent('.map-legend') ?? '', /wind, MW/);
+    assert.match((await page.textContent('.map-legend')) ?? '', /wind, MW/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop.png'), fullPage: true });
-    for (const panel of ['overview', 'ensemble', 'vintages', 'cells']) await page.locator(`#${panel}`).screenshot({ path: path.join(SCREENSHOTS, `${panel}.png`) });
+    for (const panel of ['overview', 'ensemble', 'vintages', 'cells'])
+      await page.locator(`#${panel}`).screenshot({ path: path.join(SCREENSHOTS, `${panel}.png`) });
 
     // The hour slider recolours the map without asking the API again.
     const callsBefore = requests.length;
@@ -260,15 +302,23 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.equal(requests.length, callsBefore);
 
     // A past hour: the runs before it, and its actual as a line.
-    const latestRun = Date.parse((await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key: enterpriseKey, query: { id: REGION } })).created_at!);
+    const latestRun = Date.parse(
+      (await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key: enterpriseKey, query: { id: REGION } })).created_at!,
+    );
     const pastHour = new Date(latestRun - 30 * 3_600_000).toISOString().slice(0, 16);
     await page.fill('#vintages-hour', pastHour);
     await page.click('#vintages-go');
     await waitForPanels(page);
     const past = (await chartSeries(page, '#vintages'))[0];
-    const actual = await okJson(t, `/v1/region/${ISO}/demand/actual`, { key: enterpriseKey, query: { id: REGION, start: `${pastHour}:00Z`, end: `${pastHour}:00Z` } });
+    const actual = await okJson(t, `/v1/region/${ISO}/demand/actual`, {
+      key: enterpriseKey,
+      query: { id: REGION, start: `${pastHour}:00Z`, end: `${pastHour}:00Z` },
+    });
     assert.equal(past.markLine?.data[0].yAxis, actual.values[0][0]);
-    assert.ok(past.data.every(([run]) => run <= Date.parse(`${pastHour}:00Z`)), 'only runs made before the hour');
+    assert.ok(
+      past.data.every(([run]) => run <= Date.parse(`${pastHour}:00Z`)),
+      'only runs made before the hour',
+    );
     await page.locator('#vintages').screenshot({ path: path.join(SCREENSHOTS, 'vintages-past-hour.png') });
 
     // The key stayed in this browser: same-origin calls only, in the X-API-Key header, never in a URL.
@@ -277,7 +327,8 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       const url = new URL(r.url);
       assert.equal(url.origin, t.baseUrl, r.url);
       assert.ok(!r.url.includes(enterpriseKey), `key in a URL: ${r.url}`);
-      if (url.pathname.startsWith('/v1/') && url.pathname !== '/v1/openapi.json') assert.equal((await r.headers)['x-api-key'], enterpriseKey, r.url);
+      if (url.pathname.startsWith('/v1/') && url.pathname !== '/v1/openapi.json')
+        assert.equal((await r.headers)['x-api-key'], enterpriseKey, r.url);
     }
     assert.equal(await page.evaluate(() => sessionStorage.getItem('gridcast.apiKey')), enterpriseKey);
     assert.equal(await page.evaluate(() => localStorage.getItem('gridcast.apiKey')), null, 'not remembered unless asked');
@@ -285,15 +336,23 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     // Real-time prices: forecasts only (the API publishes no real-time actuals), and the page says so.
     await page.selectOption('#price-type', 'rtlmp');
     await waitForPanels(page);
-    assert.deepEqual((await chartSeries(page, '.card[data-metric="price"]')).map((s) => s.name), ['Day-ahead forecast', 'Latest run']);
+    assert.deepEqual(
+      (await chartSeries(page, '.card[data-metric="price"]')).map((s) => s.name),
+      ['Day-ahead forecast', 'Latest run'],
+    );
     assert.match((await page.textContent('.card[data-metric="price"] .panel-status'))!, /Real-time prices have no published actuals/);
 
     // Another ISO: NYISO has no trading hubs, so its zones are the price nodes; the map shows its cells.
     await page.selectOption('#iso', 'nyiso');
     await waitForPanels(page);
     assert.equal(await page.inputValue('#region'), 'nyiso_total');
-    const zones = (await okJson<{ id: string; node_type: string }[]>(t, '/v1/lmp/nyiso/rtlmp/list', { key: enterpriseKey })).filter((n) => n.node_type === 'zone');
-    assert.deepEqual(await page.locator('#price-node option').evaluateAll((els) => els.map((e: any) => e.value)), zones.map((z) => z.id));
+    const zones = (await okJson<{ id: string; node_type: string }[]>(t, '/v1/lmp/nyiso/rtlmp/list', { key: enterpriseKey })).filter(
+      (n) => n.node_type === 'zone',
+    );
+    assert.deepEqual(
+      await page.locator('#price-node option').evaluateAll((els) => els.map((e: any) => e.value)),
+      zones.map((z) => z.id),
+    );
     const nyDemand = await okJson(t, '/v1/region/nyiso/demand/forecast', { key: enterpriseKey, query: { id: 'nyiso_total' } });
     assert.deepEqual((await chartSeries(page, '.card[data-metric="demand"]'))[2].data, at(nyDemand).slice(0, 168));
     const nyCells = await okJson<unknown[]>(t, '/v1/cells/nyiso/wind/list', { key: enterpriseKey, query: { resolution: 4 } });
@@ -345,9 +404,20 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   test('a core key: the map shows the 403, the other panels draw; a bad hour shows the 422', async () => {
     const page = await openWithKey(coreKey);
     const states = await waitForPanels(page);
-    assert.deepEqual(states, { demand: 'ready', wind: 'ready', solar: 'ready', price: 'ready', ensemble: 'ready', vintages: 'ready', cells: 'error' });
+    assert.deepEqual(states, {
+      demand: 'ready',
+      wind: 'ready',
+      solar: 'ready',
+      price: 'ready',
+      ensemble: 'ready',
+      vintages: 'ready',
+      cells: 'error',
+    });
     const cellsStatus = page.locator('#cells .panel-status');
-    assert.match((await cellsStatus.textContent())!, /^403: Your subscription for ISO 'ercot' is at the 'core' level\. This endpoint needs the 'advanced' level/);
+    assert.match(
+      (await cellsStatus.textContent())!,
+      /^403: Your subscription for ISO 'ercot' is at the 'core' level\. This endpoint needs the 'advanced' level/,
+    );
     assert.equal(await cellsStatus.getAttribute('class'), 'panel-status error');
     assert.equal(await page.locator('#map path.leaflet-interactive').count(), 0);
     await page.locator('#cells').screenshot({ path: path.join(SCREENSHOTS, 'core-key-map-403.png') });
@@ -355,7 +425,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     await page.fill('#vintages-hour', '2025-06-01T12:00');
     await page.click('#vintages-go');
     await waitForPanels(page);
-    assert.match((await page.textContent('#vintages .panel-status'))!, /^422: query\.forecasted_by: Value error, no forecast run at or before forecasted_by/);
+    assert.match(
+      (await page.textContent('#vintages .panel-status'))!,
+      /^422: query\.forecasted_by: Value error, no forecast run at or before forecasted_by/,
+    );
     await page.locator('#vintages').screenshot({ path: path.join(SCREENSHOTS, 'vintages-422.png') });
     await closeChecked(page);
   });

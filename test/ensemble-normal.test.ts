@@ -14,7 +14,7 @@ import type { WindPlant } from '../src/catalog/types.ts';
 import { pointClimate } from '../src/world/climate.ts';
 import { windPlantOutputMw } from '../src/world/physics/wind.ts';
 import { windNormalMw } from '../src/world/plantOutput.ts';
-import { RICE_MEAN } from '../src/world/weather.ts';
+import { RICE_MEAN } from '../src/world/weather/fields.ts';
 import { startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
 let t: TestApp;
@@ -57,7 +57,11 @@ function wape(forecast: (number | null)[], actual: (number | null)[]): number {
 
 describe('the normal model', () => {
   test('is served on the regional forecast: one run a day at 00 UTC, 15 days; continuous and plants keep optimized | iso', async () => {
-    const body = await ts('/v1/region/ercot/demand/forecast', { model: 'normal', id: 'ercot_total', forecasted_by: '2026-06-01T13:30:00Z' });
+    const body = await ts('/v1/region/ercot/demand/forecast', {
+      model: 'normal',
+      id: 'ercot_total',
+      forecasted_by: '2026-06-01T13:30:00Z',
+    });
     assert.equal(body.model, 'normal');
     assert.equal(body.created_at, '2026-06-01T00:00:00Z');
     assert.equal(body.time_utc.length, 360);
@@ -77,19 +81,34 @@ describe('the normal model', () => {
 
   test('has no skill: an hour has the same normal in every run', async () => {
     for (const metric of ['demand', 'wind']) {
-      const a = await ts(`/v1/region/ercot/${metric}/forecast`, { model: 'normal', id: 'ercot_total', forecasted_by: '2026-06-01T00:00:00Z' });
-      const b = await ts(`/v1/region/ercot/${metric}/forecast`, { model: 'normal', id: 'ercot_total', forecasted_by: '2026-06-04T00:00:00Z' });
+      const a = await ts(`/v1/region/ercot/${metric}/forecast`, {
+        model: 'normal',
+        id: 'ercot_total',
+        forecasted_by: '2026-06-01T00:00:00Z',
+      });
+      const b = await ts(`/v1/region/ercot/${metric}/forecast`, {
+        model: 'normal',
+        id: 'ercot_total',
+        forecasted_by: '2026-06-04T00:00:00Z',
+      });
       assert.equal(b.time_utc[0], a.time_utc[72]);
       assert.deepEqual(b.values[0].slice(0, 288), a.values[0].slice(72), metric);
     }
   });
 
   test('over a week it is clearly worse than the optimized day-ahead forecast (demand MAPE, wind WAPE)', async () => {
-    for (const [metric, minRatio] of [['demand', 1.4], ['wind', 1.2]] as const) {
+    for (const [metric, minRatio] of [
+      ['demand', 1.4],
+      ['wind', 1.2],
+    ] as const) {
       const window = { id: 'ercot_total', start: '2026-06-02', end: '2026-06-08' };
       const actual = await ts(`/v1/region/ercot/${metric}/actual`, window);
       const dayAhead = await ts(`/v1/region/ercot/${metric}/continuous`, window);
-      const normal = await ts(`/v1/region/ercot/${metric}/forecast`, { model: 'normal', id: 'ercot_total', forecasted_by: '2026-06-01T12:00:00Z' });
+      const normal = await ts(`/v1/region/ercot/${metric}/forecast`, {
+        model: 'normal',
+        id: 'ercot_total',
+        forecasted_by: '2026-06-01T12:00:00Z',
+      });
       const hours = actual.time_utc;
       assert.equal(hours.length, 7 * 24);
       const truth = actual.values[0];
@@ -98,7 +117,10 @@ describe('the normal model', () => {
       assert.ok(clim.every((v) => v !== null));
       const eNormal = wape(clim, truth);
       const eOptimized = wape(optimized, truth);
-      assert.ok(eNormal > minRatio * eOptimized, `${metric}: normal ${(100 * eNormal).toFixed(2)} % vs optimized day-ahead ${(100 * eOptimized).toFixed(2)} %`);
+      assert.ok(
+        eNormal > minRatio * eOptimized,
+        `${metric}: normal ${(100 * eNormal).toFixed(2)} % vs optimized day-ahead ${(100 * eOptimized).toFixed(2)} %`,
+      );
       if (metric === 'demand') assert.ok(eNormal > 0.03 && eNormal < 0.15, `normal demand MAPE ${(100 * eNormal).toFixed(2)} %`);
     }
   });
@@ -116,15 +138,35 @@ describe('the normal model', () => {
           const b = -4.5 + (9 * (j + 0.5)) / 80;
           const w = Math.exp(-(a * a + b * b) / 2);
           const speed = (mean * Math.hypot(1 + 0.6 * a, 0.6 * b)) / RICE_MEAN;
-          sum += w * windPlantOutputMw(plant, { speed100mMs: speed, tempC: climate.tempMean, pressurePa: climate.pressurePa, shearAlpha: 0.16, icingLoss: 0 });
+          sum +=
+            w *
+            windPlantOutputMw(plant, {
+              speed100mMs: speed,
+              tempC: climate.tempMean,
+              pressurePa: climate.pressurePa,
+              shearAlpha: 0.16,
+              icingLoss: 0,
+            });
           wsum += w;
         }
       }
       const expected = sum / wsum;
       const normal = windNormalMw(plant, climate, mean, climate.tempMean);
-      assert.ok(Math.abs(normal - expected) < 0.01 * plant.capacity_mw, `mean ${mean} m/s: normal ${normal.toFixed(1)} vs ${expected.toFixed(1)} MW`);
-      const atMean = windPlantOutputMw(plant, { speed100mMs: mean, tempC: climate.tempMean, pressurePa: climate.pressurePa, shearAlpha: 0.16, icingLoss: 0 });
-      assert.ok(Math.abs(normal - atMean) > 0.02 * plant.capacity_mw, `mean ${mean} m/s: the curve is not linear (${normal.toFixed(1)} vs ${atMean.toFixed(1)} MW at the mean)`);
+      assert.ok(
+        Math.abs(normal - expected) < 0.01 * plant.capacity_mw,
+        `mean ${mean} m/s: normal ${normal.toFixed(1)} vs ${expected.toFixed(1)} MW`,
+      );
+      const atMean = windPlantOutputMw(plant, {
+        speed100mMs: mean,
+        tempC: climate.tempMean,
+        pressurePa: climate.pressurePa,
+        shearAlpha: 0.16,
+        icingLoss: 0,
+      });
+      assert.ok(
+        Math.abs(normal - atMean) > 0.02 * plant.capacity_mw,
+        `mean ${mean} m/s: the curve is not linear (${normal.toFixed(1)} vs ${atMean.toFixed(1)} MW at the mean)`,
+      );
     }
   });
 });
@@ -160,7 +202,10 @@ describe('ensembles', () => {
     assert.equal(body.created_at, '2026-05-20T06:00:00Z');
     assert.equal(body.units, 'MW');
     assert.equal(body.timezone, 'America/Chicago');
-    assert.deepEqual(body.columns, MEMBERS.map((m) => ['ercot_total', m]));
+    assert.deepEqual(
+      body.columns,
+      MEMBERS.map((m) => ['ercot_total', m]),
+    );
     assert.equal(body.time_utc.length, 360);
     assert.equal(body.time_utc[0], '2026-05-20T06:00:00Z');
     assert.equal(body.values.length, 51);
@@ -203,20 +248,34 @@ describe('ensembles', () => {
   });
 
   test('forecasted_by picks each model’s run: euro_ec46 daily (6-hourly means), euro_seas5 monthly (daily means at local midnight)', async () => {
-    const ec46 = await ts('/v1/region/ercot/poptemp/ensemble', { id: 'ercot_coast', model: 'euro_ec46', forecasted_by: '2026-05-20T23:00:00Z' });
+    const ec46 = await ts('/v1/region/ercot/poptemp/ensemble', {
+      id: 'ercot_coast',
+      model: 'euro_ec46',
+      forecasted_by: '2026-05-20T23:00:00Z',
+    });
     assert.equal(ec46.model, 'euro_ec46');
     assert.equal(ec46.created_at, '2026-05-20T00:00:00Z');
     assert.equal(ec46.units, '°C');
     assert.equal(ec46.time_utc.length, 46 * 4);
     assert.deepEqual(ec46.time_utc.slice(0, 3), ['2026-05-20T00:00:00Z', '2026-05-20T06:00:00Z', '2026-05-20T12:00:00Z']);
-    const seas5 = await ts('/v1/region/ercot/poptemp/ensemble', { id: 'ercot_coast', model: 'euro_seas5', forecasted_by: '2026-05-20T23:00:00Z' });
+    const seas5 = await ts('/v1/region/ercot/poptemp/ensemble', {
+      id: 'ercot_coast',
+      model: 'euro_seas5',
+      forecasted_by: '2026-05-20T23:00:00Z',
+    });
     assert.equal(seas5.created_at, '2026-05-01T00:00:00Z');
     assert.equal(seas5.time_utc.length, 215);
     assert.equal(seas5.time_local[0], '2026-05-01T00:00:00-05:00');
-    assert.ok(seas5.time_local.every((h) => h.slice(11, 19) === '00:00:00'), 'day-beginning at local midnight');
+    assert.ok(
+      seas5.time_local.every((h) => h.slice(11, 19) === '00:00:00'),
+      'day-beginning at local midnight',
+    );
     assert.deepEqual(seas5.columns[50], ['ercot_coast', 'm50']);
     // Now (2026-06-15) the latest SEAS5 run is June's.
-    assert.equal((await ts('/v1/region/ercot/poptemp/ensemble', { id: 'ercot_coast', model: 'euro_seas5' })).created_at, '2026-06-01T00:00:00Z');
+    assert.equal(
+      (await ts('/v1/region/ercot/poptemp/ensemble', { id: 'ercot_coast', model: 'euro_seas5' })).created_at,
+      '2026-06-01T00:00:00Z',
+    );
     // Long range: the spread of daily means is far wider months ahead than on the first day.
     const s = stats(seas5);
     assert.ok(avg(s.sd, 60, 215) > 2 * s.sd[0], `spread day 1 ${s.sd[0].toFixed(2)} °C, months 3-7 ${avg(s.sd, 60, 215).toFixed(2)} °C`);
@@ -228,7 +287,10 @@ describe('ensembles', () => {
     assert.deepEqual(actual.time_utc, body.time_utc);
     const truth = actual.values[0].map((v) => v!);
     const s = stats(body);
-    assert.ok(avg(s.sd, 0, 48) < 0.6 * avg(s.sd, 240, 360), `spread days 0-2 ${avg(s.sd, 0, 48).toFixed(0)} MW, days 10-15 ${avg(s.sd, 240, 360).toFixed(0)} MW`);
+    assert.ok(
+      avg(s.sd, 0, 48) < 0.6 * avg(s.sd, 240, 360),
+      `spread days 0-2 ${avg(s.sd, 0, 48).toFixed(0)} MW, days 10-15 ${avg(s.sd, 240, 360).toFixed(0)} MW`,
+    );
     let inside = 0;
     for (let i = 0; i < 120; i++) if (truth[i] >= s.min[i] && truth[i] <= s.max[i]) inside++;
     assert.ok(inside >= 0.8 * 120, `truth inside the envelope ${inside} of 120 hours`);
@@ -242,7 +304,11 @@ describe('ensembles', () => {
     for (let k = 0; k < 7; k++) {
       const run = new Date(Date.parse('2026-05-10T00:00:00Z') + k * 48 * HOUR).toISOString();
       const body = await ts('/v1/region/ercot/demand/ensemble', { id: 'ercot_north_central', forecasted_by: run });
-      const actual = await ts('/v1/region/ercot/demand/actual', { id: 'ercot_north_central', start: body.time_utc[0], end: body.time_utc[359] });
+      const actual = await ts('/v1/region/ercot/demand/actual', {
+        id: 'ercot_north_central',
+        start: body.time_utc[0],
+        end: body.time_utc[359],
+      });
       const s = stats(body);
       for (let i = 0; i < 360; i++) {
         const truth = actual.values[0][i]!;

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/app.ts';
+import type { LogOption } from '../src/api/logging.ts';
 import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
 import { openStore, type Store } from '../src/store/store.ts';
@@ -132,11 +133,25 @@ export function queryString(query: Query | undefined): string {
  * One GET over a real socket with node:http, which sends the path byte for byte (no URL
  * normalisation, no automatic decompression): what a client sees, exactly.
  */
-export function rawRequest(baseUrl: string, pathAndQuery: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Response> {
+export function rawRequest(
+  baseUrl: string,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<Response> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: pathAndQuery, method, headers, agent: false },
+      // A body is sent with its length: without one, a GET's body would be read as a second request.
+      {
+        host: url.hostname,
+        port: url.port,
+        path: pathAndQuery,
+        method,
+        headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -179,6 +194,16 @@ export interface ServerOptions {
   adminToken?: string;
   maxHeavy?: number;
   maxQueryBytes?: number;
+  /** The JSON request log (default: none). */
+  logger?: LogOption;
+  /** How often counted requests are written to the database (default here: 50 ms, so tests wait little). */
+  flushMs?: number;
+  /**
+   * Compute worker threads (default here: 0, the same runner on the test's thread — starting
+   * workers for each of the many servers of the suite would cost seconds; test/pool.test.ts
+   * and the fuzzer run the pool).
+   */
+  workers?: number;
 }
 
 export const NO_RATE_LIMITS: RateLimits = { core: [], advanced: [], enterprise: [] };
@@ -193,6 +218,9 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     adminToken: options.adminToken,
     maxHeavy: options.maxHeavy,
     maxQueryBytes: options.maxQueryBytes,
+    logger: options.logger,
+    flushMs: options.flushMs ?? 50,
+    workers: options.workers ?? 0,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -259,15 +287,17 @@ export interface Timeseries {
 export interface ServeProcess {
   child: import('node:child_process').ChildProcess;
   baseUrl: string;
-  /** Everything the process printed on stdout so far. */
+  /** Everything the process printed on stdout so far: the JSON request log. */
   stdout(): string;
+  /** Everything it printed on stderr so far: messages for the person at the terminal. */
+  stderr(): string;
   /** Resolves when the process exits. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
  * `gridcast serve --port 0` as a real child process (src/cli/main.ts under tsx), resolved once
- * it prints the URL it listens on, with exactly the environment `env`.
+ * it prints (on stderr) the URL it listens on, with exactly the environment `env`.
  */
 export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const { spawn } = await import('node:child_process');
@@ -281,23 +311,34 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
     const check = () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stdout);
+      const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stderr);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
       }
     };
-    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`serve exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
     });
   });
-  return { child, baseUrl, stdout: () => stdout, exited };
+  return { child, baseUrl, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Polls `check` every 25 ms until it holds (fails the test after `ms`). */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /** GET that must answer 200 (the body is shown on failure); returns the parsed JSON. */

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startTestApp, type TestApp, type TestServer } from './helpers.ts';
+import { startServer, startTestApp, waitFor, type TestApp, type TestServer } from './helpers.ts';
 
 const TOKEN = 'test-admin-token-0123456789';
 let t: TestApp;
@@ -15,7 +15,10 @@ let busy: TestServer;
 
 before(async () => {
   t = await startTestApp({ adminToken: TOKEN, authCacheMs: 0 });
-  limited = await startServer(t.store, { rateLimits: { core: [{ limit: 3, windowSecs: 60 }], advanced: [{ limit: 1000, windowSecs: 60 }], enterprise: [] }, maxQueryBytes: 200 });
+  limited = await startServer(t.store, {
+    rateLimits: { core: [{ limit: 3, windowSecs: 60 }], advanced: [{ limit: 1000, windowSecs: 60 }], enterprise: [] },
+    maxQueryBytes: 200,
+  });
   busy = await startServer(t.store, { maxHeavy: 0 });
 });
 
@@ -45,7 +48,10 @@ describe('admin API', () => {
     assert.equal(res.status, 401);
     res = await limited.get('/admin/keys', { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 403);
-    assert.equal(res.text, '{"detail":[{"type":"error","msg":"The admin API is disabled: start the service with GRIDCAST_ADMIN_TOKEN set."}]}');
+    assert.equal(
+      res.text,
+      '{"detail":[{"type":"error","msg":"The admin API is disabled: start the service with GRIDCAST_ADMIN_TOKEN set."}]}',
+    );
   });
 
   test('create → the key works; list never shows secrets; subscriptions set, changed, expired, removed; revoke', async () => {
@@ -53,7 +59,7 @@ describe('admin API', () => {
     assert.equal(res.status, 201);
     const created = res.json();
     assert.match(created.key, /^gc_[\w-]{32}$/);
-    assert.match(created.id, /^key_[0-9a-f]{8}$/);
+    assert.match(created.id, /^key_[0-9a-f]{24}$/);
     assert.deepEqual(created.subscriptions, [{ iso: 'ercot', level: 'core', expires_at: null, active: true }]);
     const key = created.key as string;
     assert.equal((await t.get('/v1/region/ercot/demand/list', { key })).status, 200);
@@ -69,7 +75,10 @@ describe('admin API', () => {
     assert.equal((await t.get('/v1/plant/ercot/wind/list', { key })).status, 200);
 
     res = await admin('PUT', `/admin/keys/${created.id}/subscriptions/pjm`, { level: 'core', expires_at: '2099-01-01T00:00:00Z' });
-    assert.deepEqual(res.json().subscriptions.find((s: any) => s.iso === 'pjm'), { iso: 'pjm', level: 'core', expires_at: '2099-01-01T00:00:00.000Z', active: true });
+    assert.deepEqual(
+      res.json().subscriptions.find((s: any) => s.iso === 'pjm'),
+      { iso: 'pjm', level: 'core', expires_at: '2099-01-01T00:00:00Z', active: true },
+    );
     assert.equal((await t.get('/v1/region/pjm/demand/list', { key })).status, 200);
     res = await admin('POST', `/admin/keys/${created.id}/subscriptions/pjm/expire`);
     assert.equal(res.json().subscriptions.find((s: any) => s.iso === 'pjm').active, false);
@@ -77,7 +86,10 @@ describe('admin API', () => {
     assert.equal(res.status, 403, 'an expired subscription grants nothing');
 
     res = await admin('DELETE', `/admin/keys/${created.id}/subscriptions/pjm`);
-    assert.deepEqual(res.json().subscriptions.map((s: any) => s.iso), ['ercot']);
+    assert.deepEqual(
+      res.json().subscriptions.map((s: any) => s.iso),
+      ['ercot'],
+    );
     assert.equal((await admin('DELETE', `/admin/keys/${created.id}/subscriptions/pjm`)).status, 404);
 
     res = await admin('DELETE', `/admin/keys/${created.id}`);
@@ -111,19 +123,25 @@ describe('admin API', () => {
   test('usage: requests and values served per key, day and endpoint', async () => {
     const created = (await admin('POST', '/admin/keys', { name: 'metered', subscriptions: [{ iso: 'all', level: 'enterprise' }] })).json();
     const key = created.key;
-    for (let i = 0; i < 2; i++) assert.equal((await t.get('/v1/region/isone/demand/forecast', { key, query: { id: 'isone_total' } })).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await t.get('/v1/region/isone/demand/forecast', { key, query: { id: 'isone_total' } })).status, 200);
     assert.equal((await t.get('/v1/region/isone/demand/list', { key })).status, 200);
     assert.equal((await t.get('/v1/region/isone/demand/forecast', { key, query: { id: 'nope' } })).status, 422);
-    // Usage is written as each response finishes.
-    await new Promise((r) => setTimeout(r, 200));
-    const rows = (await admin('GET', `/admin/usage?key_id=${created.id}`)).json();
+    // Usage is counted in memory and written in batches (every 50 ms in these tests).
     const today = new Date().toISOString().slice(0, 10);
-    assert.deepEqual(
-      rows.map((r: any) => [r.day, r.endpoint, r.requests, r.values_served]),
-      [
-        [today, '/region/{iso}/{metric}/forecast', 3, 2 * 360],
-        [today, '/region/{iso}/{metric}/list', 1, 9],
-      ],
+    const expected = [
+      [today, '/region/{iso}/{metric}/forecast', 3, 2 * 360],
+      [today, '/region/{iso}/{metric}/list', 1, 9],
+    ];
+    let rows: any[] = [];
+    await waitFor(
+      async () => {
+        rows = (await admin('GET', `/admin/usage?key_id=${created.id}`))
+          .json()
+          .map((r: any) => [r.day, r.endpoint, r.requests, r.values_served]);
+        return JSON.stringify(rows) === JSON.stringify(expected);
+      },
+      `usage rows ${JSON.stringify(expected)} (last seen ${JSON.stringify(rows)})`,
     );
     const bad = await admin('GET', '/admin/usage?from=yesterday');
     assert.equal(bad.status, 422);
@@ -132,7 +150,7 @@ describe('admin API', () => {
 });
 
 describe('rate limits', () => {
-  test('a key over its level\'s budget gets 429 with Retry-After and RateLimit-* headers, in the public error format', async () => {
+  test("a key over its level's budget gets 429 with Retry-After and RateLimit-* headers, in the public error format", async () => {
     const key = await t.key({ spp: 'core' });
     for (let i = 1; i <= 3; i++) {
       const res = await limited.get('/v1/region/spp/demand/list', { key });
@@ -152,7 +170,10 @@ describe('rate limits', () => {
     );
     // Another key has its own budget; a better level has a bigger one.
     assert.equal((await limited.get('/v1/region/spp/demand/list', { key: await t.key({ spp: 'core' }) })).status, 200);
-    assert.equal((await limited.get('/v1/region/spp/demand/list', { key: await t.key({ spp: 'advanced' }) })).headers['ratelimit-limit'], '1000');
+    assert.equal(
+      (await limited.get('/v1/region/spp/demand/list', { key: await t.key({ spp: 'advanced' }) })).headers['ratelimit-limit'],
+      '1000',
+    );
   });
 });
 
@@ -166,7 +187,10 @@ describe('operations', () => {
     const text = (await t.get('/metrics')).text;
     assert.match(text, /# TYPE gridcast_http_requests_total counter/);
     assert.match(text, /gridcast_http_requests_total\{route="\/v1\/region\/:iso\/:metric\/list",method="GET",status="401"\} \d+/);
-    assert.match(text, /gridcast_http_request_duration_seconds_bucket\{route="\/v1\/region\/:iso\/:metric\/list",method="GET",le="\+Inf"\} \d+/);
+    assert.match(
+      text,
+      /gridcast_http_request_duration_seconds_bucket\{route="\/v1\/region\/:iso\/:metric\/list",method="GET",le="\+Inf"\} \d+/,
+    );
     assert.match(text, /process_resident_memory_bytes \d+/);
   });
 
@@ -174,7 +198,10 @@ describe('operations', () => {
     const res = await t.get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
     assert.equal(res.headers['x-request-id'], 'abc-123');
     assert.match(String((await t.get('/healthz')).headers['x-request-id']), /^[0-9a-f-]{36}$/);
-    assert.notEqual((await t.get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } })).headers['x-request-id'], 'bad id with spaces');
+    assert.notEqual(
+      (await t.get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } })).headers['x-request-id'],
+      'bad id with spaces',
+    );
   });
 
   test('an over-long query string is a 414, not a crash', async () => {
@@ -188,7 +215,10 @@ describe('operations', () => {
     const res = await busy.get('/v1/region/ercot/demand/forecast', { key });
     assert.equal(res.status, 503);
     assert.equal(res.headers['retry-after'], '5');
-    assert.equal(res.text, '{"detail":[{"type":"error","msg":"The server is busy with 0 large requests; retry in a few seconds, or ask for one id at a time."}]}');
+    assert.equal(
+      res.text,
+      '{"detail":[{"type":"error","msg":"The server is busy with 0 large requests; retry in a few seconds, or ask for one id at a time."}]}',
+    );
     assert.equal((await busy.get('/v1/region/ercot/demand/forecast', { key, query: { id: 'ercot_total' } })).status, 200);
   });
 });

@@ -57,7 +57,10 @@ test('planned maintenance: spring and fall seasons are well above the summer and
       // MISO keeps ~40 GW out even in winter (§2d: 61 GW in October vs 39–43 GW in February),
       // so its seasons stand about 1.5× above the peaks; elsewhere about 2× or more.
       const ratio = iso === 'miso' ? 1.35 : 1.8;
-      for (const [name, peak] of [['summer', summer], ['winter', winter]] as const) {
+      for (const [name, peak] of [
+        ['summer', summer],
+        ['winter', winter],
+      ] as const) {
         assert.ok(spring > ratio * peak, `${iso} ${year}: spring ${spring.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
         assert.ok(fall > ratio * peak, `${iso} ${year}: fall ${fall.toFixed(0)} vs ${name} ${peak.toFixed(0)}`);
       }
@@ -69,9 +72,10 @@ test('planned maintenance: spring and fall seasons are well above the summer and
   }
 });
 
-test('levels sit near realism-targets §2d', () => {
+test('levels sit near docs/realism-targets.md §2d', () => {
   const gw = (iso: IsoCode, from: [number, number, number], to: [number, number, number]) => meanTruth(iso, days(from, to)) / 1000;
-  const within = (name: string, v: number, lo: number, hi: number) => assert.ok(v >= lo && v <= hi, `${name}: ${v.toFixed(1)} GW not in [${lo}, ${hi}]`);
+  const within = (name: string, v: number, lo: number, hi: number) =>
+    assert.ok(v >= lo && v <= hi, `${name}: ${v.toFixed(1)} GW not in [${lo}, ${hi}]`);
   within('ERCOT April', gw('ercot', [2026, 4, 1], [2026, 4, 30]), 18, 33);
   within('PJM July', gw('pjm', [2026, 7, 1], [2026, 7, 31]), 9, 14);
   within('MISO October', gw('miso', [2026, 10, 1], [2026, 10, 31]), 40, 60);
@@ -115,7 +119,12 @@ test('outages are finite, non-negative and below the fleet, for any weather and 
     const fleet = ISO_THERMAL_FLEET_MW[iso];
     for (const day of days([2025, 1, 1], [2026, 12, 31])) {
       if (day % 3 !== 0) continue;
-      for (const [min, max] of [[-45, -30], [-20, -8], [5, 15], [30, 48]]) {
+      for (const [min, max] of [
+        [-45, -30],
+        [-20, -8],
+        [5, 15],
+        [30, 48],
+      ]) {
         const d = { ...civil(day), poptempMinC: min, poptempMaxC: max };
         const values = [
           outageTruthMw(iso, d),

@@ -59,7 +59,7 @@ function datetimeErrorBody(input: string, error: string): string {
 describe('literal bodies from error-formats.md §2.2', () => {
   test('(1) path enum with a bad value', () => {
     const expected =
-      '{"detail":[{"type":"enum","loc":["path","market"],"msg":"Input should be \'pjm\', \'miso\', \'spp\', \'ercot\', \'caiso\', \'nyiso\' or \'isone\'","input":"foo","ctx":{"expected":"\'pjm\', \'miso\', \'spp\', \'ercot\', \'caiso\', \'nyiso\' or \'isone\'"}}]}';
+      "{\"detail\":[{\"type\":\"enum\",\"loc\":[\"path\",\"market\"],\"msg\":\"Input should be 'pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso' or 'isone'\",\"input\":\"foo\",\"ctx\":{\"expected\":\"'pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso' or 'isone'\"}}]}";
     assert.equal(body({}, { market: 'foo' }), expected);
     assert.deepStrictEqual(run({}, { market: 'foo' }).errors, [
       {
@@ -145,10 +145,7 @@ describe('literal bodies from error-formats.md §2.2', () => {
   });
 
   test('a missing path parameter is reported as missing', () => {
-    assert.equal(
-      body({}, {}),
-      '{"detail":[{"type":"missing","loc":["path","market"],"msg":"Field required","input":null}]}',
-    );
+    assert.equal(body({}, {}), '{"detail":[{"type":"missing","loc":["path","market"],"msg":"Field required","input":null}]}');
   });
 });
 
@@ -352,7 +349,10 @@ describe('datetime: §2.6 accepted forms', () => {
   test('absolute values above 2e10 are milliseconds', () => {
     assert.equal(parsedOk('1767225600000').epochMs, Date.UTC(2026, 0, 1));
     const seconds = parsedOk('20000000000');
-    assert.deepStrictEqual([seconds.year, seconds.month, seconds.day, seconds.hour, seconds.minute, seconds.second], [2603, 10, 11, 11, 33, 20]);
+    assert.deepStrictEqual(
+      [seconds.year, seconds.month, seconds.day, seconds.hour, seconds.minute, seconds.second],
+      [2603, 10, 11, 11, 33, 20],
+    );
     const millis = parsedOk('20000000001');
     assert.deepStrictEqual([millis.year, millis.month, millis.day, millis.microsecond], [1970, 8, 20, 1000]);
     assert.equal(parsedOk('-20000000001').epochMs, -20000000001);
@@ -575,7 +575,7 @@ describe('enum repr', () => {
     assert.equal(pythonRepr('tab\there\n'), "'tab\\there\\n'");
     assert.equal(pythonRepr('\u0001\u00a0é'), "'\\x01\\xa0é'");
     const specs: ParamSpec[] = [{ name: 'k', in: 'query', kind: 'enum', values: ["o'neil", 'b'] }];
-    assert.equal(validateParams(specs, { path: {}, query: { k: 'z' } }).errors[0]?.msg, 'Input should be "o\'neil" or \'b\'');
+    assert.equal(validateParams(specs, { path: {}, query: { k: 'z' } }).errors[0]?.msg, "Input should be \"o'neil\" or 'b'");
   });
 });
 

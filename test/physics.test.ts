@@ -31,10 +31,7 @@ const DEG = Math.PI / 180;
 const epochHour = (iso: string): number => Date.parse(iso) / 3_600_000;
 
 function near(actual: number, expected: number, tol: number, what: string): void {
-  assert.ok(
-    Math.abs(actual - expected) <= tol,
-    `${what}: ${actual} not within ${tol} of ${expected}`,
-  );
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
 }
 
 /** Deterministic PRNG (mulberry32) for the sweeps. */
@@ -475,12 +472,7 @@ test('wind helpers: air density, standard-atmosphere pressure, the generic curve
 test('wind: 0 below cut-in, ≈ capacity × availability at 15 m/s, 0 above 26 m/s', () => {
   const plant = windPlant();
   for (const v of [0, 1, 2, 2.5]) assert.equal(windPlantOutputMw(plant, stdWind({ speed100mMs: v })), 0);
-  near(
-    windPlantOutputMw(plant, stdWind({ speed100mMs: 15 })),
-    plant.capacity_mw * WIND_AVAILABILITY,
-    0.005 * plant.capacity_mw,
-    '15 m/s',
-  );
+  near(windPlantOutputMw(plant, stdWind({ speed100mMs: 15 })), plant.capacity_mw * WIND_AVAILABILITY, 0.005 * plant.capacity_mw, '15 m/s');
   for (const v of [26.01, 27, 30, 45]) assert.equal(windPlantOutputMw(plant, stdWind({ speed100mMs: v })), 0);
   const at24 = windPlantOutputMw(plant, stdWind({ speed100mMs: 24 }));
   const at25 = windPlantOutputMw(plant, stdWind({ speed100mMs: 25 }));

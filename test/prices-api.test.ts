@@ -55,13 +55,24 @@ describe('gas', () => {
       assert.equal(h.point.type, 'Point');
     }
     const names = hubs.map((h: any) => h.name).join('|');
-    for (const name of ['Henry Hub', 'Waha', 'Katy', 'Houston Ship Channel', 'Chicago Citygate', 'Dominion South', 'Algonquin Citygates', 'Transco Zone 6 NY', 'SoCal Citygate', 'PG&E Citygate']) {
+    for (const name of [
+      'Henry Hub',
+      'Waha',
+      'Katy',
+      'Houston Ship Channel',
+      'Chicago Citygate',
+      'Dominion South',
+      'Algonquin Citygates',
+      'Transco Zone 6 NY',
+      'SoCal Citygate',
+      'PG&E Citygate',
+    ]) {
       assert.ok(names.includes(name), name);
     }
     assert.deepEqual(hubs.find((h: any) => h.id === 'henry_hub').point.coordinates, [-92.04, 29.96]);
   });
 
-  test('forecast: daily $/MMBtu at midnight Central; weekend and Monday gas days share Friday\'s print', async () => {
+  test("forecast: daily $/MMBtu at midnight Central; weekend and Monday gas days share Friday's print", async () => {
     const fc = await get('/v1/gas/forecast', { forecasted_by: '2026-05-04T15:00:00Z' }); // a Monday
     assert.equal(fc.units, '$/MMBtu');
     assert.equal(fc.timezone, 'America/Chicago');
@@ -69,7 +80,10 @@ describe('gas', () => {
     assert.ok(fc.time_local.every((l) => /T00:00:00-0[56]:00$/.test(l)));
     assert.equal(fc.time_local[0].slice(0, 10), '2026-05-04');
     const henry = column(fc, 'henry_hub');
-    assert.ok(henry.every((v) => v > 1 && v < 15), String(henry));
+    assert.ok(
+      henry.every((v) => v > 1 && v < 15),
+      String(henry),
+    );
     const day = (d: string) => fc.time_local.findIndex((l) => l.startsWith(d));
     // Sat 9, Sun 10 and Mon 11 May take Friday 8 May's print; Friday takes Thursday's.
     for (const hub of ['henry_hub', 'algonquin_citygates', 'waha']) {
@@ -88,7 +102,7 @@ describe('gas', () => {
     assert.deepEqual(res.json().detail[0].loc, ['query', 'forecasted_by']);
   });
 
-  test("continuous: each gas day D is the day-D value of the run made at 10:00 Central on D − 1", async () => {
+  test('continuous: each gas day D is the day-D value of the run made at 10:00 Central on D − 1', async () => {
     const cont = await get('/v1/gas/continuous', { start: '2026-03-02', end: '2026-03-06', id: 'transco_z6_ny' });
     assert.equal(cont.created_at, null);
     assert.equal(cont.time_utc.length, 5);
@@ -112,17 +126,26 @@ describe('gas', () => {
     for (let i = 0; i < temps.values[0].length; i += 24) daily.push(mean(temps.values[0].slice(i, i + 24) as number[]));
     const n = Math.min(daily.length, algonquin.length);
     assert.ok(correlation(algonquin.slice(0, n), daily.slice(0, n)) < -0.4, 'colder → dearer at Algonquin');
-    assert.ok(Math.max(...algonquin) > 2 * Math.max(...henry), `Algonquin spikes (${Math.max(...algonquin)}) far above Henry (${Math.max(...henry)})`);
+    assert.ok(
+      Math.max(...algonquin) > 2 * Math.max(...henry),
+      `Algonquin spikes (${Math.max(...algonquin)}) far above Henry (${Math.max(...henry)})`,
+    );
   });
 
   test('access: any core subscription reads gas; backcast needs enterprise', async () => {
     assert.equal((await t.get('/v1/gas/forecast', { key: coreKey })).status, 200);
     const res = await t.get('/v1/gas/backcast', { key: coreKey });
     assert.equal(res.status, 403);
-    assert.equal(res.text, `{"detail":[{"type":"error","msg":"This endpoint needs a subscription at the 'enterprise' level or higher for at least one ISO."}]}`);
+    assert.equal(
+      res.text,
+      `{"detail":[{"type":"error","msg":"This endpoint needs a subscription at the 'enterprise' level or higher for at least one ISO."}]}`,
+    );
     const unknown = await t.get('/v1/gas/forecast', { key, query: { id: 'nowhere' } });
     assert.equal(unknown.status, 422);
-    assert.equal(unknown.text, `{"detail":[{"type":"value_error","loc":["query","id"],"msg":"Value error, unknown gas hub id 'nowhere'; GET /v1/gas/list lists them","input":"nowhere"}]}`);
+    assert.equal(
+      unknown.text,
+      `{"detail":[{"type":"value_error","loc":["query","id"],"msg":"Value error, unknown gas hub id 'nowhere'; GET /v1/gas/list lists them","input":"nowhere"}]}`,
+    );
   });
 });
 
@@ -130,7 +153,8 @@ describe('LMP', () => {
   test('list: real hub and zone names, the same for both market types', async () => {
     const ercot = (await t.get('/v1/lmp/ercot/dalmp/list', { key })).json();
     const ids = ercot.map((n: any) => n.id);
-    for (const id of ['HB_NORTH', 'HB_HOUSTON', 'HB_WEST', 'HB_SOUTH', 'HB_PAN', 'HB_BUSAVG', 'LZ_HOUSTON', 'LZ_WEST']) assert.ok(ids.includes(id), id);
+    for (const id of ['HB_NORTH', 'HB_HOUSTON', 'HB_WEST', 'HB_SOUTH', 'HB_PAN', 'HB_BUSAVG', 'LZ_HOUSTON', 'LZ_WEST'])
+      assert.ok(ids.includes(id), id);
     assert.ok(ids.some((id: string) => id.startsWith('GEN_')) && ids.some((id: string) => id.endsWith('_LOAD')));
     for (const n of ercot) {
       assert.deepEqual(Object.keys(n), ['id', 'name', 'iso', 'timezone', 'node_type']);
@@ -186,7 +210,8 @@ describe('LMP', () => {
   test('hub prices track net load; negative prices come with wind (SPP); NYC dearer than upstate', async () => {
     const window = { start: '2026-04-01', end: '2026-04-30' };
     const price = column(await get('/v1/lmp/ercot/dalmp/continuous', { ...window, id: 'HB_HOUSTON' }), 'HB_HOUSTON');
-    const series = async (metric: string) => (await get(`/v1/region/ercot/${metric}/continuous`, { ...window, id: 'ercot_total' })).values[0] as number[];
+    const series = async (metric: string) =>
+      (await get(`/v1/region/ercot/${metric}/continuous`, { ...window, id: 'ercot_total' })).values[0] as number[];
     const [demand, wind, solar] = [await series('demand'), await series('wind'), await series('solar')];
     const net = demand.map((d, i) => d - wind[i] - solar[i]);
     assert.ok(correlation(price, net) > 0.5, `corr ${correlation(price, net)}`);
@@ -213,7 +238,10 @@ describe('LMP', () => {
       // At noon: the days up to today have cleared (each at 13:00 the day before); tomorrow clears at 13:00 today.
       assert.ok(day('2026-06-14').every((i) => ac[i] !== null));
       assert.ok(day('2026-06-15').every((i) => ac[i] !== null));
-      assert.ok(day('2026-06-16').every((i) => ac[i] === null), 'tomorrow clears at 13:00 today');
+      assert.ok(
+        day('2026-06-16').every((i) => ac[i] === null),
+        'tomorrow clears at 13:00 today',
+      );
       assert.ok(day('2026-06-17').every((i) => fc[i] !== null));
     }
     assert.equal(s.units, 'mixed');

@@ -83,7 +83,9 @@ describe('aggregates add up', () => {
   }
 
   test('solar totals are 0 at night and within the fleet capacity', async () => {
-    const body = (await t.get('/v1/region/caiso/solar/actual', { key, query: { id: 'caiso_total', start: '2026-06-01', end: '2026-06-02' } })).json();
+    const body = (
+      await t.get('/v1/region/caiso/solar/actual', { key, query: { id: 'caiso_total', start: '2026-06-01', end: '2026-06-02' } })
+    ).json();
     const values = body.values[0] as number[];
     body.time_local.forEach((local: string, i: number) => {
       const hour = Number(local.slice(11, 13));
@@ -117,7 +119,9 @@ describe('time travel', () => {
   });
 
   test('forecasted_by after now means the latest run that exists now', async () => {
-    const body = (await t.get('/v1/region/ercot/wind/forecast', { key, query: { id: 'ercot_west', forecasted_by: '2030-01-01T00:00:00Z' } })).json();
+    const body = (
+      await t.get('/v1/region/ercot/wind/forecast', { key, query: { id: 'ercot_west', forecasted_by: '2030-01-01T00:00:00Z' } })
+    ).json();
     assert.equal(body.created_at, '2026-06-15T18:00:00Z');
   });
 });
@@ -161,7 +165,10 @@ describe('daily outages', () => {
     assert.equal(body.units, 'MW');
     assert.equal(body.model, null);
     // now is 2026-06-15T18:00Z (14:00 EDT): the last complete day is June 14; 7 days back.
-    assert.deepEqual(body.time_local, ['08', '09', '10', '11', '12', '13', '14'].map((d) => `2026-06-${d}T00:00:00-04:00`));
+    assert.deepEqual(
+      body.time_local,
+      ['08', '09', '10', '11', '12', '13', '14'].map((d) => `2026-06-${d}T00:00:00-04:00`),
+    );
     const total = column(body, 'pjm_total') as number[];
     const zones = labelsOf(body).filter((id) => id !== 'pjm_total');
     total.forEach((v, i) => {
@@ -172,7 +179,9 @@ describe('daily outages', () => {
   });
 
   test('the spring-forward day starts at its own local midnight', async () => {
-    const body = (await t.get('/v1/region/isone/outage/continuous', { key, query: { id: 'isone_total', start: '2026-03-07', end: '2026-03-09' } })).json();
+    const body = (
+      await t.get('/v1/region/isone/outage/continuous', { key, query: { id: 'isone_total', start: '2026-03-07', end: '2026-03-09' } })
+    ).json();
     assert.deepEqual(body.time_utc, ['2026-03-07T05:00:00Z', '2026-03-08T05:00:00Z', '2026-03-09T04:00:00Z']);
     assert.deepEqual(body.time_local, ['2026-03-07T00:00:00-05:00', '2026-03-08T00:00:00-05:00', '2026-03-09T00:00:00-04:00']);
   });
@@ -217,7 +226,9 @@ describe('ISO summary', () => {
     const firstForecast = body.time_utc.indexOf('2026-06-15T18:00:00Z');
     assert.ok(forecast.slice(0, firstForecast).every((v) => v === null) && forecast.slice(firstForecast).every((v) => v !== null));
     // The summary's actuals are the actual endpoint's values.
-    const direct = (await t.get('/v1/region/nyiso/demand/actual', { key, query: { id: 'nyiso_total', start: '2026-06-13', end: '2026-06-15' } })).json();
+    const direct = (
+      await t.get('/v1/region/nyiso/demand/actual', { key, query: { id: 'nyiso_total', start: '2026-06-13', end: '2026-06-15' } })
+    ).json();
     assert.deepEqual(actual.slice(0, direct.values[0].length), direct.values[0]);
   });
 
@@ -252,10 +263,15 @@ describe('continuous is the stitched forecast', () => {
 
   test('outage: the continuous day equals that day of the forecast run', async () => {
     const continuous = (
-      await t.get('/v1/region/pjm/outage/continuous', { key, query: { id: 'pjm_total', start: '2026-04-10', end: '2026-04-10', days_ahead: 3 } })
+      await t.get('/v1/region/pjm/outage/continuous', {
+        key,
+        query: { id: 'pjm_total', start: '2026-04-10', end: '2026-04-10', days_ahead: 3 },
+      })
     ).json();
     // 2026-04-07 10:00 EDT = 14:00Z
-    const forecast = (await t.get('/v1/region/pjm/outage/forecast', { key, query: { id: 'pjm_total', forecasted_by: '2026-04-07T14:00:00Z' } })).json();
+    const forecast = (
+      await t.get('/v1/region/pjm/outage/forecast', { key, query: { id: 'pjm_total', forecasted_by: '2026-04-07T14:00:00Z' } })
+    ).json();
     const at = forecast.time_local.indexOf('2026-04-10T00:00:00-04:00');
     assert.equal(at, 3);
     assert.deepEqual(continuous.values[0], [forecast.values[0][at]]);

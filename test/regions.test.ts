@@ -14,9 +14,18 @@ import {
   type Region,
 } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModelName } from '../src/models/forecastModels.ts';
-import { addDays, localDateOfHour, localDayStartHour, localHourOfDay, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { DEMAND_PARAMS, RegionWeatherComputer, nercHolidayOf, nercHolidays, regionWeatherBatch } from '../src/world/demand.ts';
-import { WeatherBatch, WeatherWorld, newWeatherSeries, pointClimate } from '../src/world/weather.ts';
+import {
+  addDays,
+  localDateOfHour,
+  localDayStartHour,
+  localHourOfDay,
+  localWallHourToEpochHour,
+  type CivilDate,
+} from '../src/time/zones.ts';
+import { DEMAND_PARAMS, RegionWeatherComputer, nercHolidayOf, nercHolidays } from '../src/world/demand.ts';
+import { WeatherBatch, newWeatherSeries } from '../src/world/weather/batch.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
+import { pointClimate } from '../src/world/climate.ts';
 
 const WORLD = new WeatherWorld();
 
@@ -54,7 +63,12 @@ test('regions: total first, then one per membership zone, with readable names', 
   assert.equal(name('miso_lrz4'), 'MISO LRZ 4');
   assert.equal(name('isone_total'), 'ISO-NE Total');
   assert.equal(name('caiso_pge'), 'CAISO PG&E');
-  assert.deepEqual(regionsOf('miso').slice(1).map((r) => r.zone), ['lrz1', 'lrz2', 'lrz3', 'lrz4', 'lrz5', 'lrz6', 'lrz7', 'lrz8', 'lrz9', 'lrz10']);
+  assert.deepEqual(
+    regionsOf('miso')
+      .slice(1)
+      .map((r) => r.zone),
+    ['lrz1', 'lrz2', 'lrz3', 'lrz4', 'lrz5', 'lrz6', 'lrz7', 'lrz8', 'lrz9', 'lrz10'],
+  );
   assert.equal(regionById('pjm_nowhere'), undefined);
   assert.equal(regionById('xyz_total'), undefined);
   assert.equal(regionById('total'), undefined);
@@ -68,9 +82,16 @@ test('regions: counties partition the footprint; total population is the sum of 
     const fromZones = zones.flatMap((z) => z.counties);
     assert.equal(new Set(fromZones).size, fromZones.length, `${iso}: a county in two zones`);
     assert.deepEqual([...fromZones].sort(), all);
-    assert.equal(total.population, zones.reduce((s, z) => s + z.population, 0));
+    assert.equal(
+      total.population,
+      zones.reduce((s, z) => s + z.population, 0),
+    );
     for (const r of [total, ...zones]) {
-      assert.equal(r.population, r.counties.reduce((s, f) => s + countyPopulation(f), 0), r.id);
+      assert.equal(
+        r.population,
+        r.counties.reduce((s, f) => s + countyPopulation(f), 0),
+        r.id,
+      );
       assert.ok(r.population > 0, r.id);
     }
     const shares = zones.reduce((s, z) => s + populationShare(z), 0);
@@ -107,7 +128,10 @@ test('load centres: weights sum to 1, at most 12 per zone, the total is the zone
       assert.equal(loadCentres(r), c, 'memoised');
     }
     for (const z of zones) assert.ok(loadCentres(z).length <= 12, z.id);
-    assert.equal(loadCentres(total).length, zones.reduce((s, z) => s + loadCentres(z).length, 0));
+    assert.equal(
+      loadCentres(total).length,
+      zones.reduce((s, z) => s + loadCentres(z).length, 0),
+    );
   }
   // Load centres sit on the big cities.
   const near = (r: string, lat: number, lon: number) =>
@@ -143,7 +167,7 @@ interface Computed {
 
 function compute(iso: IsoCode, valid: number[], model: ForecastModelName | null, created: number[] | null): Computed {
   const skill = model ? FORECAST_MODELS[model].skill : null;
-  const c = new RegionWeatherComputer(regionWeatherBatch(WORLD, { valid, created }, skill), valid, ISOS[iso].timezone);
+  const c = new RegionWeatherComputer(new WeatherBatch(WORLD, { valid, created }, skill, {}), valid, ISOS[iso].timezone);
   const byRegion = new Map<string, { demand: Float64Array; poptemp: Float64Array }>();
   for (const r of regionsOf(iso)) {
     const demand = new Float64Array(valid.length);
@@ -189,9 +213,15 @@ function assertAggregates(iso: IsoCode, c: Computed, label: string): void {
 }
 
 test('truth over 2026: aggregates, positivity, levels near realism targets', () => {
-  /** [peak, mean] GW of `<iso>_total` (realism-targets §2a), ±12 %. */
+  /** [peak, mean] GW of `<iso>_total` (docs/realism-targets.md §2a), ±12 %. */
   const targets: Record<IsoCode, [number, number]> = {
-    pjm: [155, 89], miso: [122, 75], spp: [53, 32], ercot: [83, 50], caiso: [46.5, 26], nyiso: [30.5, 18.3], isone: [24.5, 14],
+    pjm: [155, 89],
+    miso: [122, 75],
+    spp: [53, 32],
+    ercot: [83, 50],
+    caiso: [46.5, 26],
+    nyiso: [30.5, 18.3],
+    isone: [24.5, 14],
   };
   for (const iso of ISO_CODES) {
     const y = truthYear(iso);
@@ -244,10 +274,25 @@ test('deterministic and independent of the window asked for', () => {
   // Forecasts: one run, computed twice, and its middle day alone.
   const created = localWallHourToEpochHour(zone, { year: 2026, month: 3, day: 10 }, 10);
   const rows = hoursOf(zone, { year: 2026, month: 3, day: 11 }, { year: 2026, month: 3, day: 14 });
-  const one = compute('pjm', rows, 'optimized', rows.map(() => created));
-  const two = compute('pjm', rows, 'optimized', rows.map(() => created));
+  const one = compute(
+    'pjm',
+    rows,
+    'optimized',
+    rows.map(() => created),
+  );
+  const two = compute(
+    'pjm',
+    rows,
+    'optimized',
+    rows.map(() => created),
+  );
   const day = hoursOf(zone, { year: 2026, month: 3, day: 12 }, { year: 2026, month: 3, day: 13 });
-  const part = compute('pjm', day, 'optimized', day.map(() => created));
+  const part = compute(
+    'pjm',
+    day,
+    'optimized',
+    day.map(() => created),
+  );
   const dOff = rows.indexOf(day[0]);
   for (const r of regionsOf('pjm')) {
     assert.deepEqual(one.byRegion.get(r.id), two.byRegion.get(r.id));
@@ -359,7 +404,7 @@ test('a year of every PJM region computes quickly', () => {
   const zone = ISOS.pjm.timezone;
   const valid = hoursOf(zone, { year: 2025, month: 1, day: 1 }, { year: 2026, month: 1, day: 1 });
   const t0 = performance.now();
-  const c = new RegionWeatherComputer(regionWeatherBatch(WORLD, { valid, created: null }, null), valid, zone);
+  const c = new RegionWeatherComputer(new WeatherBatch(WORLD, { valid, created: null }, null, {}), valid, zone);
   const out = new Float64Array(valid.length);
   for (const r of regionsOf('pjm') as Region[]) {
     c.demand(r, out);

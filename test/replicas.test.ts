@@ -10,10 +10,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, NOW_ISO, rawRequest, spawnServe, TEST_BACKEND, type ServeProcess } from './helpers.ts';
+import { spawnSync } from 'node:child_process';
+import { createTestDatabase, NOW_ISO, rawRequest, ROOT, spawnServe, TEST_BACKEND, type ServeProcess } from './helpers.ts';
 
 const TOKEN = 'replica-admin-token';
 const AUTH_CACHE_MS = 2000;
+const FLUSH_MS = 100;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 after(async () => {
@@ -21,33 +23,51 @@ after(async () => {
 });
 
 function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GRIDCAST_NOW: NOW_ISO, GRIDCAST_ADMIN_TOKEN: TOKEN, GRIDCAST_AUTH_CACHE_MS: String(AUTH_CACHE_MS), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GRIDCAST_NOW: NOW_ISO,
+    GRIDCAST_ADMIN_TOKEN: TOKEN,
+    GRIDCAST_AUTH_CACHE_MS: String(AUTH_CACHE_MS),
+    ...extra,
+  };
   for (const name of ['PORT', 'HOST', 'GRIDCAST_DATA_DIR', 'GRIDCAST_LOG', 'GRIDCAST_RATE_LIMITS']) if (!(name in extra)) delete env[name];
   if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
   return env;
 }
 
-async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+interface Replica extends ServeProcess {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<Replica> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-replica-'));
   const p = await spawnServe(['--data', dataDir], env);
   cleanups.push(() => {
     if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  return p;
+  return { ...p, dataDir, env };
 }
 
 const adminCall = (base: string, method: string, p: string, body?: unknown) =>
-  rawRequest(base, p, { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) }, method, body ? JSON.stringify(body) : undefined);
+  rawRequest(
+    base,
+    p,
+    { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    body ? JSON.stringify(body) : undefined,
+  );
 
 describe('one serve process', () => {
-  let a: ServeProcess;
+  let a: Replica;
   before(async () => {
     a = await serve(baseEnv({}));
   });
 
   test('logs are JSON lines with request ids, never a key', async () => {
-    const key = (await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'logs', subscriptions: [{ iso: 'all', level: 'core' }] })).json().key;
+    const key = (await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'logs', subscriptions: [{ iso: 'all', level: 'core' }] })).json()
+      .key;
     await rawRequest(a.baseUrl, `/v1/region/isone/demand/list?api_key=${key}`, { 'x-request-id': 'trace-42' });
     await rawRequest(a.baseUrl, '/v1/region/isone/demand/list', { 'x-api-key': key });
     await new Promise((r) => setTimeout(r, 200));
@@ -60,12 +80,21 @@ describe('one serve process', () => {
     assert.ok(records.every((r) => typeof r.level === 'number' && typeof r.msg === 'string'));
     const traced = records.filter((r) => r.reqId === 'trace-42');
     assert.ok(traced.some((r) => r.msg === 'request completed' && r.res.statusCode === 200 && /^key_/.test(r.keyId)));
-    assert.ok(!a.stdout().split('\n').filter((l) => l.startsWith('{')).some((l) => l.includes(key)), 'no key in the logs');
+    assert.ok(
+      !a
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .some((l) => l.includes(key)),
+      'no key in the logs',
+    );
     assert.ok(records.some((r) => r.req?.url === '/v1/region/isone/demand/list?api_key=[redacted]'));
   });
 
   test('SIGTERM lets an in-flight response finish, then exits 0', async () => {
-    const key = (await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'big', subscriptions: [{ iso: 'all', level: 'enterprise' }] })).json().key;
+    const key = (
+      await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'big', subscriptions: [{ iso: 'all', level: 'enterprise' }] })
+    ).json().key;
     // Every ERCOT wind plant over 120 days: about a second of computing on a cold process.
     const pending = rawRequest(a.baseUrl, '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-04-30', { 'x-api-key': key });
     await new Promise((r) => setTimeout(r, 150));
@@ -78,49 +107,74 @@ describe('one serve process', () => {
     const { code, signal } = await a.exited;
     assert.equal(signal, null);
     assert.equal(code, 0);
-    assert.match(a.stdout(), /gridcast: stopped/);
+    assert.match(a.stderr(), /gridcast: stopped/);
+    // Nothing counted is lost on SIGTERM: the default flush interval is 1 s, and the request
+    // ended just before the exit, so only the shutdown flush can have written it.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'usage', '--data', a.dataDir], {
+      cwd: ROOT,
+      env: a.env,
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\t\/plant\/\{iso\}\/\{metric\}\/continuous\t1\t\d+\n/);
   });
 });
 
-describe('two API processes on one PostgreSQL database', { skip: TEST_BACKEND !== 'postgres' && 'runs with GRIDCAST_TEST_BACKEND=postgres (.ci/run does)' }, () => {
-  let a: ServeProcess;
-  let b: ServeProcess;
-  before(async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const env = baseEnv({ DATABASE_URL: db.url, GRIDCAST_LOG: 'off', GRIDCAST_RATE_LIMITS: 'core=5/min' });
-    // Both start at once: the migrations serialise on an advisory lock.
-    [a, b] = await Promise.all([serve(env), serve(env)]);
-  });
+describe(
+  'two API processes on one PostgreSQL database',
+  { skip: TEST_BACKEND !== 'postgres' && 'runs with GRIDCAST_TEST_BACKEND=postgres (.ci/run does)' },
+  () => {
+    let a: Replica;
+    let b: Replica;
+    before(async () => {
+      const db = await createTestDatabase();
+      cleanups.push(() => db.drop());
+      const env = baseEnv({
+        DATABASE_URL: db.url,
+        GRIDCAST_LOG: 'off',
+        GRIDCAST_RATE_LIMITS: 'core=5/min',
+        GRIDCAST_FLUSH_MS: String(FLUSH_MS),
+      });
+      // Both start at once: the migrations serialise on an advisory lock.
+      [a, b] = await Promise.all([serve(env), serve(env)]);
+    });
 
-  test('a key created through one works on the other; rate limits count across both', async () => {
-    const created = (await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'shared', subscriptions: [{ iso: 'pjm', level: 'core' }] })).json();
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const base = i % 2 === 0 ? b.baseUrl : a.baseUrl;
-      statuses.push((await rawRequest(base, '/v1/region/pjm/demand/list', { 'x-api-key': created.key })).status);
-    }
-    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-    // Usage written by both processes, read through either.
-    await new Promise((r) => setTimeout(r, 200));
-    const usage = (await adminCall(b.baseUrl, 'GET', `/admin/usage?key_id=${created.id}`)).json();
-    assert.equal(usage[0].requests, 6);
-    assert.equal(usage[0].values_served, 5 * 20);
-  });
-
-  test(`a revoked key stops working on both processes within ${AUTH_CACHE_MS} ms`, async () => {
-    const created = (await adminCall(b.baseUrl, 'POST', '/admin/keys', { name: 'revoke-me', subscriptions: [{ iso: 'all', level: 'enterprise' }] })).json();
-    for (const p of [a, b]) assert.equal((await rawRequest(p.baseUrl, '/v1/region/isone/demand/list', { 'x-api-key': created.key })).status, 200);
-    const revokedAt = Date.now();
-    assert.equal((await adminCall(a.baseUrl, 'DELETE', `/admin/keys/${created.id}`)).status, 200);
-    for (const p of [a, b]) {
-      let status = 200;
-      while (status === 200 && Date.now() - revokedAt < AUTH_CACHE_MS + 3000) {
-        status = (await rawRequest(p.baseUrl, '/v1/region/isone/demand/list', { 'x-api-key': created.key })).status;
-        if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    test('a key created through one works on the other; rate limits count across both', async () => {
+      const created = (
+        await adminCall(a.baseUrl, 'POST', '/admin/keys', { name: 'shared', subscriptions: [{ iso: 'pjm', level: 'core' }] })
+      ).json();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const base = i % 2 === 0 ? b.baseUrl : a.baseUrl;
+        statuses.push((await rawRequest(base, '/v1/region/pjm/demand/list', { 'x-api-key': created.key })).status);
+        // Each process counts in memory and shares its counts every FLUSH_MS: after two
+        // intervals (its own flush, then the other's) each knows the other's requests.
+        await new Promise((r) => setTimeout(r, 3 * FLUSH_MS));
       }
-      assert.equal(status, 401);
-      assert.ok(Date.now() - revokedAt <= AUTH_CACHE_MS + 500, `refused after ${Date.now() - revokedAt} ms`);
-    }
-  });
-});
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+      // Usage written by both processes, read through either.
+      const usage = (await adminCall(b.baseUrl, 'GET', `/admin/usage?key_id=${created.id}`)).json();
+      assert.equal(usage[0].requests, 6);
+      assert.equal(usage[0].values_served, 5 * 20);
+    });
+
+    test(`a revoked key stops working on both processes within ${AUTH_CACHE_MS} ms`, async () => {
+      const created = (
+        await adminCall(b.baseUrl, 'POST', '/admin/keys', { name: 'revoke-me', subscriptions: [{ iso: 'all', level: 'enterprise' }] })
+      ).json();
+      for (const p of [a, b])
+        assert.equal((await rawRequest(p.baseUrl, '/v1/region/isone/demand/list', { 'x-api-key': created.key })).status, 200);
+      const revokedAt = Date.now();
+      assert.equal((await adminCall(a.baseUrl, 'DELETE', `/admin/keys/${created.id}`)).status, 200);
+      for (const p of [a, b]) {
+        let status = 200;
+        while (status === 200 && Date.now() - revokedAt < AUTH_CACHE_MS + 3000) {
+          status = (await rawRequest(p.baseUrl, '/v1/region/isone/demand/list', { 'x-api-key': created.key })).status;
+          if (status === 200) await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.equal(status, 401);
+        assert.ok(Date.now() - revokedAt <= AUTH_CACHE_MS + 500, `refused after ${Date.now() - revokedAt} ms`);
+      }
+    });
+  },
+);

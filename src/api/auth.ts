@@ -51,7 +51,10 @@ export class Authenticator {
 export function authorize(key: KeyInfo, iso: IsoCode, needed: Level): void {
   const level = levelFor(key.subscriptions, iso);
   if (level === null) {
-    throw serviceError(403, `Your API key has no subscription for ISO '${iso}'. This endpoint needs the '${needed}' level or higher for '${iso}'.`);
+    throw serviceError(
+      403,
+      `Your API key has no subscription for ISO '${iso}'. This endpoint needs the '${needed}' level or higher for '${iso}'.`,
+    );
   }
   if (levelRank(level) < levelRank(needed)) {
     throw serviceError(

@@ -71,7 +71,12 @@ export function registerDashboard(app: FastifyInstance): void {
     return body;
   };
   const send = async (reply: FastifyReply, file: string, cacheControl: string) =>
-    reply.code(200).headers(SECURITY_HEADERS).header('content-type', contentType(file)).header('cache-control', cacheControl).send(await read(file));
+    reply
+      .code(200)
+      .headers(SECURITY_HEADERS)
+      .header('content-type', contentType(file))
+      .header('cache-control', cacheControl)
+      .send(await read(file));
 
   const hidden = { schema: { hide: true } as never };
   const page = fileURLToPath(new URL('index.html', PAGE_DIR));
@@ -79,7 +84,11 @@ export function registerDashboard(app: FastifyInstance): void {
   app.get(`${DASHBOARD_PATH}/`, hidden, (_req, reply) => reply.code(308).header('location', DASHBOARD_PATH).send());
   app.get<{ Params: { name: string } }>(`${DASHBOARD_ASSETS}/:name`, hidden, (req, reply) => {
     const file = files.get(req.params.name);
-    if (!file) return reply.code(404).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(NOT_FOUND)));
+    if (!file)
+      return reply
+        .code(404)
+        .header('content-type', 'application/json')
+        .send(Buffer.from(JSON.stringify(NOT_FOUND)));
     // Revalidated on every load (cheap, and a new version of the service shows at once).
     return send(reply, file, 'no-cache');
   });

@@ -22,6 +22,12 @@ export class Metrics {
   inFlight = 0;
   heavyInFlight = 0;
   heavyRejected = 0;
+  /** Gauges read from elsewhere when rendered (e.g. the compute pool's). */
+  private readonly probes: { name: string; help: string; read: () => number }[] = [];
+
+  addGauge(name: string, help: string, read: () => number): void {
+    this.probes.push({ name, help, read });
+  }
 
   /** Records a finished request. */
   observe(route: string, method: string, status: number, seconds: number): void {
@@ -56,7 +62,13 @@ export class Metrics {
     };
     gauge('gridcast_http_requests_in_flight', 'Requests being handled now.', this.inFlight);
     gauge('gridcast_heavy_requests_in_flight', 'Heavy (all-target time-series) requests being computed now.', this.heavyInFlight);
-    gauge('gridcast_heavy_requests_rejected_total', 'Heavy requests refused with 503 because too many were in flight.', this.heavyRejected, 'counter');
+    gauge(
+      'gridcast_heavy_requests_rejected_total',
+      'Heavy requests refused with 503 because too many were in flight.',
+      this.heavyRejected,
+      'counter',
+    );
+    for (const p of this.probes) gauge(p.name, p.help, p.read());
     const mem = process.memoryUsage();
     gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', mem.rss);
     gauge('nodejs_heap_used_bytes', 'V8 heap in use, bytes.', mem.heapUsed);

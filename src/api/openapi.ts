@@ -4,11 +4,43 @@
  * derives its method names from the summaries (reference isoview-api.md §6).
  */
 import { ISO_CODES } from '../catalog/isos.ts';
-import { ADMIN_SCHEMAS, adminOpenApiPaths } from './admin.ts';
+import { UNIT_DECIMALS } from '../catalog/metrics.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+
+/** The error bodies' schemas, shared with the admin API's own document. */
+export const ERROR_SCHEMAS: Record<string, object> = {
+  ValidationError: {
+    type: 'object',
+    title: 'ValidationError',
+    required: ['loc', 'msg', 'type'],
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
+      msg: { type: 'string', title: 'Message' },
+      type: { type: 'string', title: 'Error Type' },
+      input: { title: 'Input' },
+      ctx: { type: 'object', title: 'Context' },
+    },
+  },
+  HTTPValidationError: {
+    type: 'object',
+    title: 'HTTPValidationError',
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
+  },
+  ErrorResponse: {
+    type: 'object',
+    title: 'ErrorResponse',
+    properties: {
+      detail: {
+        type: 'array',
+        items: { type: 'object', properties: { type: { type: 'string' }, msg: { type: 'string' } } },
+        title: 'Detail',
+      },
+    },
+  },
+};
 
 const SCHEMAS: Record<string, object> = {
   TimeseriesResponse: {
@@ -22,7 +54,7 @@ const SCHEMAS: Record<string, object> = {
         title: 'Created At',
         description: 'UTC creation time of the run; null for stitched (continuous) series and actuals.',
       },
-      units: { type: 'string', title: 'Units', description: 'One unit for all values: MW, °C, %, USD/MWh or $/MMBtu.' },
+      units: { type: 'string', title: 'Units', description: `One unit for all values: ${Object.keys(UNIT_DECIMALS).join(', ')}.` },
       timezone: { type: 'string', format: 'zoneinfo', title: 'Timezone', description: 'IANA zone of time_local.' },
       time_utc: {
         type: 'array',
@@ -108,7 +140,11 @@ const SCHEMAS: Record<string, object> = {
       latitude: { type: 'number', title: 'Latitude', description: 'Latitude of the H3 cell centre' },
       longitude: { type: 'number', title: 'Longitude', description: 'Longitude of the H3 cell centre' },
       area_km2: { type: 'number', title: 'Area Km2', description: 'Area of the clipped cell' },
-      geojson: { type: 'object', title: 'Geojson', description: 'The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]' },
+      geojson: {
+        type: 'object',
+        title: 'Geojson',
+        description: 'The cell clipped to the ISO footprint: GeoJSON Polygon or MultiPolygon, [lon, lat]',
+      },
     },
     additionalProperties: true,
   },
@@ -136,34 +172,7 @@ const SCHEMAS: Record<string, object> = {
     },
     additionalProperties: true,
   },
-  ValidationError: {
-    type: 'object',
-    title: 'ValidationError',
-    required: ['loc', 'msg', 'type'],
-    properties: {
-      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, title: 'Location' },
-      msg: { type: 'string', title: 'Message' },
-      type: { type: 'string', title: 'Error Type' },
-      input: { title: 'Input' },
-      ctx: { type: 'object', title: 'Context' },
-    },
-  },
-  HTTPValidationError: {
-    type: 'object',
-    title: 'HTTPValidationError',
-    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, title: 'Detail' } },
-  },
-  ErrorResponse: {
-    type: 'object',
-    title: 'ErrorResponse',
-    properties: {
-      detail: {
-        type: 'array',
-        items: { type: 'object', properties: { type: { type: 'string' }, msg: { type: 'string' } } },
-        title: 'Detail',
-      },
-    },
-  },
+  ...ERROR_SCHEMAS,
 };
 
 /** FastAPI's operationId: function name + path with non-word characters as '_' + method. */
@@ -176,7 +185,7 @@ function responseSchema(route: RouteDef): object {
   return { type: 'array', items: { $ref: `#/components/schemas/${route.response.schema}` }, title: `Response ${route.name}` };
 }
 
-const errorResponse = (description: string, schema = 'ErrorResponse') => ({
+export const errorResponse = (description: string, schema = 'ErrorResponse') => ({
   description,
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
 });
@@ -201,10 +210,6 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
       },
     };
   }
-  for (const [path, item] of Object.entries(adminOpenApiPaths())) {
-    // Admin operations live at the host root, not under the /v1 server URL.
-    paths[path] = Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...(op as object), servers: [{ url: '/' }] }]));
-  }
   return {
     openapi: '3.1.0',
     info: {
@@ -215,14 +220,17 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
         'compatible with the Forecast Data Service Interface Specification.',
     },
     servers: [{ url: '/v1' }],
-    tags: [{ name: 'admin', description: 'For operators: keys, subscriptions and usage. Authorization: Bearer GRIDCAST_ADMIN_TOKEN; served at /admin (not under /v1).' }],
     paths,
     components: {
-      schemas: { ...SCHEMAS, ...ADMIN_SCHEMAS },
+      schemas: SCHEMAS,
       securitySchemes: {
-        AdminBearer: { type: 'http', scheme: 'bearer', description: 'GRIDCAST_ADMIN_TOKEN (admin API only).' },
         APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (recommended).' },
-        APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Your API key as a query parameter; the header wins if both are sent.' },
+        APIKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_key',
+          description: 'Your API key as a query parameter; the header wins if both are sent.',
+        },
       },
     },
   };

@@ -32,7 +32,15 @@ export type ParamSpec =
   | (Base & { kind: 'enum'; values: readonly string[]; default?: string })
   | (Base & { kind: 'int'; ge?: number; le?: number; default?: number })
   | (Base & { kind: 'datetime' })
-  | (Base & { kind: 'string'; minLength?: number; default?: string });
+  | (Base & { kind: 'date' })
+  | (Base & {
+      kind: 'string';
+      minLength?: number;
+      maxLength?: number;
+      default?: string;
+      /** Refuse NUL characters: text that must reach the database, which cannot store them. */
+      noNul?: boolean;
+    });
 
 export interface ParsedDateTime {
   /** the instant in epoch milliseconds; for a naive value, computed as if it were UTC */
@@ -50,7 +58,16 @@ export interface ParsedDateTime {
   microsecond: number;
 }
 
-export type ParamValue = string | number | ParsedDateTime | undefined;
+/** A calendar date, as a `date` parameter parses it. */
+export interface ParsedDate {
+  year: number;
+  month: number;
+  day: number;
+  /** `YYYY-MM-DD`. */
+  iso: string;
+}
+
+export type ParamValue = string | number | ParsedDateTime | ParsedDate | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Error items (pydantic-core message templates, key order type, loc, msg, input, ctx)
@@ -86,7 +103,8 @@ const JSON_INT = /^-?(?:0|[1-9][0-9]*)$/;
 const LONG_INT_PREFIX = /^-?[1-9][0-9]*/;
 
 /** Rust's `char::is_whitespace` set (`str::trim`); it differs from JS `trim()` on U+0085 and U+FEFF. */
-const RUST_WHITESPACE = '\t\n\u000B\f\r \u0085\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000';
+const RUST_WHITESPACE =
+  '\t\n\u000B\f\r \u0085\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000';
 
 function rustTrim(s: string): string {
   let start = 0;
@@ -175,9 +193,7 @@ function parseBigIntLikePydantic(s: string): IntParse {
  * Lax str → int as pydantic v2 does it: surrounding whitespace, `+`, leading zeros, `1_000` and a
  * `.0…` suffix are accepted; `2.7`, `1e3`, `""` are not. Values beyond 2^53 lose precision.
  */
-export function parseIntLikePydantic(
-  s: string,
-): { ok: true; value: number } | { ok: false; type: 'int_parsing' | 'int_parsing_size' } {
+export function parseIntLikePydantic(s: string): { ok: true; value: number } | { ok: false; type: 'int_parsing' | 'int_parsing_size' } {
   const parsed = parseBigIntLikePydantic(s);
   return parsed.ok ? { ok: true, value: Number(parsed.value) } : parsed;
 }
@@ -567,9 +583,7 @@ const utf8 = new TextEncoder();
  */
 export function parseDateTimeLikePydantic(
   s: string,
-):
-  | { ok: true; value: ParsedDateTime }
-  | { ok: false; type: 'datetime_from_date_parsing' | 'datetime_parsing'; error: string } {
+): { ok: true; value: ParsedDateTime } | { ok: false; type: 'datetime_from_date_parsing' | 'datetime_parsing'; error: string } {
   const bytes = utf8.encode(s);
   let parsed: SpeedDateTime;
   let dateOnly = false;
@@ -661,12 +675,63 @@ function validateDateTime(raw: string, loc: (string | number)[]): Outcome {
   return { ok: false, error: errorItem(parsed.type, loc, `${prefix}, ${parsed.error}`, raw, { error: parsed.error }) };
 }
 
+/**
+ * pydantic v2 lax `date` validation of a string: a date (or unix timestamp) as speedate parses
+ * it; failing that, a datetime at exactly midnight. A datetime parse error is reported as
+ * `date_from_datetime_parsing`, a datetime with a time of day as `date_from_datetime_inexact`.
+ */
+function validateDate(raw: string, loc: (string | number)[]): Outcome {
+  const bytes = utf8.encode(raw);
+  let date: SpeedDate;
+  try {
+    date = parseSpeedDate(bytes);
+  } catch (dateError) {
+    if (!(dateError instanceof SpeedateError)) throw dateError;
+    let datetime: SpeedDateTime;
+    try {
+      datetime = parseSpeedDateTime(bytes);
+    } catch (datetimeError) {
+      if (!(datetimeError instanceof SpeedateError)) throw datetimeError;
+      const error = SPEEDATE_MESSAGES[datetimeError.code];
+      return {
+        ok: false,
+        error: errorItem('date_from_datetime_parsing', loc, `Input should be a valid date or datetime, ${error}`, raw, { error }),
+      };
+    }
+    const { hour, minute, second, microsecond } = datetime.time;
+    if (hour !== 0 || minute !== 0 || second !== 0 || microsecond !== 0) {
+      const msg = 'Datetimes provided to dates should have zero time - e.g. be exact dates';
+      return { ok: false, error: errorItem('date_from_datetime_inexact', loc, msg, raw) };
+    }
+    date = datetime.date;
+  }
+  // speedate accepts year 0 but Python's date does not.
+  if (date.year === 0) {
+    const error = 'year 0 is out of range';
+    return {
+      ok: false,
+      error: errorItem('date_parsing', loc, `Input should be a valid date in the format YYYY-MM-DD, ${error}`, raw, { error }),
+    };
+  }
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const iso = `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+  return { ok: true, value: { year: date.year, month: date.month, day: date.day, iso } };
+}
+
 function validateString(spec: Extract<ParamSpec, { kind: 'string' }>, raw: string, loc: (string | number)[]): Outcome {
   // pydantic counts characters (code points), not UTF-16 units.
-  const minLength = spec.minLength;
-  if (minLength !== undefined && [...raw].length < minLength) {
+  const { minLength, maxLength } = spec;
+  const length = [...raw].length;
+  if (minLength !== undefined && length < minLength) {
     const msg = `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`;
     return { ok: false, error: errorItem('string_too_short', loc, msg, raw, { min_length: minLength }) };
+  }
+  if (maxLength !== undefined && length > maxLength) {
+    const msg = `String should have at most ${maxLength} character${maxLength === 1 ? '' : 's'}`;
+    return { ok: false, error: errorItem('string_too_long', loc, msg, raw, { max_length: maxLength }) };
+  }
+  if (spec.noNul && raw.includes('\u0000')) {
+    return { ok: false, error: errorItem('value_error', loc, 'Value error, NUL characters are not allowed', raw) };
   }
   return { ok: true, value: raw };
 }
@@ -680,6 +745,8 @@ export function validateValue(spec: ParamSpec, raw: string, loc: (string | numbe
       return validateEnum(spec, raw, loc);
     case 'datetime':
       return validateDateTime(raw, loc);
+    case 'date':
+      return validateDate(raw, loc);
     case 'string':
       return validateString(spec, raw, loc);
   }
@@ -691,7 +758,7 @@ function isRequired(spec: ParamSpec): boolean {
 }
 
 function defaultOf(spec: ParamSpec): string | number | undefined {
-  return spec.kind === 'datetime' ? undefined : spec.default;
+  return spec.kind === 'datetime' || spec.kind === 'date' ? undefined : spec.default;
 }
 
 /** Starlette keeps every occurrence; FastAPI hands a scalar parameter the last one. */
@@ -760,8 +827,11 @@ function valueSchema(spec: ParamSpec): Record<string, unknown> {
     }
     case 'datetime':
       return { type: 'string', format: 'date-time' };
+    case 'date':
+      return { type: 'string', format: 'date' };
     case 'string': {
       const schema: Record<string, unknown> = { type: 'string' };
+      if (spec.maxLength !== undefined) schema.maxLength = spec.maxLength;
       if (spec.minLength !== undefined) schema.minLength = spec.minLength;
       return schema;
     }

@@ -9,8 +9,8 @@ export function parseQueryString(qs: string): Record<string, string | string[]> 
   for (const pair of qs.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
-    const value = decodeComponent(eq < 0 ? '' : pair.slice(eq + 1));
+    const name = decodeQueryComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = decodeQueryComponent(eq < 0 ? '' : pair.slice(eq + 1));
     const prev = out[name];
     if (prev === undefined) out[name] = value;
     else if (Array.isArray(prev)) prev.push(value);
@@ -20,7 +20,7 @@ export function parseQueryString(qs: string): Record<string, string | string[]> 
 }
 
 /** Like Python's unquote_plus: invalid escapes stay literal, invalid UTF-8 becomes U+FFFD. */
-function decodeComponent(s: string): string {
+export function decodeQueryComponent(s: string): string {
   const plus = s.replace(/\+/g, ' ');
   if (!plus.includes('%')) return plus;
   try {

@@ -1,8 +1,8 @@
 /**
  * Rate limits and quotas per key, configured per level: each level has fixed windows (per
- * second, minute, hour or day) with a request budget, counted in the database so that every
- * API process sharing it enforces the same budget. A key is held to the limits of its best
- * active subscription level.
+ * second, minute, hour or day) with a request budget, counted in memory and shared through
+ * the database (store/meter.ts) so that every API process on it enforces the same budget,
+ * with a bounded overshoot. A key is held to the limits of its best active subscription level.
  *
  * Defaults: core 60/min and 10,000/day; advanced 600/min and 100,000/day; enterprise 6,000/min.
  * GRIDCAST_RATE_LIMITS overrides them per level, e.g. `core=60/min,advanced=600/min,
@@ -10,7 +10,7 @@
  * entries per level are allowed: `core=60/min,core=5000/day`; `enterprise=none` removes limits).
  */
 import { LEVELS, levelRank, type KeyInfo, type Level } from '../store/keys.ts';
-import type { UsageStore } from '../store/usage.ts';
+import type { UsageMeter } from '../store/meter.ts';
 import { serviceError } from './errors.ts';
 
 export interface RateWindow {
@@ -32,19 +32,38 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   enterprise: [{ limit: 6_000, windowSecs: 60 }],
 };
 
-const UNITS: Readonly<Record<string, number>> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, d: 86_400, day: 86_400 };
+const UNITS: Readonly<Record<string, number>> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  min: 60,
+  minute: 60,
+  h: 3600,
+  hour: 3600,
+  d: 86_400,
+  day: 86_400,
+};
 const UNIT_NAMES: Readonly<Record<number, string>> = { 1: 'second', 60: 'minute', 3600: 'hour', 86_400: 'day' };
 
 /** Parses GRIDCAST_RATE_LIMITS over the defaults; throws an Error naming the bad entry. */
 export function parseRateLimits(text: string | undefined, defaults: RateLimits = DEFAULT_RATE_LIMITS): RateLimits {
   if (!text || !text.trim()) return defaults;
-  const out: Record<Level, RateWindow[]> = { core: [...defaults.core], advanced: [...defaults.advanced], enterprise: [...defaults.enterprise] };
+  const out: Record<Level, RateWindow[]> = {
+    core: [...defaults.core],
+    advanced: [...defaults.advanced],
+    enterprise: [...defaults.enterprise],
+  };
   const named = new Set<Level>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const m = /^(\w+)=(?:(\d+)\/(\w+)|none)$/.exec(entry);
     const level = m?.[1] as Level | undefined;
     if (!m || !level || !LEVELS.includes(level) || (m[2] !== undefined && !(m[3] in UNITS))) {
-      throw new Error(`GRIDCAST_RATE_LIMITS: bad entry '${entry}' (expected LEVEL=N/min|hour|day|second or LEVEL=none, LEVEL one of ${LEVELS.join(', ')})`);
+      throw new Error(
+        `GRIDCAST_RATE_LIMITS: bad entry '${entry}' (expected LEVEL=N/min|hour|day|second or LEVEL=none, LEVEL one of ${LEVELS.join(', ')})`,
+      );
     }
     if (!named.has(level)) {
       out[level] = [];
@@ -71,11 +90,14 @@ function perWindow(secs: number): string {
  * Counts the request and returns the RateLimit-* headers of its tightest window; throws a
  * 429 HttpError (with Retry-After) when a window's budget is spent.
  */
-export async function checkRateLimit(usage: UsageStore, limits: RateLimits, key: KeyInfo): Promise<Record<string, string>> {
+export function checkRateLimit(meter: UsageMeter, limits: RateLimits, key: KeyInfo): Record<string, string> {
   const tier = tierOf(key);
   const windows = limits[tier];
   if (windows.length === 0) return {};
-  const counts = await usage.hit(key.id, windows.map((w) => w.windowSecs));
+  const counts = meter.hit(
+    key.id,
+    windows.map((w) => w.windowSecs),
+  );
   let tightest: { w: RateWindow; count: number; reset: number } | null = null;
   let exceeded: { w: RateWindow; reset: number } | null = null;
   for (const w of windows) {

@@ -6,7 +6,7 @@ import type { IsoCode } from '../catalog/isos.ts';
 import type { Frame } from '../query/frame.ts';
 import type { KeyInfo, Level } from '../store/keys.ts';
 import type { Clock } from '../time/clock.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { ParamSpec, ParamValue } from './params.ts';
 
 export interface RouteContext {
@@ -16,6 +16,8 @@ export interface RouteContext {
   key: KeyInfo;
   nowMs: number;
   world: WeatherWorld;
+  /** Aborted when the client goes away: long computations stop. */
+  signal?: AbortSignal;
 }
 
 export interface RouteDef {

@@ -66,11 +66,15 @@ function header(frame: Frame): string {
   );
 }
 
-/** The response body in pieces: the header, then one piece per column, then the close. */
-export function* frameJsonPieces(frame: Frame): Generator<string> {
+/**
+ * The response body in pieces: the header, then one piece per column, then the close. With an
+ * aborted `signal` (the client has gone) no further column is computed.
+ */
+export function* frameJsonPieces(frame: Frame, signal?: AbortSignal): Generator<string> {
   yield header(frame);
   const buffer = new Float64Array(frame.hours.length);
   for (let c = 0; c < frame.columns.length; c++) {
+    if (signal?.aborted) return;
     buffer.fill(Number.NaN);
     frame.columns[c].fill(buffer);
     yield (c > 0 ? ',' : '') + formatValues(buffer, frame.columns[c].decimals ?? frame.decimals);
@@ -82,8 +86,10 @@ export function isLargeFrame(frame: Frame): boolean {
   return frame.hours.length * frame.columns.length > STREAM_ABOVE_VALUES;
 }
 
-/** A small frame as one string, a large one as a lazily pulled stream. */
-export function frameBody(frame: Frame): string | Readable {
+/** A small frame as one string, a large one as a lazily pulled stream that stops when `signal` aborts. */
+export function frameBody(frame: Frame, signal?: AbortSignal): string | Readable {
   if (!isLargeFrame(frame)) return [...frameJsonPieces(frame)].join('');
-  return Readable.from(frameJsonPieces(frame), { objectMode: false, highWaterMark: 1 });
+  const stream = Readable.from(frameJsonPieces(frame, signal), { objectMode: false, highWaterMark: 1 });
+  signal?.addEventListener('abort', () => stream.destroy(), { once: true });
+  return stream;
 }

@@ -12,8 +12,8 @@
  * If the worker cannot run, sets are computed on the calling thread instead: slower to
  * answer, never wrong.
  */
-import { extname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../util/moduleWorker.ts';
 import { cellsOf, MAX_CELL_RESOLUTION, MIN_CELL_RESOLUTION, type Cell } from './cells.ts';
 import { ISO_CODES, type IsoCode } from './isos.ts';
 
@@ -113,25 +113,10 @@ function pump(): void {
   w.postMessage({ key, iso: entry.iso, resolution: entry.resolution });
 }
 
-/**
- * The worker thread. Compiled (npm start), this module is .js and so is the worker file. Under
- * tsx (dev, tests) the worker file is .ts, and a worker thread does not always inherit tsx's
- * loader (under `node --test` it does not), so the worker first registers tsx itself.
- */
-function newWorker(): Worker {
-  const ext = extname(new URL(import.meta.url).pathname);
-  const file = new URL(`./cellWorker${ext}`, import.meta.url);
-  if (ext !== '.ts') return new Worker(file);
-  // tsx resolved from here, so the worker finds it whatever the process's working directory.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((t) => t.register()).then(() => import(${JSON.stringify(file.href)}))`;
-  return new Worker(boot, { eval: true });
-}
-
 function startWorker(): Worker | undefined {
   if (worker) return worker;
   try {
-    const w = newWorker();
+    const w = startModuleWorker(import.meta.url, 'cellWorker');
     w.on('message', (msg: { key: string; cells?: readonly Cell[]; error?: string }) => {
       const key = msg.key;
       inFlight = undefined;

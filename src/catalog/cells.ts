@@ -35,9 +35,7 @@ export type Position = [number, number];
 export type PolygonCoords = Position[][];
 export type MultiPolygonCoords = Position[][][];
 
-export type CellGeometry =
-  | { type: 'Polygon'; coordinates: PolygonCoords }
-  | { type: 'MultiPolygon'; coordinates: MultiPolygonCoords };
+export type CellGeometry = { type: 'Polygon'; coordinates: PolygonCoords } | { type: 'MultiPolygon'; coordinates: MultiPolygonCoords };
 
 export interface Cell {
   /** H3 index (hex string). */
@@ -187,8 +185,7 @@ function buildCells(iso: IsoCode, resolution: number): readonly Cell[] {
     const area = mp.reduce((s, p) => s + polygonAreaKm2(p), 0);
     if (!(area > 0)) continue;
     const full = ringAreaKm2(w.ring);
-    const geometry: CellGeometry =
-      mp.length === 1 ? { type: 'Polygon', coordinates: mp[0] } : { type: 'MultiPolygon', coordinates: mp };
+    const geometry: CellGeometry = mp.length === 1 ? { type: 'Polygon', coordinates: mp[0] } : { type: 'MultiPolygon', coordinates: mp };
     out.push(
       Object.freeze({
         id: w.id,
@@ -221,7 +218,10 @@ function clipRecursive(cells: Work[], pieces: Piece[], out: Map<string, MultiPol
     return;
   }
   // Split on the wider extent of the cell centres, at the median.
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity,
+    minY = Infinity,
+    maxY = -Infinity;
   for (const c of cells) {
     if (c.cx < minX) minX = c.cx;
     if (c.cx > maxX) maxX = c.cx;
@@ -236,7 +236,10 @@ function clipRecursive(cells: Work[], pieces: Piece[], out: Map<string, MultiPol
 }
 
 function unionBox(cells: readonly Work[]): BoundingBox {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (const c of cells) {
     if (c.bbox[0] < w) w = c.bbox[0];
     if (c.bbox[1] < s) s = c.bbox[1];
@@ -266,7 +269,10 @@ function preclip(pieces: readonly Piece[], box: BoundingBox): Piece[] {
 
 /** [west, south, east, north] of a ring. */
 function ringBBox(ring: Position[]): BoundingBox {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (const [x, y] of ring) {
     if (x < w) w = x;
     if (x > e) e = x;

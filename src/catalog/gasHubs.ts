@@ -1,5 +1,5 @@
 /**
- * Natural gas trading hubs (realism-targets §4): the benchmark Henry Hub and the hubs whose
+ * Natural gas trading hubs (docs/realism-targets.md §4): the benchmark Henry Hub and the hubs whose
  * prices set power prices in the seven ISOs. Coordinates are approximate hub centroids (the
  * HIFLD "Natural Gas Trading Hubs" layer has one point per hub). Prices are for gas days,
  * labelled with the gas day's calendar date at midnight Central time (the NAESB gas day runs

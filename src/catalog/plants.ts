@@ -4,10 +4,12 @@
  * No public package ships EIA-860 or the wind-turbine/solar databases, so the registry is
  * generated: deterministically (a counter-based hash, no Math.random), inside each ISO's
  * county footprint, clustered where such plants really stand, with fleet totals scaled to
- * the installed capacity of each ISO (realism-targets §2b). The same code always yields the
+ * the installed capacity of each ISO (docs/realism-targets.md §2b). The same code always yields the
  * same plants, ids and names; changing one ISO's tables leaves the others' plants untouched.
  */
-import { ISO_CODES, type IsoCode } from './isos.ts';
+import { ISO_CODES, ISO_CODES_BY_NUMBER, ISO_PROFILES, ISOS, isoNumber, isoTable, type IsoCode } from './isos.ts';
+import type { Cluster, Fleet, Flavor, SolarCluster, WindCluster } from './isos/profile.ts';
+import { localDayStartHour, parseDate } from '../time/zones.ts';
 import type { Plant, PlantType, SolarPlant, WindPlant } from './types.ts';
 import { county, locate } from './geography.ts';
 import { mix32 } from '../util/mix32.ts';
@@ -15,34 +17,18 @@ import { mix32 } from '../util/mix32.ts';
 // ---------------------------------------------------------------------------------------------
 // Fleet sizes
 
-interface Fleet {
-  /** Installed AC capacity the plants add up to, MW. */
-  targetMw: number;
-  /** Number of plants; with targetMw it sets the mean plant size. */
-  count: number;
-}
-
 /**
- * Installed capacity per ISO and type (realism-targets §2b, approx. 2024–2025, utility scale
+ * Installed capacity per ISO and type (docs/realism-targets.md §2b, approx. 2024–2025, utility scale
  * only), and how many plants carry it. Counts give typical mean sizes: large Texas and plains
  * wind farms (~140–170 MW), smaller projects in California and the north-east, and many small
  * solar farms in PJM, New York and New England (ISO-NE's utility solar is mostly ≤ 5–20 MW).
  */
-export const FLEETS: Readonly<Record<IsoCode, Readonly<Record<PlantType, Fleet>>>> = {
-  ercot: { wind: { targetMw: 39_000, count: 240 }, solar: { targetMw: 30_000, count: 210 } },
-  spp: { wind: { targetMw: 34_000, count: 230 }, solar: { targetMw: 2_000, count: 40 } },
-  miso: { wind: { targetMw: 32_000, count: 250 }, solar: { targetMw: 12_000, count: 130 } },
-  caiso: { wind: { targetMw: 7_500, count: 100 }, solar: { targetMw: 20_000, count: 320 } },
-  pjm: { wind: { targetMw: 11_500, count: 110 }, solar: { targetMw: 14_000, count: 380 } },
-  nyiso: { wind: { targetMw: 3_100, count: 40 }, solar: { targetMw: 1_500, count: 90 } },
-  isone: { wind: { targetMw: 1_500, count: 36 }, solar: { targetMw: 1_500, count: 120 } },
-};
+export const FLEETS: Readonly<Record<IsoCode, Readonly<Record<PlantType, Fleet>>>> = isoTable((p) => p.fleets);
 
 /** Installed-capacity targets (MW) per ISO and type; the registry's totals land within ±3 %. */
-export const CAPACITY_TARGETS_MW: Readonly<Record<IsoCode, Readonly<Record<PlantType, number>>>> =
-  Object.fromEntries(
-    ISO_CODES.map((iso) => [iso, { wind: FLEETS[iso].wind.targetMw, solar: FLEETS[iso].solar.targetMw }]),
-  ) as Record<IsoCode, Record<PlantType, number>>;
+export const CAPACITY_TARGETS_MW: Readonly<Record<IsoCode, Readonly<Record<PlantType, number>>>> = Object.fromEntries(
+  ISO_CODES.map((iso) => [iso, { wind: FLEETS[iso].wind.targetMw, solar: FLEETS[iso].solar.targetMw }]),
+) as Record<IsoCode, Record<PlantType, number>>;
 
 /** Plant size limits (MW) and the log-normal spread that makes sizes heavy-tailed. */
 const SIZE = {
@@ -53,217 +39,36 @@ const SIZE = {
 // ---------------------------------------------------------------------------------------------
 // Where plants stand: resource clusters per ISO and type
 
-/** Word pools for plant names, by landscape. */
-type Flavor = 'desert' | 'plains' | 'texas' | 'midwest' | 'south' | 'east' | 'pacific';
+const WIND_CLUSTERS: Record<IsoCode, readonly WindCluster[]> = isoTable((p) => p.windClusters);
 
-interface Cluster {
-  /** Centre [lat, lon]; must lie inside the ISO. */
-  at: readonly [number, number];
-  /** Spread (1 σ of a Gaussian offset), km. */
-  km: number;
-  /** Relative share of the fleet's plants. */
-  w: number;
-  look: Flavor;
-}
-
-interface WindCluster extends Cluster {
-  /** Typical IEC class of the site: I on the windiest plains, III on low-wind sites. */
-  cls: 'I' | 'II' | 'III';
-}
-
-interface SolarCluster extends Cluster {
-  /** Share of single-axis trackers among builds before 2018 and from 2018 on. */
-  tracker: readonly [number, number];
-}
-
-const W = (at: [number, number], km: number, w: number, look: Flavor, cls: WindCluster['cls']): WindCluster =>
-  ({ at, km, w, look, cls });
-const S = (at: [number, number], km: number, w: number, look: Flavor, tracker: [number, number]): SolarCluster =>
-  ({ at, km, w, look, tracker });
-
-const SW_TRACKERS: [number, number] = [0.8, 0.97];
-
-const WIND_CLUSTERS: Record<IsoCode, readonly WindCluster[]> = {
-  ercot: [
-    W([32.4, -100.35], 55, 20, 'plains', 'II'), // Sweetwater–Abilene: Nolan, Taylor, Mitchell, Fisher, Jones
-    W([32.6, -101.3], 45, 8, 'desert', 'II'), // Big Spring–Snyder: Howard, Scurry, Borden
-    W([31.1, -102.0], 70, 12, 'desert', 'II'), // McCamey/Permian: Upton, Crane, Pecos, Crockett
-    W([30.8, -103.0], 50, 3, 'desert', 'II'), // Pecos and Reeves
-    W([31.7, -100.6], 55, 9, 'plains', 'II'), // San Angelo: Coke, Sterling, Tom Green, Concho
-    W([32.1, -99.4], 55, 5, 'plains', 'II'), // Callahan, Shackelford, Eastland, Brown
-    W([33.6, -99.3], 70, 13, 'plains', 'I'), // Red River plains: Baylor, Knox, Wilbarger, Archer
-    W([33.6, -100.5], 45, 5, 'plains', 'I'), // Cottle, King, Dickens
-    W([33.0, -101.5], 50, 5, 'plains', 'I'), // Caprock south: Garza, Lynn, Dawson
-    W([27.9, -97.5], 45, 7, 'texas', 'II'), // Coastal Bend: San Patricio, Nueces, Refugio
-    W([26.7, -97.65], 40, 6, 'texas', 'II'), // Kenedy, Willacy, Cameron
-    W([27.2, -98.9], 60, 5, 'desert', 'III'), // Webb, Zapata, Jim Hogg
-    W([33.4, -97.8], 40, 2, 'plains', 'III'), // Jack, Montague, Cooke
-  ],
-  spp: [
-    W([35.3, -101.8], 100, 16, 'plains', 'I'), // Texas panhandle: Carson, Gray, Oldham, Deaf Smith
-    W([36.2, -101.2], 70, 5, 'plains', 'I'), // Hansford, Ochiltree, Dallam
-    W([36.5, -99.6], 80, 12, 'plains', 'I'), // north-west Oklahoma: Woodward, Harper, Woods
-    W([35.7, -98.7], 70, 12, 'plains', 'I'), // west-central Oklahoma: Custer, Dewey, Caddo
-    W([36.6, -97.4], 60, 7, 'plains', 'I'), // Kay, Noble, Grant, Garfield
-    W([34.8, -99.1], 60, 5, 'plains', 'I'), // south-west Oklahoma: Kiowa, Jackson, Tillman
-    W([37.5, -99.9], 80, 10, 'plains', 'I'), // south-west Kansas: Ford, Gray, Meade
-    W([38.9, -98.6], 80, 9, 'plains', 'I'), // central Kansas: Ellis, Russell, Cloud
-    W([37.4, -98.1], 60, 6, 'plains', 'I'), // Sumner, Kingman, Harper, Pratt
-    W([42.2, -98.0], 90, 6, 'plains', 'I'), // north-east Nebraska: Antelope, Knox, Dixon
-    W([41.0, -101.0], 110, 4, 'plains', 'I'), // south-west Nebraska
-    W([44.5, -98.5], 110, 6, 'plains', 'I'), // South Dakota
-    W([46.5, -102.0], 90, 4, 'plains', 'I'), // south-west North Dakota
-    W([34.3, -103.8], 90, 5, 'desert', 'I'), // eastern New Mexico: Roosevelt, Curry, Quay
-    W([40.3, -95.1], 35, 1, 'midwest', 'II'), // north-west Missouri: Atchison, Holt
-  ],
-  miso: [
-    W([42.9, -94.8], 110, 26, 'midwest', 'II'), // north-west Iowa: Kossuth, Palo Alto, O'Brien
-    W([42.7, -93.0], 80, 10, 'midwest', 'II'), // north-central Iowa: Worth, Franklin, Hardin
-    W([41.3, -94.6], 60, 6, 'midwest', 'II'), // south-west Iowa: Cass, Adair, Madison
-    W([44.1, -96.0], 50, 10, 'plains', 'I'), // Buffalo Ridge: Lincoln, Pipestone, Murray
-    W([43.7, -93.6], 70, 7, 'midwest', 'II'), // southern Minnesota: Freeborn, Mower, Faribault
-    W([46.8, -98.3], 100, 10, 'plains', 'I'), // eastern North Dakota: Barnes, Stutsman, LaMoure
-    W([46.5, -100.3], 70, 4, 'plains', 'I'), // Burleigh, Emmons, McIntosh
-    W([40.4, -88.8], 70, 9, 'midwest', 'III'), // central Illinois: McLean, Ford, Champaign
-    W([41.1, -90.0], 50, 3, 'midwest', 'III'), // Henry and Knox, Illinois
-    W([40.5, -87.0], 45, 8, 'midwest', 'III'), // Benton, White, Tipton, Indiana
-    W([43.7, -83.0], 40, 6, 'midwest', 'III'), // Michigan's Thumb
-    W([43.4, -84.7], 40, 3, 'midwest', 'III'), // Gratiot and Isabella
-    W([43.5, -88.9], 60, 3, 'midwest', 'III'), // Fond du Lac and Dodge, Wisconsin
-  ],
-  caiso: [
-    W([35.05, -118.25], 25, 45, 'pacific', 'I'), // Tehachapi–Mojave
-    W([33.93, -116.62], 10, 10, 'desert', 'I'), // San Gorgonio Pass
-    W([37.73, -121.65], 10, 8, 'pacific', 'II'), // Altamont Pass
-    W([38.12, -121.85], 12, 13, 'pacific', 'II'), // Solano, Montezuma Hills
-    W([32.75, -116.15], 20, 7, 'desert', 'II'), // Ocotillo and Tule (Imperial, San Diego)
-    W([37.05, -121.2], 12, 2, 'pacific', 'II'), // Pacheco Pass
-    W([40.9, -121.8], 25, 3, 'pacific', 'II'), // Hatchet Ridge, Shasta
-    W([34.9, -118.6], 20, 5, 'pacific', 'I'), // western Antelope Valley
-  ],
-  pjm: [
-    W([41.0, -88.7], 65, 30, 'midwest', 'III'), // ComEd: Livingston, LaSalle, Bureau, Lee
-    W([40.3, -85.2], 45, 12, 'midwest', 'III'), // north-east Indiana: Randolph, Jay, Madison
-    W([40.8, -84.3], 55, 14, 'midwest', 'III'), // north-west Ohio: Paulding, Van Wert, Hardin
-    W([41.1, -82.9], 35, 3, 'midwest', 'III'), // Seneca and Huron, Ohio
-    W([40.1, -78.9], 50, 15, 'east', 'II'), // Pennsylvania ridges: Somerset, Cambria, Blair
-    W([41.5, -76.8], 90, 5, 'east', 'II'), // northern Pennsylvania
-    W([39.2, -79.3], 40, 12, 'east', 'II'), // Allegheny Front: Grant, Tucker, Mineral, Garrett
-    W([37.9, -80.5], 35, 4, 'east', 'II'), // Greenbrier, West Virginia
-    W([37.6, -79.9], 30, 1, 'east', 'II'), // Botetourt, Virginia
-  ],
-  nyiso: [
-    W([43.75, -75.6], 25, 30, 'east', 'III'), // Tug Hill: Lewis, Jefferson
-    W([44.85, -73.9], 25, 20, 'east', 'III'), // North Country: Clinton, Franklin
-    W([42.55, -77.9], 55, 32, 'east', 'III'), // Wyoming, Livingston, Steuben, Allegany
-    W([42.85, -75.35], 25, 10, 'east', 'III'), // Madison, Herkimer, Otsego
-    W([42.3, -79.3], 25, 8, 'east', 'III'), // Chautauqua
-  ],
-  isone: [
-    W([44.95, -70.4], 40, 38, 'east', 'II'), // western Maine mountains: Franklin, Oxford, Somerset
-    W([45.1, -68.3], 55, 37, 'east', 'II'), // Penobscot, Piscataquis, Hancock, Washington
-    W([44.4, -71.6], 35, 12, 'east', 'II'), // Coos and Grafton, New Hampshire
-    W([44.5, -72.3], 50, 8, 'east', 'II'), // Vermont ridgelines
-    W([42.55, -73.05], 20, 5, 'east', 'III'), // Berkshires
-  ],
-};
-
-const SOLAR_CLUSTERS: Record<IsoCode, readonly SolarCluster[]> = {
-  ercot: [
-    S([31.3, -102.6], 90, 30, 'desert', SW_TRACKERS), // Permian: Pecos, Upton, Crane, Reeves, Ward
-    S([32.1, -101.7], 50, 6, 'desert', SW_TRACKERS), // Midland, Martin, Howard, Glasscock
-    S([31.9, -100.1], 60, 5, 'plains', SW_TRACKERS), // Taylor, Runnels, Coke
-    S([30.45, -97.3], 60, 12, 'texas', SW_TRACKERS), // around Austin: Milam, Bastrop, Williamson
-    S([29.2, -98.6], 60, 12, 'texas', SW_TRACKERS), // around San Antonio: Bexar, Medina, Atascosa
-    S([31.9, -96.8], 60, 12, 'texas', SW_TRACKERS), // Navarro, Hill, Ellis, Limestone
-    S([33.6, -98.5], 60, 4, 'plains', SW_TRACKERS), // Wichita, Archer, Young
-    S([27.5, -98.3], 70, 7, 'desert', SW_TRACKERS), // south Texas: Webb, Starr, Jim Wells
-    S([29.3, -96.0], 50, 8, 'south', SW_TRACKERS), // Wharton, Brazoria, Fort Bend, Matagorda
-    S([32.0, -95.5], 50, 4, 'south', SW_TRACKERS), // Henderson, Anderson, Cherokee
-  ],
-  spp: [
-    S([35.4, -97.6], 90, 25, 'plains', [0.4, 0.85]), // central Oklahoma
-    S([38.0, -97.4], 90, 15, 'plains', [0.4, 0.85]), // Kansas
-    S([33.0, -103.6], 70, 25, 'desert', SW_TRACKERS), // Lea, Chaves, Eddy (New Mexico)
-    S([35.1, -101.9], 70, 15, 'plains', SW_TRACKERS), // Texas panhandle
-    S([36.3, -94.1], 50, 10, 'south', [0.3, 0.8]), // north-west Arkansas, south-west Missouri
-    S([41.0, -96.8], 70, 10, 'plains', [0.3, 0.8]), // eastern Nebraska
-  ],
-  miso: [
-    S([41.0, -86.9], 55, 20, 'midwest', [0.3, 0.85]), // northern Indiana: Jasper, Starke, Pulaski
-    S([38.6, -87.4], 60, 9, 'midwest', [0.3, 0.85]), // southern Indiana: Posey, Sullivan, Pike
-    S([39.4, -89.3], 100, 11, 'midwest', [0.3, 0.85]), // central and southern Illinois
-    S([30.7, -91.6], 90, 8, 'south', [0.4, 0.9]), // Louisiana
-    S([35.1, -91.6], 100, 14, 'south', [0.4, 0.9]), // Arkansas
-    S([32.5, -90.4], 90, 10, 'south', [0.4, 0.9]), // Mississippi
-    S([45.0, -93.9], 80, 7, 'midwest', [0.2, 0.8]), // Minnesota
-    S([42.4, -84.6], 70, 7, 'midwest', [0.2, 0.8]), // southern Michigan
-    S([42.9, -89.5], 70, 8, 'midwest', [0.2, 0.8]), // southern Wisconsin
-    S([41.7, -92.5], 90, 4, 'midwest', [0.2, 0.8]), // Iowa
-    S([30.4, -94.5], 40, 2, 'south', [0.4, 0.9]), // Entergy Texas
-  ],
-  caiso: [
-    S([34.85, -118.25], 30, 18, 'desert', [0.6, 0.9]), // Antelope Valley, Rosamond, Mojave
-    S([35.4, -119.4], 50, 9, 'pacific', [0.6, 0.9]), // Kern valley floor
-    S([36.4, -120.2], 60, 14, 'pacific', [0.6, 0.9]), // Westlands: Fresno, Kings, Merced
-    S([35.3, -119.85], 20, 5, 'pacific', [0.5, 0.9]), // Carrizo Plain
-    S([33.7, -115.0], 55, 14, 'desert', [0.6, 0.95]), // Desert Center and Blythe (Riverside)
-    S([34.85, -116.6], 70, 10, 'desert', [0.6, 0.95]), // Mojave: Daggett, Barstow, Lucerne Valley
-    S([32.85, -115.55], 35, 12, 'desert', [0.6, 0.95]), // Imperial Valley
-    S([36.35, -116.1], 40, 8, 'desert', [0.6, 0.95]), // Valley Electric: Pahrump, Amargosa
-    S([38.9, -121.9], 50, 4, 'pacific', [0.5, 0.9]), // Sacramento Valley: Colusa, Yolo, Solano
-    S([32.65, -116.5], 25, 2, 'desert', [0.5, 0.9]), // eastern San Diego County
-    S([37.5, -120.6], 40, 4, 'pacific', [0.5, 0.9]), // Merced and San Joaquin
-  ],
-  pjm: [
-    S([36.9, -77.8], 90, 30, 'south', [0.1, 0.6]), // Southside Virginia
-    S([38.0, -77.9], 60, 12, 'east', [0.1, 0.6]), // central Virginia: Louisa, Spotsylvania, Culpeper
-    S([36.3, -77.0], 45, 7, 'south', [0.1, 0.6]), // north-east North Carolina
-    S([39.8, -83.6], 70, 16, 'midwest', [0.2, 0.8]), // central and west Ohio
-    S([40.4, -85.2], 45, 5, 'midwest', [0.2, 0.8]), // north-east Indiana
-    S([41.4, -88.8], 65, 6, 'midwest', [0.2, 0.8]), // ComEd, Illinois
-    S([39.6, -74.9], 40, 7, 'east', [0.05, 0.3]), // southern New Jersey
-    S([38.6, -75.6], 45, 6, 'east', [0.1, 0.6]), // Delmarva
-    S([39.95, -77.3], 50, 6, 'east', [0.05, 0.5]), // south-central Pennsylvania
-    S([38.4, -76.8], 30, 2, 'east', [0.1, 0.5]), // southern Maryland
-    S([38.3, -84.0], 50, 2, 'east', [0.1, 0.6]), // north-east Kentucky
-    S([39.3, -78.0], 25, 1, 'east', [0.1, 0.5]), // West Virginia's eastern panhandle
-  ],
-  nyiso: [
-    S([42.8, -76.5], 70, 30, 'east', [0.02, 0.25]), // Finger Lakes: Cayuga, Seneca, Tompkins
-    S([43.0, -78.2], 50, 25, 'east', [0.02, 0.25]), // Genesee, Orleans, Niagara
-    S([42.7, -73.8], 50, 22, 'east', [0.02, 0.25]), // Capital District, Columbia, Washington
-    S([44.5, -75.0], 60, 13, 'east', [0.02, 0.25]), // North Country
-    S([40.88, -72.8], 20, 10, 'east', [0.02, 0.1]), // eastern Long Island
-  ],
-  isone: [
-    S([42.3, -72.2], 50, 35, 'east', [0.02, 0.1]), // central and western Massachusetts
-    S([41.85, -70.95], 30, 15, 'east', [0.02, 0.1]), // Plymouth and Bristol
-    S([44.3, -69.9], 70, 22, 'east', [0.02, 0.15]), // Maine
-    S([41.7, -72.4], 35, 12, 'east', [0.02, 0.1]), // Connecticut
-    S([41.7, -71.6], 15, 6, 'east', [0.02, 0.1]), // Rhode Island
-    S([43.3, -72.2], 50, 10, 'east', [0.02, 0.1]), // New Hampshire and Vermont
-  ],
-};
+const SOLAR_CLUSTERS: Record<IsoCode, readonly SolarCluster[]> = isoTable((p) => p.solarClusters);
 
 /** Counties too urban for a utility-scale plant (a Gaussian tail could otherwise land there). */
 const NO_BUILD_COUNTIES = new Set([
-  '11001', '17031', '24510', '25025', '29510', '34013', '34017', '36005', '36047', '36061',
-  '36081', '36085', '42101', '06075',
+  '11001',
+  '17031',
+  '24510',
+  '25025',
+  '29510',
+  '34013',
+  '34017',
+  '36005',
+  '36047',
+  '36061',
+  '36081',
+  '36085',
+  '42101',
+  '06075',
 ]);
 
 // ---------------------------------------------------------------------------------------------
 // When plants were built
 
 /** Relative number of wind plants entering service per year 2001–2025 (shape of US installs). */
-const WIND_YEAR_WEIGHTS = [
-  2, 1, 2, 1, 2.5, 2.5, 5, 8, 10, 5, 7, 13, 1.5, 5, 8.5, 8, 7, 7.5, 9, 17, 13, 8.5, 6.5, 5, 6,
-];
+const WIND_YEAR_WEIGHTS = [2, 1, 2, 1, 2.5, 2.5, 5, 8, 10, 5, 7, 13, 1.5, 5, 8.5, 8, 7, 7.5, 9, 17, 13, 8.5, 6.5, 5, 6];
 const WIND_FIRST_YEAR = 2001;
 /** Relative number of solar plants per year 2010–2025: a few early ones, then the boom. */
 const SOLAR_YEAR_WEIGHTS = [0.3, 0.6, 1.5, 3, 4, 3.5, 8, 5, 5, 6, 10, 13, 10.5, 18.5, 30, 28];
-/** California built its utility solar earlier than the rest of the country. */
-const SOLAR_YEAR_WEIGHTS_CAISO = [0.5, 1.5, 4, 6, 9, 9, 11, 7, 6, 6, 7, 7, 6, 8, 10, 9];
 const SOLAR_FIRST_YEAR = 2010;
 /** Share of plants that begin operating during 2026 (so "no output before it began" is testable). */
 const SHARE_STARTING_2026 = 0.03;
@@ -271,7 +76,13 @@ const START_2026 = { from: Date.UTC(2026, 0, 15), to: Date.UTC(2026, 9, 31) };
 
 /** Hub height (m) by commissioning year: ~80 m before 2012, rising to ~100–110 m after 2020. */
 const HUB_HEIGHT_BY_YEAR: readonly [number, number][] = [
-  [2001, 70], [2007, 80], [2012, 81], [2016, 88], [2020, 98], [2023, 105], [2026, 108],
+  [2001, 70],
+  [2007, 80],
+  [2012, 81],
+  [2016, 88],
+  [2020, 98],
+  [2023, 105],
+  [2026, 108],
 ];
 const RATED_SPEED_MS = { I: 13.5, II: 12.5, III: 11 } as const;
 
@@ -280,63 +91,270 @@ const RATED_SPEED_MS = { I: 13.5, II: 12.5, III: 11 } as const;
 
 const NAME_WORDS: Record<Flavor, { first: readonly string[]; second: readonly string[] }> = {
   desert: {
-    first: ['Mesquite', 'Yucca', 'Sagebrush', 'Roadrunner', 'Coyote', 'Javelina', 'Caliche', 'Agave',
-      'Ocotillo', 'Creosote', 'Dust Devil', 'Horned Toad', 'Sandstone', 'Red Mesa', 'Silver Sage',
-      'Chaparral', 'Tumbleweed', 'Desert Willow', 'Quail', 'Rattlesnake', 'Sundance', 'Juniper',
-      'Cholla', 'Borrego', 'Diamondback', 'Greasewood', 'Badger', 'Limestone', 'Salt Cedar', 'Comet'],
-    second: ['Flats', 'Draw', 'Mesa', 'Canyon', 'Springs', 'Wash', 'Basin', 'Ridge', 'Butte', 'Gap',
-      'Valley', 'Bluff', 'Well', 'Tank'],
+    first: [
+      'Mesquite',
+      'Yucca',
+      'Sagebrush',
+      'Roadrunner',
+      'Coyote',
+      'Javelina',
+      'Caliche',
+      'Agave',
+      'Ocotillo',
+      'Creosote',
+      'Dust Devil',
+      'Horned Toad',
+      'Sandstone',
+      'Red Mesa',
+      'Silver Sage',
+      'Chaparral',
+      'Tumbleweed',
+      'Desert Willow',
+      'Quail',
+      'Rattlesnake',
+      'Sundance',
+      'Juniper',
+      'Cholla',
+      'Borrego',
+      'Diamondback',
+      'Greasewood',
+      'Badger',
+      'Limestone',
+      'Salt Cedar',
+      'Comet',
+    ],
+    second: ['Flats', 'Draw', 'Mesa', 'Canyon', 'Springs', 'Wash', 'Basin', 'Ridge', 'Butte', 'Gap', 'Valley', 'Bluff', 'Well', 'Tank'],
   },
   plains: {
-    first: ['Bluestem', 'Buffalo', 'Bison', 'Meadowlark', 'Pheasant', 'Cottonwood', 'Wheatland',
-      'Sandhill', 'Switchgrass', 'Prairie Rose', 'Antelope', 'Pronghorn', 'Thunder', 'Big Sky',
-      'Redhawk', 'Kingbird', 'Longhorn', 'Caprock', 'Cimarron', 'Chisholm', 'Osage', 'Flint Hills',
-      'Smoky Hill', 'Sunflower', 'Skyline', 'High Lonesome', 'Red Dirt', 'Horse Creek', 'Grain Belt',
-      'Jackrabbit', 'Prairie Dog', 'Stampede', 'Tallgrass', 'Redbud', 'Rolling Thunder'],
-    second: ['Ridge', 'Flats', 'Creek', 'Plains', 'Prairie', 'Butte', 'Draw', 'Crossing', 'Trail',
-      'Hills', 'Mesa', 'Table', 'Breaks', 'Divide'],
+    first: [
+      'Bluestem',
+      'Buffalo',
+      'Bison',
+      'Meadowlark',
+      'Pheasant',
+      'Cottonwood',
+      'Wheatland',
+      'Sandhill',
+      'Switchgrass',
+      'Prairie Rose',
+      'Antelope',
+      'Pronghorn',
+      'Thunder',
+      'Big Sky',
+      'Redhawk',
+      'Kingbird',
+      'Longhorn',
+      'Caprock',
+      'Cimarron',
+      'Chisholm',
+      'Osage',
+      'Flint Hills',
+      'Smoky Hill',
+      'Sunflower',
+      'Skyline',
+      'High Lonesome',
+      'Red Dirt',
+      'Horse Creek',
+      'Grain Belt',
+      'Jackrabbit',
+      'Prairie Dog',
+      'Stampede',
+      'Tallgrass',
+      'Redbud',
+      'Rolling Thunder',
+    ],
+    second: [
+      'Ridge',
+      'Flats',
+      'Creek',
+      'Plains',
+      'Prairie',
+      'Butte',
+      'Draw',
+      'Crossing',
+      'Trail',
+      'Hills',
+      'Mesa',
+      'Table',
+      'Breaks',
+      'Divide',
+    ],
   },
   texas: {
-    first: ['Bluebonnet', 'Pecan', 'Live Oak', 'Mustang', 'Longhorn', 'Lone Star', 'Blackland',
-      'Post Oak', 'Cedar Elm', 'Armadillo', 'Indian Paintbrush', 'Brazos', 'Guadalupe', 'Pedernales',
-      'Mockingbird', 'Prickly Pear', 'Huisache', 'Cibolo', 'San Gabriel', 'Limestone', 'Tejas',
-      'Rio Bravo', 'Yaupon', 'Nopal', 'Oakwood', 'Wagon Wheel'],
-    second: ['Creek', 'Crossing', 'Ranch', 'Prairie', 'Hills', 'Bend', 'Springs', 'Flats', 'Fork',
-      'Valley', 'Mill', 'Station'],
+    first: [
+      'Bluebonnet',
+      'Pecan',
+      'Live Oak',
+      'Mustang',
+      'Longhorn',
+      'Lone Star',
+      'Blackland',
+      'Post Oak',
+      'Cedar Elm',
+      'Armadillo',
+      'Indian Paintbrush',
+      'Brazos',
+      'Guadalupe',
+      'Pedernales',
+      'Mockingbird',
+      'Prickly Pear',
+      'Huisache',
+      'Cibolo',
+      'San Gabriel',
+      'Limestone',
+      'Tejas',
+      'Rio Bravo',
+      'Yaupon',
+      'Nopal',
+      'Oakwood',
+      'Wagon Wheel',
+    ],
+    second: ['Creek', 'Crossing', 'Ranch', 'Prairie', 'Hills', 'Bend', 'Springs', 'Flats', 'Fork', 'Valley', 'Mill', 'Station'],
   },
   midwest: {
-    first: ['Harvest', 'Cornbelt', 'Oak Grove', 'Hickory', 'Maple', 'Bur Oak', 'Walnut', 'Pleasant',
-      'Fox River', 'Heartland', 'Goldfinch', 'Cardinal', 'Timber Road', 'Bobolink', 'Wildcat',
-      'Meadow Lake', 'Bishop Hill', 'Crescent', 'Elm', 'Lakeshore', 'Whitetail', 'Sugar',
-      'Clover', 'Red Barn', 'Silo', 'Granary', 'Bluff Road', 'Prairie Star', 'Osprey', 'Trillium',
-      'Blue Heron', 'Shagbark', 'Ironwood', 'Tamarack', 'Rolling Hills'],
-    second: ['Grove', 'Creek', 'Ridge', 'Prairie', 'Crossing', 'Fields', 'Road', 'Meadows', 'Valley',
-      'Township', 'Point', 'Run', 'Mill'],
+    first: [
+      'Harvest',
+      'Cornbelt',
+      'Oak Grove',
+      'Hickory',
+      'Maple',
+      'Bur Oak',
+      'Walnut',
+      'Pleasant',
+      'Fox River',
+      'Heartland',
+      'Goldfinch',
+      'Cardinal',
+      'Timber Road',
+      'Bobolink',
+      'Wildcat',
+      'Meadow Lake',
+      'Bishop Hill',
+      'Crescent',
+      'Elm',
+      'Lakeshore',
+      'Whitetail',
+      'Sugar',
+      'Clover',
+      'Red Barn',
+      'Silo',
+      'Granary',
+      'Bluff Road',
+      'Prairie Star',
+      'Osprey',
+      'Trillium',
+      'Blue Heron',
+      'Shagbark',
+      'Ironwood',
+      'Tamarack',
+      'Rolling Hills',
+    ],
+    second: ['Grove', 'Creek', 'Ridge', 'Prairie', 'Crossing', 'Fields', 'Road', 'Meadows', 'Valley', 'Township', 'Point', 'Run', 'Mill'],
   },
   south: {
-    first: ['Magnolia', 'Cypress', 'Pelican', 'Bayou', 'Delta', 'Pecan', 'Live Oak', 'Heron', 'Egret',
-      'Cotton', 'Catfish', 'Longleaf', 'Piney Woods', 'Gulf', 'Palmetto', 'Camellia', 'Dogwood',
-      'Muscadine', 'Tupelo', 'Sweetgum', 'Loblolly', 'Red Clay', 'Riverbend', 'Canebrake',
-      'Tobacco Road', 'Peanut', 'Honeysuckle', 'Mockingbird', 'Cardinal', 'Bobwhite'],
-    second: ['Bend', 'Creek', 'Branch', 'Landing', 'Crossing', 'Hollow', 'Fields', 'Station',
-      'Grove', 'Farm', 'Mill', 'Swamp'],
+    first: [
+      'Magnolia',
+      'Cypress',
+      'Pelican',
+      'Bayou',
+      'Delta',
+      'Pecan',
+      'Live Oak',
+      'Heron',
+      'Egret',
+      'Cotton',
+      'Catfish',
+      'Longleaf',
+      'Piney Woods',
+      'Gulf',
+      'Palmetto',
+      'Camellia',
+      'Dogwood',
+      'Muscadine',
+      'Tupelo',
+      'Sweetgum',
+      'Loblolly',
+      'Red Clay',
+      'Riverbend',
+      'Canebrake',
+      'Tobacco Road',
+      'Peanut',
+      'Honeysuckle',
+      'Mockingbird',
+      'Cardinal',
+      'Bobwhite',
+    ],
+    second: ['Bend', 'Creek', 'Branch', 'Landing', 'Crossing', 'Hollow', 'Fields', 'Station', 'Grove', 'Farm', 'Mill', 'Swamp'],
   },
   east: {
-    first: ['Laurel', 'Chestnut', 'Hemlock', 'Birch', 'Mountain Laurel', 'Allegheny', 'Blue Ridge',
-      'Stony Brook', 'Fieldstone', 'Millbrook', 'Spruce', 'Cedar', 'Beaver', 'Black Rock', 'Highland',
-      'Tamarack', 'Granite', 'Sugarloaf', 'Eagle', 'Fox Hollow', 'Hawks Nest', 'Appleton',
-      'Orchard', 'Stonewall', 'Bear Creek', 'Moose', 'Loon', 'Balsam', 'Fiddlehead', 'Iron Bridge',
-      'Old Mill', 'Covered Bridge', 'Pine Hill', 'White Oak', 'Quarry'],
-    second: ['Ridge', 'Mountain', 'Knob', 'Hollow', 'Run', 'Brook', 'Hill', 'Notch', 'Gap',
-      'Valley', 'Farm', 'Meadow', 'Pond'],
+    first: [
+      'Laurel',
+      'Chestnut',
+      'Hemlock',
+      'Birch',
+      'Mountain Laurel',
+      'Allegheny',
+      'Blue Ridge',
+      'Stony Brook',
+      'Fieldstone',
+      'Millbrook',
+      'Spruce',
+      'Cedar',
+      'Beaver',
+      'Black Rock',
+      'Highland',
+      'Tamarack',
+      'Granite',
+      'Sugarloaf',
+      'Eagle',
+      'Fox Hollow',
+      'Hawks Nest',
+      'Appleton',
+      'Orchard',
+      'Stonewall',
+      'Bear Creek',
+      'Moose',
+      'Loon',
+      'Balsam',
+      'Fiddlehead',
+      'Iron Bridge',
+      'Old Mill',
+      'Covered Bridge',
+      'Pine Hill',
+      'White Oak',
+      'Quarry',
+    ],
+    second: ['Ridge', 'Mountain', 'Knob', 'Hollow', 'Run', 'Brook', 'Hill', 'Notch', 'Gap', 'Valley', 'Farm', 'Meadow', 'Pond'],
   },
   pacific: {
-    first: ['Valley Oak', 'Tule', 'Golden Hills', 'Manzanita', 'Condor', 'Poppy', 'Almond',
-      'Vineyard', 'Redtail', 'Sierra', 'Lupine', 'Buttonwillow', 'Coast Range', 'Antelope',
-      'Sequoia', 'Kestrel', 'Blue Oak', 'Tumbleweed', 'Gold Rush', 'Elk Hills', 'Kit Fox',
-      'Sandpiper', 'Tejon', 'Westside', 'Pistachio'],
-    second: ['Hills', 'Valley', 'Flats', 'Ranch', 'Creek', 'Canyon', 'Ridge', 'Springs', 'Slough',
-      'Pass', 'Mesa', 'Slope'],
+    first: [
+      'Valley Oak',
+      'Tule',
+      'Golden Hills',
+      'Manzanita',
+      'Condor',
+      'Poppy',
+      'Almond',
+      'Vineyard',
+      'Redtail',
+      'Sierra',
+      'Lupine',
+      'Buttonwillow',
+      'Coast Range',
+      'Antelope',
+      'Sequoia',
+      'Kestrel',
+      'Blue Oak',
+      'Tumbleweed',
+      'Gold Rush',
+      'Elk Hills',
+      'Kit Fox',
+      'Sandpiper',
+      'Tejon',
+      'Westside',
+      'Pistachio',
+    ],
+    second: ['Hills', 'Valley', 'Flats', 'Ranch', 'Creek', 'Canyon', 'Ridge', 'Springs', 'Slough', 'Pass', 'Mesa', 'Slope'],
   },
 };
 
@@ -445,7 +463,7 @@ function beginDate(iso: IsoCode, type: PlantType, r: Stream): string {
   if (r.next() < SHARE_STARTING_2026) {
     ms = START_2026.from + Math.floor(r.next() * ((START_2026.to - START_2026.from) / 86_400_000 + 1)) * 86_400_000;
   } else {
-    const weights = type === 'wind' ? WIND_YEAR_WEIGHTS : iso === 'caiso' ? SOLAR_YEAR_WEIGHTS_CAISO : SOLAR_YEAR_WEIGHTS;
+    const weights = type === 'wind' ? WIND_YEAR_WEIGHTS : (ISO_PROFILES[iso].solarYearWeights ?? SOLAR_YEAR_WEIGHTS);
     const year = (type === 'wind' ? WIND_FIRST_YEAR : SOLAR_FIRST_YEAR) + r.weighted(weights);
     const days = (Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 86_400_000;
     ms = Date.UTC(year, 0, 1) + Math.floor(r.next() * days) * 86_400_000;
@@ -488,11 +506,25 @@ function solarTech(cluster: SolarCluster, year: number, lat: number, r: Stream):
   const dc_ac_ratio = round(1.15 + 0.2 * clamp(0.6 * age + 0.4 * r.next(), 0, 1), 2);
   const temp_coeff_per_c = round(-0.004 + 0.001 * clamp(0.6 * age + 0.4 * r.next(), 0, 1), 5);
   if (tracker) {
-    return { mounting: 'single_axis', tilt_deg: 0, azimuth_deg: 180, max_angle_deg: 60,
-      gcr: round(0.3 + 0.1 * r.next(), 2), dc_ac_ratio, temp_coeff_per_c };
+    return {
+      mounting: 'single_axis',
+      tilt_deg: 0,
+      azimuth_deg: 180,
+      max_angle_deg: 60,
+      gcr: round(0.3 + 0.1 * r.next(), 2),
+      dc_ac_ratio,
+      temp_coeff_per_c,
+    };
   }
-  return { mounting: 'fixed', tilt_deg: Math.round(0.75 * lat + (r.next() - 0.5) * 4), azimuth_deg: 180,
-    max_angle_deg: 0, gcr: round(0.4 + 0.1 * r.next(), 2), dc_ac_ratio, temp_coeff_per_c };
+  return {
+    mounting: 'fixed',
+    tilt_deg: Math.round(0.75 * lat + (r.next() - 0.5) * 4),
+    azimuth_deg: 180,
+    max_angle_deg: 0,
+    gcr: round(0.4 + 0.1 * r.next(), 2),
+    dc_ac_ratio,
+    temp_coeff_per_c,
+  };
 }
 
 /** "Nolan County", "Caddo Parish", or a Virginia city's bare name. */
@@ -529,7 +561,10 @@ function plantName(type: PlantType, cluster: Cluster, site: Site, r: Stream, tak
 }
 
 const PLANT_TYPES: readonly PlantType[] = ['wind', 'solar'];
-/** Ids are 50000 + 1000 × block + k + 1 with block = 2 × ISO index + type index: stable per fleet. */
+/**
+ * Ids are 50000 + 1000 × block + k + 1 with block = 2 × the ISO's isoNumber + type index: stable
+ * per fleet, whatever the order of ISO_CODES.
+ */
 const ID_BASE = 50_000;
 const ID_BLOCK = 1_000;
 
@@ -537,9 +572,10 @@ const ID_BLOCK = 1_000;
 export function buildPlants(): Plant[] {
   const plants: Plant[] = [];
   const taken = new Set<string>();
-  ISO_CODES.forEach((iso, isoIdx) => {
+  // By ISO number: a name taken by an earlier fleet gets "II" in a later one.
+  ISO_CODES_BY_NUMBER.forEach((iso) => {
     PLANT_TYPES.forEach((type, typeIdx) => {
-      const block = isoIdx * 2 + typeIdx;
+      const block = isoNumber(iso) * 2 + typeIdx;
       const clusters: readonly (WindCluster | SolarCluster)[] = type === 'wind' ? WIND_CLUSTERS[iso] : SOLAR_CLUSTERS[iso];
       const weights = clusters.map((c) => c.w);
       const sizes = fleetSizes(iso, type, block);
@@ -602,4 +638,9 @@ export function plantById(id: number | string): Plant | undefined {
   const n = typeof id === 'number' ? id : /^\d+$/.test(id) ? Number(id) : NaN;
   byId ??= new Map(allPlants().map((p) => [p.id, p]));
   return byId.get(n);
+}
+
+/** The first hour a plant operates: local midnight (in its ISO's timezone) of its operations_begin_date, as an epoch hour. */
+export function plantFirstHour(plant: Plant): number {
+  return localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
 }

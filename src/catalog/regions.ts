@@ -18,8 +18,9 @@
  */
 import { createRequire } from 'node:module';
 import { countiesOf, locate, membership } from './geography.ts';
-import { ISOS, ISO_CODES, isIsoCode, type IsoCode } from './isos.ts';
-import type { Plant } from './types.ts';
+import { ISOS, ISO_CODES, isIsoCode, isoTable, type IsoCode } from './isos.ts';
+import { plantsOf } from './plants.ts';
+import type { Plant, PlantType } from './types.ts';
 
 export type RegionType = 'iso' | 'zone';
 
@@ -51,49 +52,14 @@ export interface LoadCentre {
 // Names
 
 /** Prefix of region names per ISO ("PJM ComEd", "ISO-NE Maine"). */
-const ISO_LABEL: Record<IsoCode, string> = {
-  pjm: 'PJM',
-  miso: 'MISO',
-  spp: 'SPP',
-  ercot: 'ERCOT',
-  caiso: 'CAISO',
-  nyiso: 'NYISO',
-  isone: 'ISO-NE',
-};
+const ISO_LABEL: Record<IsoCode, string> = isoTable((p) => p.label);
 
 /**
  * Zone order and names per ISO. The order is the one ISOs publish in (NYISO A..K, MISO LRZ
  * 1..10); zones of the membership table missing here (none today) are appended in id order
  * with a name made from the id.
  */
-const ZONE_NAMES: Record<IsoCode, readonly (readonly [string, string])[]> = {
-  pjm: [
-    ['aeco', 'AECO'], ['aep', 'AEP'], ['aps', 'APS'], ['atsi', 'ATSI'], ['bge', 'BGE'], ['comed', 'ComEd'],
-    ['dayton', 'Dayton'], ['deok', 'DEOK'], ['dom', 'Dominion'], ['dpl', 'DPL'], ['duq', 'Duquesne'],
-    ['ekpc', 'EKPC'], ['jcpl', 'JCP&L'], ['meted', 'Met-Ed'], ['peco', 'PECO'], ['penelec', 'Penelec'],
-    ['pepco', 'Pepco'], ['ppl', 'PPL'], ['pseg', 'PSEG'],
-  ],
-  miso: [
-    ['lrz1', 'LRZ 1'], ['lrz2', 'LRZ 2'], ['lrz3', 'LRZ 3'], ['lrz4', 'LRZ 4'], ['lrz5', 'LRZ 5'],
-    ['lrz6', 'LRZ 6'], ['lrz7', 'LRZ 7'], ['lrz8', 'LRZ 8'], ['lrz9', 'LRZ 9'], ['lrz10', 'LRZ 10'],
-  ],
-  spp: [['north', 'North'], ['central', 'Central'], ['south', 'South']],
-  ercot: [
-    ['coast', 'Coast'], ['east', 'East'], ['far_west', 'Far West'], ['north', 'North'],
-    ['north_central', 'North Central'], ['south_central', 'South Central'], ['southern', 'Southern'],
-    ['west', 'West'],
-  ],
-  caiso: [['pge', 'PG&E'], ['sce', 'SCE'], ['sdge', 'SDG&E'], ['vea', 'VEA']],
-  nyiso: [
-    ['west', 'West'], ['genese', 'Genesee'], ['central', 'Central'], ['north', 'North'],
-    ['mhk_vl', 'Mohawk Valley'], ['capitl', 'Capital'], ['hud_vl', 'Hudson Valley'], ['millwd', 'Millwood'],
-    ['dunwod', 'Dunwoodie'], ['nyc', 'N.Y.C.'], ['longil', 'Long Island'],
-  ],
-  isone: [
-    ['me', 'Maine'], ['nh', 'New Hampshire'], ['vt', 'Vermont'], ['ct', 'Connecticut'], ['ri', 'Rhode Island'],
-    ['semass', 'SE Massachusetts'], ['wcmass', 'WC Massachusetts'], ['nemassbost', 'NEMA Boston'],
-  ],
-};
+const ZONE_NAMES: Record<IsoCode, readonly (readonly [string, string])[]> = isoTable((p) => p.zones);
 
 function fallbackZoneName(zone: string): string {
   return zone
@@ -152,7 +118,8 @@ function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<
     const borough = BOROUGH_OF_COUNTY[at.fips];
     if (borough !== undefined && c.cityId !== borough) continue; // a neighbourhood of New York City
     countyPopulation.set(at.fips, (countyPopulation.get(at.fips) ?? 0) + c.population);
-    if (at.iso && at.zone) places.push({ id: c.cityId, name: c.name, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
+    if (at.iso && at.zone)
+      places.push({ id: c.cityId, name: c.name, lat, lon, population: c.population, fips: at.fips, iso: at.iso, zone: at.zone });
   }
   // A fixed order (largest first, then by GeoNames id) makes the centres independent of the file's order.
   places.sort((a, b) => b.population - a.population || a.id - b.id);
@@ -263,7 +230,10 @@ function build(iso: IsoCode): IsoRegions {
   const counties = countiesOf(iso);
   const zoneIds = [...new Set(counties.map((c) => c.zone))];
   const known = ZONE_NAMES[iso].filter(([z]) => zoneIds.includes(z));
-  const extra = zoneIds.filter((z) => !known.some(([k]) => k === z)).sort().map((z) => [z, fallbackZoneName(z)] as const);
+  const extra = zoneIds
+    .filter((z) => !known.some(([k]) => k === z))
+    .sort()
+    .map((z) => [z, fallbackZoneName(z)] as const);
   const zoneList = [...known, ...extra];
 
   const zoneRegions: Region[] = [];
@@ -274,7 +244,16 @@ function build(iso: IsoCode): IsoRegions {
     if (!(population > 0)) throw new Error(`regions: zone ${iso}_${zone} has no population`);
     const id = `${iso}_${zone}`;
     zoneRegions.push(
-      Object.freeze({ id, name: `${label} ${zoneName}`, region_type: 'zone' as const, iso, timezone, zone, counties: Object.freeze(fips), population }),
+      Object.freeze({
+        id,
+        name: `${label} ${zoneName}`,
+        region_type: 'zone' as const,
+        iso,
+        timezone,
+        zone,
+        counties: Object.freeze(fips),
+        population,
+      }),
     );
     const cl = clusterPlaces(places.filter((p) => p.iso === iso && p.zone === zone));
     const sum = cl.reduce((s, c) => s + c.population, 0);
@@ -338,6 +317,21 @@ export function zoneRegionOfPlant(plant: Plant): Region {
   const region = regionById(`${m.iso}_${m.zone}`);
   if (!region) throw new Error(`plant ${plant.id}: no region ${m.iso}_${m.zone}`);
   return region;
+}
+
+/** Plants of each zone of an ISO, keyed by zone region id (every zone present), memoised per ISO and plant type. */
+const plantsByZoneCache = new Map<string, ReadonlyMap<string, readonly Plant[]>>();
+
+export function plantsByZone(iso: IsoCode, type: PlantType): ReadonlyMap<string, readonly Plant[]> {
+  const key = `${iso}:${type}`;
+  let byZone = plantsByZoneCache.get(key);
+  if (!byZone) {
+    const groups = new Map(zoneRegionsOf(iso).map((z) => [z.id, [] as Plant[]]));
+    for (const p of plantsOf(iso, type)) groups.get(zoneRegionOfPlant(p).id)!.push(p);
+    byZone = groups;
+    plantsByZoneCache.set(key, byZone);
+  }
+  return byZone;
 }
 
 /**

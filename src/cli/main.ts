@@ -5,28 +5,35 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../api/app.ts';
-import { warmCells } from '../catalog/cellCatalog.ts';
-import { buildAllRegions } from '../catalog/regions.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
-import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, type Subscription } from '../store/keys.ts';
+import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { redactUrl } from '../store/postgres.ts';
 import { parseRateLimits } from '../api/rateLimits.ts';
+import { MAX_NAME_LENGTH } from '../api/admin.ts';
+import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../api/params.ts';
+import { clockFromEnv } from '../time/clock.ts';
+import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
-import { clockFromEnv } from '../time/clock.ts';
-import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
+const SUBSCRIPTION_ISO_TEXT = SUBSCRIPTION_ISOS.join(', ');
+
+/** Messages for the person at the terminal go to stderr: stdout carries the JSON request log (serve) or the command's output. */
+function say(text: string): void {
+  process.stderr.write(text + '\n');
+}
 
 const USAGE = `Usage:
   gridcast serve [--port N] [--host H] [--data DIR]
       Runs the HTTP service (default port 8000 or $PORT, host 127.0.0.1 or $HOST,
       data directory ./data or $GRIDCAST_DATA_DIR). GRIDCAST_NOW=<ISO instant> freezes "now".
   gridcast keys create --name NAME --subscription ISO=LEVEL[@EXPIRES] [--subscription ...]
-      Creates an API key; prints it alone on the last line. ISO is an ISO code or 'all';
+      Creates an API key; prints it alone on the last line. ISO is one of ${SUBSCRIPTION_ISO_TEXT};
       LEVEL is ${LEVELS.join(', ')}; EXPIRES an optional ISO 8601 instant.
   gridcast keys list
-      One key per line: id, name, subscriptions (with expiry), status. Never the key itself.
+      One key per line: id, name, subscriptions (with expiry; ended ones marked expired), status.
+      Never the key itself.
   gridcast keys revoke ID
       Revokes a key.
   gridcast keys subscribe ID ISO=LEVEL[@EXPIRES]
@@ -66,13 +73,15 @@ function parseSubscription(text: string): Subscription {
   const [pair, expires, more] = text.split('@');
   const [iso, level, extra] = pair.split('=');
   if (more !== undefined || extra !== undefined || !iso || !level || !isSubscriptionIso(iso) || !isLevel(level)) {
-    throw new UsageError(`a subscription is ISO=LEVEL[@EXPIRES] with ISO one of all, pjm, miso, spp, ercot, caiso, nyiso, isone and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`);
+    throw new UsageError(
+      `a subscription is ISO=LEVEL[@EXPIRES] with ISO one of ${SUBSCRIPTION_ISO_TEXT} and LEVEL one of ${LEVELS.join(', ')} (got '${text}')`,
+    );
   }
-  const expiresAt = expires === undefined ? null : new Date(expires);
-  if (expiresAt && (!/^\d{4}-\d{2}-\d{2}/.test(expires!) || Number.isNaN(expiresAt.getTime()))) {
-    throw new UsageError(`EXPIRES must be an ISO 8601 date or instant (got '${expires}')`);
-  }
-  return { iso, level, expiresAt };
+  if (expires === undefined) return { iso, level, expiresAt: null };
+  // The same rules as the admin API's expires_at (a datetime without an offset is UTC).
+  const parsed = parseDateTimeLikePydantic(expires);
+  if (!parsed.ok) throw new UsageError(`EXPIRES must be an ISO 8601 date or instant: ${parsed.error} (got '${expires}')`);
+  return { iso, level, expiresAt: new Date(parsed.value.epochMs) };
 }
 
 function needKeyId(id: string | undefined, command: string): string {
@@ -91,15 +100,19 @@ async function keysCommand(argv: string[]): Promise<void> {
   if (sub === 'create') {
     const name = optionValue(args, 'name');
     if (!name) throw new UsageError('keys create needs --name NAME');
+    if ([...name].length > MAX_NAME_LENGTH) throw new UsageError(`--name takes at most ${MAX_NAME_LENGTH} characters`);
     const subs = (args.options.get('subscription') ?? []).map(parseSubscription);
     if (subs.length === 0) throw new UsageError('keys create needs at least one --subscription ISO=LEVEL');
     const created = await withStore(args, 'gridcast keys create', (s) => s.keys.create(name, subs));
-    process.stdout.write(`Created key ${created.id} '${name}' (${formatSubscriptions(subs)}). Keep the key: it is shown only now.\n${created.key}\n`);
+    process.stdout.write(
+      `Created key ${created.id} '${name}' (${formatSubscriptions(subs)}). Keep the key: it is shown only now.\n${created.key}\n`,
+    );
   } else if (sub === 'list') {
     const keys = await withStore(args, 'gridcast keys list', (s) => s.keys.list());
+    const now = Date.now();
     for (const k of keys) {
       const status = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-      process.stdout.write(`${k.id}\t${k.name}\t${formatSubscriptions(k.subscriptions) || '-'}\t${status}\n`);
+      process.stdout.write(`${k.id}\t${k.name}\t${formatSubscriptions(k.subscriptions, now) || '-'}\t${status}\n`);
     }
   } else if (sub === 'revoke') {
     const id = needKeyId(rest[0], 'revoke');
@@ -115,8 +128,10 @@ async function keysCommand(argv: string[]): Promise<void> {
   } else if (sub === 'unsubscribe' || sub === 'expire') {
     const id = needKeyId(rest[0], sub);
     const iso = rest[1];
-    if (!iso || !isSubscriptionIso(iso)) throw new UsageError(`keys ${sub} needs an ISO code or 'all' after the key id`);
-    const done = await withStore(args, `gridcast keys ${sub}`, (s) => (sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.expire(id, iso)));
+    if (!iso || !isSubscriptionIso(iso)) throw new UsageError(`keys ${sub} needs one of ${SUBSCRIPTION_ISO_TEXT} after the key id`);
+    const done = await withStore(args, `gridcast keys ${sub}`, (s) =>
+      sub === 'unsubscribe' ? s.keys.unsubscribe(id, iso) : s.keys.expire(id, iso),
+    );
     if (!done) {
       process.stderr.write(`gridcast: key '${id}' has no subscription for '${iso}'\n`);
       process.exitCode = 1;
@@ -130,13 +145,15 @@ async function keysCommand(argv: string[]): Promise<void> {
 
 async function usageCommand(argv: string[]): Promise<void> {
   const args = parseArgs(argv, ['key', 'from', 'to', 'data']);
-  for (const name of ['from', 'to']) {
+  const day = (name: 'from' | 'to'): string | undefined => {
     const v = optionValue(args, name);
-    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`--${name} takes a date YYYY-MM-DD`);
-  }
-  const rows = await withStore(args, 'gridcast usage', (s) =>
-    s.usage.query({ keyId: optionValue(args, 'key'), from: optionValue(args, 'from'), to: optionValue(args, 'to') }),
-  );
+    if (v === undefined) return undefined;
+    const outcome = validateValue({ name, in: 'query', kind: 'date' }, v, [name]);
+    if (!outcome.ok) throw new UsageError(`--${name} takes a date YYYY-MM-DD: ${outcome.error.msg} (got '${v}')`);
+    return (outcome.value as ParsedDate).iso;
+  };
+  const filter = { keyId: optionValue(args, 'key'), from: day('from'), to: day('to') };
+  const rows = await withStore(args, 'gridcast usage', (s) => s.usage.query(filter));
   process.stdout.write('day\tkey\tendpoint\trequests\tvalues\n');
   for (const r of rows) process.stdout.write(`${r.day}\t${r.key_id}\t${r.endpoint}\t${r.requests}\t${r.values_served}\n`);
 }
@@ -158,8 +175,10 @@ async function serveCommand(argv: string[]): Promise<void> {
   const rateLimits = parseRateLimits(process.env.GRIDCAST_RATE_LIMITS); // a bad setting stops the start, not a request
   const store = await openCliStore(args, `gridcast serve (port ${port})`);
   const demo = await ensureDemoKey(store);
-  if (demo) process.stdout.write(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}\n`);
-  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true });
+  // The key is shown once, to the person at the terminal (stderr), never on the log stream.
+  if (demo) say(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}`);
+  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true,
+    warm: true });
   let closing = false;
   // Graceful shutdown: stop accepting, let in-flight responses finish (and usage be written),
   // then close the store. A response still running after the grace period is cut off.
@@ -174,7 +193,7 @@ async function serveCommand(argv: string[]): Promise<void> {
     grace.unref();
     await app.close();
     await store.close();
-    process.stdout.write('gridcast: stopped\n');
+    say('gridcast: stopped');
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -182,14 +201,8 @@ async function serveCommand(argv: string[]): Promise<void> {
   // The bound port: with --port 0 the system picks one, and the message must name it.
   const bound = (app.server.address() as AddressInfo).port;
   const base = `http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}`;
-  if (demo) process.stdout.write(`Try: curl -H 'X-API-Key: ${demo.key}' '${base}/v1/plant/ercot/wind/list'\n`);
-  process.stdout.write(`gridcast: listening on ${base} (docs at /docs, ${storeLocation(args)})\n`);
-  // Build the region catalog (population, load centres: ~0.5 s) now rather than in the first
-  // request, and start computing the H3 cell geometry (~3 s, in a worker thread).
-  setImmediate(() => {
-    buildAllRegions();
-    warmCells();
-  });
+  if (demo) say(`Try: KEY=<the key above>; curl -H "X-API-Key: $KEY" '${base}/v1/plant/ercot/wind/list'`);
+  say(`gridcast: listening on ${base} (docs at /docs, ${storeLocation(args)})`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -204,8 +217,11 @@ async function main(argv: string[]): Promise<void> {
     if (e instanceof UsageError) {
       process.stderr.write(`gridcast: ${e.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
-    } else if (e instanceof DataDirBusyError || (e instanceof Error && /GRIDCAST_NOW|GRIDCAST_RATE_LIMITS|cannot connect to PostgreSQL/.test(e.message))) {
+    } else if (e instanceof Error) {
+      // Any other failure (a busy data directory, a bad setting, an unreachable database) is
+      // one clear line; the stack is for GRIDCAST_DEBUG=1.
       process.stderr.write(`gridcast: ${e.message}\n`);
+      if (process.env.GRIDCAST_DEBUG === '1' && !(e instanceof DataDirBusyError)) process.stderr.write(`${e.stack}\n`);
       process.exitCode = 1;
     } else {
       throw e;

@@ -1,12 +1,12 @@
 /**
  * The ensemble models (`/region/{iso}/{metric}/ensemble`): 51 members each, seeing the world
- * through member-specific errors built so that the ensemble is calibrated (weather.ts: a member
+ * through member-specific errors built so that the ensemble is calibrated (weather/skill.ts: a member
  * is (1 − e²)·S + e·√(1 − e²)·C + e·M_m; the truth behaves like one more member, so the
  * ensemble-mean error ≈ the spread, and a single member is √2 worse than the mean).
  *
  * - euro_ens: runs every 6 h (00, 06, 12, 18 UTC), 15 days, hourly values. Its mean is about
  *   level with our optimized forecast over the first days (coarser analysis) and 5–10 %
- *   better in RMSE from about day 4 on (realism-targets §1e).
+ *   better in RMSE from about day 4 on (docs/realism-targets.md §1e).
  * - euro_ec46: runs daily at 00 UTC, 46 days, served as 6-hourly means (rows at 00, 06, 12,
  *   18 UTC, each the mean of its six hours); a little worse than euro_ens.
  * - euro_seas5: runs at 00 UTC on the 1st of each month, 215 days (about 7 months), served as
@@ -16,7 +16,8 @@
  * capped at `maxErrorFraction`, leaving 1 − cap² (2–3 %) of the anomaly's variance known — a
  * shift of a few tenths of a °C in the ensemble mean.
  */
-import type { EnsembleShare, ErrorGrowth, WeatherSkill } from '../world/weather.ts';
+import type { EnsembleShare } from '../world/weather/groups.ts';
+import type { ErrorGrowth, WeatherSkill } from '../world/weather/skill.ts';
 
 export const ENSEMBLE_MODEL_NAMES = ['euro_ens', 'euro_ec46', 'euro_seas5'] as const;
 export type EnsembleModelName = (typeof ENSEMBLE_MODEL_NAMES)[number];
@@ -50,7 +51,7 @@ export interface EnsembleModel {
 
 const growth = (e0: number, tauHours: number): ErrorGrowth => ({ e0, tauHours });
 
-/** The IFS ensemble's error growth (ensemble-mean error fraction, see weather.ts). */
+/** The IFS ensemble's error growth (ensemble-mean error fraction, see weather/skill.ts). */
 const IFS_ENS: WeatherSkill = {
   errorSeedName: 'euro_ens',
   errorScale: 1,

@@ -2,7 +2,7 @@
  * The deterministic forecast models: when their runs are made, how far ahead they
  * reach, and how good they are. Every model sees the same world through its own error.
  */
-import type { WeatherSkill } from '../world/weather.ts';
+import type { WeatherSkill } from '../world/weather/skill.ts';
 
 export const FORECAST_MODEL_NAMES = ['optimized', 'iso', 'normal'] as const;
 export type ForecastModelName = (typeof FORECAST_MODEL_NAMES)[number];
@@ -19,7 +19,7 @@ export interface ForecastModel {
   skill: WeatherSkill;
 }
 
-/** Our blend: a new run every hour, 15 days ahead; errors tuned to realism-targets §1. */
+/** Our blend: a new run every hour, 15 days ahead; errors tuned to docs/realism-targets.md §1. */
 const OPTIMIZED: ForecastModel = {
   name: 'optimized',
   cadenceHours: 1,
@@ -38,7 +38,7 @@ const OPTIMIZED: ForecastModel = {
 /**
  * The ISO's own published forecast: four runs a day (00, 06, 12, 18 UTC), eight days
  * ahead, with errors 25 % larger than ours (vendors beat ISO forecasts by about 20 % in
- * MAPE, realism-targets §1a) and independent of ours.
+ * MAPE, docs/realism-targets.md §1a) and independent of ours.
  */
 const ISO: ForecastModel = {
   name: 'iso',
@@ -64,6 +64,11 @@ const NORMAL: ForecastModel = {
 };
 
 export const FORECAST_MODELS: Record<ForecastModelName, ForecastModel> = { optimized: OPTIMIZED, iso: ISO, normal: NORMAL };
+
+/** True when `validHour` lies beyond the horizon of the run created at `createdHour`: the run has no value there. */
+export function beyondHorizon(model: ForecastModel, validHour: number, createdHour: number): boolean {
+  return validHour - createdHour >= model.horizonHours;
+}
 
 /** Creation hour of the model's latest run at or before epoch hour `hour`. */
 export function latestRunAtOrBefore(model: ForecastModel, hour: number): number {

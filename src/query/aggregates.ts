@@ -9,16 +9,12 @@ import { ISOS } from '../catalog/isos.ts';
 import { regionById, type Region } from '../catalog/regions.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { PlantColumns } from './plantColumns.ts';
-
-/** Rows beyond the run's horizon have no value (NaN) — for a sum as for each of its parts. */
-export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
-  if (model) for (let i = 0; i < out.length; i++) if (rows.valid[i] - rows.created[i] >= model.horizonHours) out[i] = Number.NaN;
-  return out;
-}
+import { clearBeyondHorizon } from './runs.ts';
 
 /**
  * Sums of plant series over rows: a plant that did not exist yet adds nothing. Plant series
@@ -38,8 +34,14 @@ export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: S
 }
 
 /** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
-export function regionLoadSource(world: WeatherWorld, metric: 'demand' | 'poptemp', rows: StitchedRows, model: ForecastModel | null, timezone: string) {
-  const batch = regionWeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null);
+export function regionLoadSource(
+  world: WeatherWorld,
+  metric: 'demand' | 'poptemp',
+  rows: StitchedRows,
+  model: ForecastModel | null,
+  timezone: string,
+) {
+  const batch = new WeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null, {});
   const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
   return (region: Region): Float64Array => {
     const out = new Float64Array(rows.valid.length);

@@ -8,13 +8,14 @@
 import { getResolution, isValidCell } from 'h3-js';
 import { DEFAULT_CELL_RESOLUTION, geometryAreaKm2, type Cell } from '../catalog/cells.ts';
 import { cellMembers } from '../catalog/disaggregation.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { plantSums, sharedDemand } from './aggregates.ts';
 import { queryValueError } from './errors.ts';
 import { queriesFor, type SeriesGroup, type TargetRequest } from './kinds.ts';
 
-export const CELL_METRICS = ['demand', 'wind', 'solar'] as const;
-export type CellMetric = (typeof CELL_METRICS)[number];
+export const CELL_METRICS = metricsOf('cells');
+export type CellMetric = MetricsOf<'cells'>;
 
 /** A cell request: its ISO, metric, optional id, and the ISO's cell set at the resolution asked for. */
 export interface CellRequest extends TargetRequest<CellMetric> {
@@ -71,7 +72,7 @@ function cellGroup(world: WeatherWorld, r: CellRequest): SeriesGroup<Cell> {
   const indexOf = (cell: Cell) => members.indexOf.get(cell.id)!;
   return {
     timezone: r.cells[0].timezone,
-    units: 'MW',
+    units: unitOf(r.metric),
     targets: selectCells(r),
     label: (cell) => [cell.id],
     source: (rows, model) => {

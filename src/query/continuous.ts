@@ -7,14 +7,7 @@
 import type { ForecastModel } from '../models/forecastModels.ts';
 import { latestRunAtOrBefore } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import {
-  addDays,
-  compareDates,
-  localDateOfHour,
-  localDayStartHour,
-  localWallHourToEpochHour,
-  type CivilDate,
-} from '../time/zones.ts';
+import { addDays, compareDates, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import type { HourWindow } from './window.ts';
 
 export interface StitchOptions {

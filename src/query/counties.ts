@@ -6,7 +6,8 @@
 import { countyShares } from '../catalog/disaggregation.ts';
 import { countiesOf, countyGeometry, type IsoCounty } from '../catalog/geography.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { unitOf } from '../catalog/metrics.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { sharedDemand } from './aggregates.ts';
 import { queryValueError } from './errors.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';
@@ -32,7 +33,8 @@ function selectCounties(iso: IsoCode, id: string | undefined): readonly IsoCount
   const all = countiesOf(iso);
   if (id === undefined) return all;
   const county = all.find((c) => c.fips === id.trim());
-  if (!county) throw queryValueError('id', id, `unknown county id '${id}' in ${iso} (a 5-digit FIPS code); GET /v1/county/${iso}/list lists them`);
+  if (!county)
+    throw queryValueError('id', id, `unknown county id '${id}' in ${iso} (a 5-digit FIPS code); GET /v1/county/${iso}/list lists them`);
   return [county];
 }
 
@@ -40,7 +42,7 @@ function countyGroup(world: WeatherWorld, { iso, id }: CountyRequest): SeriesGro
   const shares = countyShares(iso);
   return {
     timezone: ISOS[iso].timezone,
-    units: 'MW',
+    units: unitOf('demand'),
     targets: selectCounties(iso, id),
     label: (county) => [county.fips],
     source: (rows, model) => {

@@ -8,12 +8,20 @@
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
 import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { stitchCutoffHour, lastStitchableDay, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
-import { ACTUAL_HISTORY_START, DEFAULT_WINDOW_DAYS, FORECAST_HISTORY_START, type ContinuousParams, type ForecastParams, type WindowParams } from './kinds.ts';
+import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
+import {
+  ACTUAL_HISTORY_START,
+  DEFAULT_WINDOW_DAYS,
+  FORECAST_HISTORY_START,
+  type ContinuousParams,
+  type ForecastParams,
+  type WindowParams,
+} from './kinds.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
 import { resolveWindow, type HourWindow } from './window.ts';
 
@@ -28,21 +36,27 @@ export interface DailyRows {
 
 export interface DailySeriesGroup<T> {
   timezone: string;
-  units: string;
+  units: Unit;
   targets: readonly T[];
   label(target: T): string[];
   /** Values of each target on the rows' days; `model` null means truth. */
   source(rows: DailyRows, model: ForecastModel | null): (target: T) => Float64Array;
 }
 
-function frameOf<T>(group: DailySeriesGroup<T>, model: string | null, createdAtHour: number | null, rows: DailyRows, values: (t: T) => Float64Array): Frame {
+function frameOf<T>(
+  group: DailySeriesGroup<T>,
+  model: string | null,
+  createdAtHour: number | null,
+  rows: DailyRows,
+  values: (t: T) => Float64Array,
+): Frame {
   return {
     model,
     createdAtHour,
     units: group.units,
     timezone: group.timezone,
     hours: rows.dayStart,
-    decimals: DECIMALS_BY_UNIT[group.units],
+    decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({ label: group.label(t), fill: (out: Float64Array) => out.set(values(t)) })),
   };
 }
@@ -62,7 +76,12 @@ function noDays(p: { start?: { raw: string }; end?: { raw: string } }, window: H
   throw queryValueError(param, (param === 'end' ? p.end?.raw : p.start?.raw) ?? null, message);
 }
 
-export function dailyContinuousFrame<T>(group: DailySeriesGroup<T>, p: ContinuousParams, historyStart = FORECAST_HISTORY_START, kind = 'continuous forecasts'): Frame {
+export function dailyContinuousFrame<T>(
+  group: DailySeriesGroup<T>,
+  p: ContinuousParams,
+  historyStart = FORECAST_HISTORY_START,
+  kind = 'continuous forecasts',
+): Frame {
   const tz = group.timezone;
   const model = FORECAST_MODELS[p.model];
   const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
@@ -70,8 +89,13 @@ export function dailyContinuousFrame<T>(group: DailySeriesGroup<T>, p: Continuou
   const window = resolveWindow(p.start, p.end, tz, { lastHour: localDayStartHour(tz, addDays(lastDay, 1)) - 1, days: DEFAULT_WINDOW_DAYS });
   const days = daysIn(tz, window, historyStart, lastDay);
   if (days.length === 0) {
-    noDays(p, window, localDayStartHour(tz, historyStart), `no forecast data in the requested window: ${kind} exist for local days from ${formatDate(historyStart)} ` +
-      `through the last day whose run (days_ahead=${p.daysAhead}, latest_hour=${p.latestHour}) has been issued`);
+    noDays(
+      p,
+      window,
+      localDayStartHour(tz, historyStart),
+      `no forecast data in the requested window: ${kind} exist for local days from ${formatDate(historyStart)} ` +
+        `through the last day whose run (days_ahead=${p.daysAhead}, latest_hour=${p.latestHour}) has been issued`,
+    );
   }
   const rows: DailyRows = {
     days,
@@ -82,7 +106,12 @@ export function dailyContinuousFrame<T>(group: DailySeriesGroup<T>, p: Continuou
 }
 
 export function dailyBackcastFrame<T>(group: DailySeriesGroup<T>, p: WindowParams): Frame {
-  return dailyContinuousFrame(group, { ...p, model: 'optimized', latestHour: 10, daysAhead: 1 }, ACTUAL_HISTORY_START, 'day-ahead backcasts');
+  return dailyContinuousFrame(
+    group,
+    { ...p, model: 'optimized', latestHour: 10, daysAhead: 1 },
+    ACTUAL_HISTORY_START,
+    'day-ahead backcasts',
+  );
 }
 
 export function dailyForecastFrame<T>(group: DailySeriesGroup<T>, p: ForecastParams): Frame {
@@ -109,7 +138,12 @@ export function dailyActualFrame<T>(group: DailySeriesGroup<T>, p: WindowParams)
   const window = resolveWindow(p.start, p.end, tz, { lastHour: localDayStartHour(tz, addDays(lastDay, 1)) - 1, days: DEFAULT_WINDOW_DAYS });
   const days = daysIn(tz, window, ACTUAL_HISTORY_START, lastDay);
   if (days.length === 0) {
-    noDays(p, window, localDayStartHour(tz, ACTUAL_HISTORY_START), 'no actuals in the requested window: daily actuals exist from 2023-01-01 through the last complete day');
+    noDays(
+      p,
+      window,
+      localDayStartHour(tz, ACTUAL_HISTORY_START),
+      'no actuals in the requested window: daily actuals exist from 2023-01-01 through the last complete day',
+    );
   }
   const rows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created: days.map(() => Number.NaN) };
   return frameOf(group, null, null, rows, group.source(rows, null));

@@ -5,7 +5,7 @@
  *
  * - demand and poptemp: each member is the region's demand / population-weighted temperature
  *   computed exactly as for the deterministic models (world/demand.ts), from the member's
- *   weather and load noise (models/ensembleModels.ts, world/weather.ts).
+ *   weather and load noise (models/ensembleModels.ts, world/weather/skill.ts).
  * - wind and solar, euro_ens: Σ plants per member, exactly like the deterministic models
  *   (1–2.5 s for an ISO total: the members share their truth and common-error parts, the sun
  *   positions and the shared local perturbations through an EnsembleShare).
@@ -26,24 +26,26 @@
  * cache: a run never changes.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import { plantsOf } from '../catalog/plants.ts';
-import { regionById, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
-import type { Plant } from '../catalog/types.ts';
+import { fleetGroups } from '../catalog/fleetGroups.ts';
+import { decimalsOf, metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
+import { zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { ENSEMBLE_MODELS, memberLabel, memberSkill, type EnsembleModel, type EnsembleModelName } from '../models/ensembleModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { addDays, localDateOfHour, localDayStartHour, parseDate } from '../time/zones.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
-import { createSolarTimeTerms, createSunPosition, solarTimeTerms, sunPosition } from '../world/physics/solar.ts';
-import { PlantSeriesComputer, SunPositionCache, weatherNeedsFor } from '../world/plantOutput.ts';
-import { EnsembleShare, WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { addDays, localDateOfHour, localDayStartHour } from '../time/zones.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
+import { FleetProxy, sunUpAtAny } from '../world/fleetProxy.ts';
+import { EnsembleShare } from '../world/weather/groups.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
 import { QueryError, queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import type { Frame } from './frame.ts';
+import { regionOf } from './regions.ts';
 import type { RequestInstant } from './window.ts';
 
 /** The hourly region metrics ensembles are served for. */
-export const ENSEMBLE_METRICS = ['demand', 'wind', 'solar', 'poptemp'] as const;
-export type EnsembleMetric = (typeof ENSEMBLE_METRICS)[number];
+export const ENSEMBLE_METRICS = metricsOf('ensemble');
+export type EnsembleMetric = MetricsOf<'ensemble'>;
 
 /** Ensemble history begins with the runs of 2025-12-01 (00 UTC), SEAS5's December run among them. */
 export const ENSEMBLE_HISTORY_START_HOUR = Date.UTC(2025, 11, 1) / HOUR_MS;
@@ -79,21 +81,14 @@ export function ensembleLayout(model: EnsembleModel, created: number, timezone: 
   } else {
     let day = localDateOfHour(timezone, created);
     if (localDayStartHour(timezone, day) < created) day = addDays(day, 1);
-    for (let k = 0; k < model.horizonDays; k++, day = addDays(day, 1)) push(localDayStartHour(timezone, day), localDayStartHour(timezone, addDays(day, 1)));
+    for (let k = 0; k < model.horizonDays; k++, day = addDays(day, 1))
+      push(localDayStartHour(timezone, day), localDayStartHour(timezone, addDays(day, 1)));
   }
   return layout;
 }
 
 function isEnsembleMetric(metric: string): metric is EnsembleMetric {
   return (ENSEMBLE_METRICS as readonly string[]).includes(metric);
-}
-
-function regionOf(iso: IsoCode, metric: string, id: string): Region {
-  const region = regionById(id.trim());
-  if (!region || region.iso !== iso) {
-    throw queryValueError('id', id, `unknown region id '${id}' in ${iso}; GET /v1/region/${iso}/${metric}/list lists them`);
-  }
-  return region;
 }
 
 /** The run a request means: the latest created at or before forecasted_by (default and at most now). */
@@ -126,14 +121,13 @@ export function ensembleFrame(world: WeatherWorld, r: EnsembleRequest): Frame {
   const tz = ISOS[r.iso].timezone;
   const layout = ensembleLayout(model, created, tz);
   const members = memberSource(world, r.iso, metric, region, model, created, layout);
-  const units = metric === 'poptemp' ? '°C' : 'MW';
   return {
     model: model.name,
     createdAtHour: created,
-    units,
+    units: unitOf(metric),
     timezone: tz,
     hours: layout.starts,
-    decimals: DECIMALS_BY_UNIT[units],
+    decimals: decimalsOf(metric),
     columns: Array.from({ length: model.members }, (_, m) => ({
       label: [region.id, memberLabel(m)],
       fill: (out: Float64Array) => out.set(members(m)),
@@ -142,8 +136,19 @@ export function ensembleFrame(world: WeatherWorld, r: EnsembleRequest): Frame {
 }
 
 /** Values of member m on the layout's rows, computed once per (model, run, metric, region, member). */
-function memberSource(world: WeatherWorld, iso: IsoCode, metric: EnsembleMetric, region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
-  const compute = metric === 'wind' || metric === 'solar' ? fleetProxy(world, iso, metric, region, model, created, layout) : loadMembers(world, metric, region, model, created, layout);
+function memberSource(
+  world: WeatherWorld,
+  iso: IsoCode,
+  metric: EnsembleMetric,
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
+  const compute =
+    metric === 'wind' || metric === 'solar'
+      ? fleetProxy(world, iso, metric, region, model, created, layout)
+      : loadMembers(world, metric, region, model, created, layout);
   return (m: number): Float64Array => {
     const key = `ensemble:${model.name}:${metric}:${region.id}:${created}:${m}`;
     const hit = blockCache.enabled ? blockCache.get(key) : undefined;
@@ -166,14 +171,21 @@ function rowMeans(layout: EnsembleLayout, hourly: Float64Array): Float64Array {
   return out;
 }
 
-function loadMembers(world: WeatherWorld, metric: 'demand' | 'poptemp', region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
+function loadMembers(
+  world: WeatherWorld,
+  metric: 'demand' | 'poptemp',
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
   const first = layout.from[0];
   const last = layout.to[layout.to.length - 1];
   const valid = Array.from({ length: last - first }, (_, i) => first + i);
   const runs = valid.map(() => created);
   const share = new EnsembleShare();
   return (m: number): Float64Array => {
-    const batch = regionWeatherBatch(world, { valid, created: runs }, memberSkill(model, m, share));
+    const batch = new WeatherBatch(world, { valid, created: runs }, memberSkill(model, m, share), {});
     const computer = new RegionWeatherComputer(batch, valid, region.timezone);
     const hourly = new Float64Array(valid.length);
     if (metric === 'demand') computer.demand(region, hourly);
@@ -183,74 +195,19 @@ function loadMembers(world: WeatherWorld, metric: 'demand' | 'poptemp', region: 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The wind and solar fleet proxy
+// The wind and solar fleet proxy (catalog/fleetGroups.ts, world/fleetProxy.ts)
 
-interface ProxyGroup {
-  rep: Plant;
-  /** The group's plants: epoch hour each began operating, and its capacity. */
-  begins: number[];
-  capacities: number[];
-}
-
-const proxyGroupCache = new Map<string, ProxyGroup[]>();
-
-function beginHourOf(plant: Plant): number {
-  return localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
-}
-
-/** Splits `items` into `parts` contiguous runs of nearly equal length. */
-function split<T>(items: T[], parts: number): T[][] {
-  const out: T[][] = [];
-  for (let k = 0; k < parts; k++) {
-    const slice = items.slice(Math.floor((k * items.length) / parts), Math.floor(((k + 1) * items.length) / parts));
-    if (slice.length) out.push(slice);
-  }
-  return out;
-}
-
-/** The groups of a zone's fleet: one per plant (density null), or the proxy's (memoised per zone, metric and density). */
-function proxyGroups(iso: IsoCode, metric: 'wind' | 'solar', zone: Region, density: number | null): ProxyGroup[] {
-  const key = `${zone.id}:${metric}:${density}`;
-  let groups = proxyGroupCache.get(key);
-  if (groups) return groups;
-  const plants = plantsOf(iso, metric)
-    .filter((p) => zoneRegionOfPlant(p).id === zone.id)
-    .sort((a, b) => a.longitude - b.longitude || a.latitude - b.latitude || a.id - b.id);
-  groups = [];
-  if (density === null) {
-    for (const p of plants) groups.push({ rep: p, begins: [beginHourOf(p)], capacities: [p.capacity_mw] });
-  } else if (plants.length) {
-    const k = Math.min(plants.length, Math.ceil(Math.sqrt(plants.length) * density));
-    const columns = Math.ceil(Math.sqrt(k));
-    const columnPlants = split(plants, columns);
-    columnPlants.forEach((col, c) => {
-      const rows = Math.max(1, Math.floor(k / columns) + (c < k % columns ? 1 : 0));
-      const byLat = [...col].sort((a, b) => a.latitude - b.latitude || a.id - b.id);
-      for (const members of split(byLat, Math.min(rows, byLat.length))) {
-        const cap = members.reduce((s, p) => s + p.capacity_mw, 0);
-        const lat = members.reduce((s, p) => s + p.capacity_mw * p.latitude, 0) / cap;
-        const lon = members.reduce((s, p) => s + p.capacity_mw * p.longitude, 0) / cap;
-        const cosLat = Math.cos((lat * Math.PI) / 180);
-        let rep = members[0];
-        let best = Infinity;
-        for (const p of members) {
-          const d = (p.latitude - lat) ** 2 + ((p.longitude - lon) * cosLat) ** 2;
-          if (d < best || (d === best && p.capacity_mw > rep.capacity_mw)) {
-            best = d;
-            rep = p;
-          }
-        }
-        groups.push({ rep, begins: members.map(beginHourOf), capacities: members.map((p) => p.capacity_mw) });
-      }
-    });
-  }
-  proxyGroupCache.set(key, groups);
-  return groups;
-}
-
-function fleetProxy(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', region: Region, model: EnsembleModel, created: number, layout: EnsembleLayout) {
+function fleetProxy(
+  world: WeatherWorld,
+  iso: IsoCode,
+  metric: 'wind' | 'solar',
+  region: Region,
+  model: EnsembleModel,
+  created: number,
+  layout: EnsembleLayout,
+) {
   const zones = region.region_type === 'iso' ? zoneRegionsOf(iso) : [region];
-  const groups = zones.flatMap((z) => proxyGroups(iso, metric, z, model.proxyDensity));
+  const groups = zones.flatMap((z) => fleetGroups(z, metric, model.proxyDensity));
   const step = model.rows === 'daily' ? model.sampleStep[metric] : 1;
 
   // Sampled hours of each row (the middle of each step), and which of them need computing.
@@ -266,51 +223,18 @@ function fleetProxy(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar',
   }
   let keep = hours.map(() => true);
   if (metric === 'solar') keep = hours.map((h) => sunUpAtAny(groups, h));
-  const computed = hours.filter((_, j) => keep[j]);
-  const computedRow = rowOf.filter((_, j) => keep[j]);
-
-  // Weight of each group's representative on each computed hour: operating capacity / its own.
-  const weights = groups.map((g) =>
-    Float64Array.from(computed, (h) => {
-      let cap = 0;
-      for (let k = 0; k < g.begins.length; k++) if (g.begins[k] <= h) cap += g.capacities[k];
-      return cap / g.rep.capacity_mw;
-    }),
+  const proxy = new FleetProxy(
+    world,
+    metric,
+    groups,
+    hours.filter((_, j) => keep[j]),
+    rowOf.filter((_, j) => keep[j]),
+    layout.starts.length,
   );
-  const active = weights.map((w) => w.some((x) => x > 0));
-  const runs = computed.map(() => created);
-  const needs = weatherNeedsFor(metric);
   const share = new EnsembleShare();
-  const suns = new SunPositionCache();
   return (m: number): Float64Array => {
-    const out = new Float64Array(layout.starts.length);
-    if (computed.length === 0) return out;
-    const batch = new WeatherBatch(world, { valid: computed, created: runs }, memberSkill(model, m, share), needs);
-    const computer = new PlantSeriesComputer(batch, metric, computed, suns);
-    const values = new Float64Array(computed.length);
-    groups.forEach((g, k) => {
-      if (!active[k]) return;
-      // The representative stands for its group's weather whether or not it already operates.
-      computer.compute(g.rep, -Infinity, values);
-      const w = weights[k];
-      for (let j = 0; j < values.length; j++) out[computedRow[j]] += w[j] * values[j];
-    });
+    const out = proxy.rowSums(memberSkill(model, m, share), created);
     for (let r = 0; r < out.length; r++) out[r] /= samples[r];
     return out;
   };
-}
-
-const sunTerms = createSolarTimeTerms();
-const sun = createSunPosition();
-
-/** True when the sun is above the horizon at some representative at :15 or :45 of the hour (the instants plant output uses). */
-function sunUpAtAny(groups: readonly ProxyGroup[], hour: number): boolean {
-  for (const offset of [0.25, 0.75]) {
-    solarTimeTerms(hour + offset, sunTerms);
-    for (const g of groups) {
-      sunPosition(sunTerms, hour + offset, g.rep.latitude, g.rep.longitude, sun);
-      if (sun.cosZenith > 0) return true;
-    }
-  }
-  return false;
 }

@@ -24,12 +24,3 @@ export interface Frame {
   decimals: number;
   columns: FrameColumn[];
 }
-
-/** Decimal places per unit: finer than any real meter or forecast resolves. */
-export const DECIMALS_BY_UNIT: Record<string, number> = {
-  MW: 1,
-  '%': 1,
-  '°C': 2,
-  'USD/MWh': 2,
-  '$/MMBtu': 3,
-};

@@ -9,15 +9,15 @@
  */
 import { GAS_HUBS, GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { unitOf } from '../catalog/metrics.ts';
 import { regionsOf } from '../catalog/regions.ts';
-import type { ForecastModel } from '../models/forecastModels.ts';
+import { beyondHorizon, type ForecastModel } from '../models/forecastModels.ts';
 import { localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { poptempOnRows } from '../world/demand.ts';
 import { epochDay, GAS_DAY_SAMPLE_HOURS, gasPrint, lastKnownTradingDay, printKnownHour, tradingDayFor } from '../world/gas.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { dailyQueriesFor, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { queryValueError } from './errors.ts';
-
 
 /** The public gas hub record. */
 export function gasHubList(): Record<string, unknown>[] {
@@ -70,11 +70,19 @@ export function gasPrices(world: WeatherWorld, rows: DailyRows, model: ForecastM
   const trading = rows.days.map((d) => tradingDayFor(epochDay(d.year, d.month, d.day)));
   // Which rows are forecasts (the print was not yet known to the row's run) and which the truth.
   const forecastRow = rows.days.map((_, i) => model !== null && printKnownHour(trading[i]) > rows.created[i]);
-  const beyond = rows.days.map((_, i) => model !== null && rows.dayStart[i] - rows.created[i] >= model.horizonHours);
+  const beyond = rows.days.map((_, i) => model !== null && beyondHorizon(model, rows.dayStart[i], rows.created[i]));
   const truthIdx = [...Array(n).keys()].filter((i) => !forecastRow[i] && !beyond[i]);
   const fcIdx = [...Array(n).keys()].filter((i) => forecastRow[i] && !beyond[i]);
-  const truthTemps = dailyTemps(world, truthIdx.map((i) => ({ day: trading[i] + 1, run: Number.NaN })), null);
-  const fcTemps = dailyTemps(world, fcIdx.map((i) => ({ day: trading[i] + 1, run: rows.created[i] })), model);
+  const truthTemps = dailyTemps(
+    world,
+    truthIdx.map((i) => ({ day: trading[i] + 1, run: Number.NaN })),
+    null,
+  );
+  const fcTemps = dailyTemps(
+    world,
+    fcIdx.map((i) => ({ day: trading[i] + 1, run: rows.created[i] })),
+    model,
+  );
   return (hub) => {
     const out = new Float64Array(n).fill(Number.NaN);
     truthIdx.forEach((i, k) => (out[i] = gasPrint(world, hub, trading[i], truthTemps[k])));
@@ -86,7 +94,7 @@ export function gasPrices(world: WeatherWorld, rows: DailyRows, model: ForecastM
 export function gasGroup(world: WeatherWorld, { id }: { id?: string }): DailySeriesGroup<GasHub> {
   return {
     timezone: GAS_TIMEZONE,
-    units: '$/MMBtu',
+    units: unitOf('gas_price'),
     targets: selectHubs(id),
     label: (hub) => [hub.id],
     source: (rows, model) => gasPrices(world, rows, model),

@@ -5,11 +5,12 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
 import { actualRows, lastActualHour, runAsOf, singleRunRows } from './runs.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
 
@@ -22,21 +23,28 @@ export const DEFAULT_WINDOW_DAYS = 7;
 
 export interface SeriesGroup<T> {
   timezone: string;
-  units: string;
+  units: Unit;
   targets: readonly T[];
   label(target: T): string[];
   /** Values of each target over `rows`; `model` null means truth. */
   source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
 }
 
-function frameOf<T>(group: SeriesGroup<T>, model: string | null, createdAtHour: number | null, hours: number[], values: (t: T) => Float64Array, offset = 0): Frame {
+function frameOf<T>(
+  group: SeriesGroup<T>,
+  model: string | null,
+  createdAtHour: number | null,
+  hours: number[],
+  values: (t: T) => Float64Array,
+  offset = 0,
+): Frame {
   return {
     model,
     createdAtHour,
     units: group.units,
     timezone: group.timezone,
     hours,
-    decimals: DECIMALS_BY_UNIT[group.units],
+    decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({
       label: group.label(t),
       fill: (out: Float64Array) => out.set(values(t).subarray(offset, offset + out.length)),
@@ -62,7 +70,12 @@ export interface ContinuousParams {
  * at latest_hour:00 local time, cut to D's hours. Values are computed (and cached) for whole
  * local days; the response is cut to the window.
  */
-export function continuousFrame<T>(group: SeriesGroup<T>, p: ContinuousParams, historyStart = FORECAST_HISTORY_START, kind = 'continuous forecasts'): Frame {
+export function continuousFrame<T>(
+  group: SeriesGroup<T>,
+  p: ContinuousParams,
+  historyStart = FORECAST_HISTORY_START,
+  kind = 'continuous forecasts',
+): Frame {
   const tz = group.timezone;
   const model = FORECAST_MODELS[p.model];
   const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
@@ -96,7 +109,10 @@ export function backcastFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInst
 }
 
 /** One run: the latest created at or before `forecasted_by` (default now). */
-export function forecastFrame<T>(group: SeriesGroup<T>, p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number }): Frame {
+export function forecastFrame<T>(
+  group: SeriesGroup<T>,
+  p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number },
+): Frame {
   const model = FORECAST_MODELS[p.model];
   const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
   if (created < localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1))) {
@@ -118,7 +134,11 @@ export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstan
   const rows = actualRows(window, firstHour, p.nowMs);
   if (rows.valid.length === 0) {
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
-    noData(param, param === 'end' ? p.end?.raw : p.start?.raw, 'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published');
+    noData(
+      param,
+      param === 'end' ? p.end?.raw : p.start?.raw,
+      'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
+    );
   }
   return frameOf(group, null, null, rows.valid, group.source(rows, null));
 }

@@ -18,14 +18,14 @@
  * times its loss factor.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
+import { metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
-import { plantsOf } from '../catalog/plants.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
-import { regionById, regionsOf, zoneRegionsOf, zoneRegionOfPlant } from '../catalog/regions.ts';
+import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { dayAheadPremium, hourPrice, LMP_ZONES, realTimePrice, utilization, zoneGasHub, type HourInputs } from '../world/lmp.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
 import { queryValueError } from './errors.ts';
@@ -33,8 +33,8 @@ import { gasPrices } from './gas.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';
 import { outageGroup, regionGroup } from './regions.ts';
 
-export const LMP_TYPES = ['dalmp', 'rtlmp'] as const;
-export type LmpType = (typeof LMP_TYPES)[number];
+export const LMP_TYPES = metricsOf('lmp');
+export type LmpType = MetricsOf<'lmp'>;
 
 export interface LmpRequest {
   iso: IsoCode;
@@ -59,11 +59,11 @@ const installedCache = new Map<IsoCode, Map<string, number>>();
 function installedRenewables(iso: IsoCode): Map<string, number> {
   let m = installedCache.get(iso);
   if (!m) {
-    m = new Map(zoneRegionsOf(iso).map((z) => [z.id, 0]));
-    for (const p of [...plantsOf(iso, 'wind'), ...plantsOf(iso, 'solar')]) {
-      const id = zoneRegionOfPlant(p).id;
-      m.set(id, m.get(id)! + p.capacity_mw);
-    }
+    const wind = plantsByZone(iso, 'wind');
+    const solar = plantsByZone(iso, 'solar');
+    m = new Map(
+      zoneRegionsOf(iso).map((z) => [z.id, [...wind.get(z.id)!, ...solar.get(z.id)!].reduce((sum, p) => sum + p.capacity_mw, 0)]),
+    );
     installedCache.set(iso, m);
   }
   return m;
@@ -222,7 +222,7 @@ export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows
 function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
   return {
     timezone: ISOS[r.iso].timezone,
-    units: 'USD/MWh',
+    units: unitOf(r.type),
     targets: selectNodes(r.iso, r.type, r.id),
     label: (node) => [node.id],
     source: (rows, model) => lmpSource(world, r.iso, r.type, rows, model),

@@ -4,14 +4,15 @@
  * block — one run on one local day — is cached and reused by any later request that
  * needs it: the plant endpoints, and the regions, whose wind and solar are sums of plants.
  */
-import { ISOS } from '../catalog/isos.ts';
+import { plantFirstHour } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
 import type { ForecastModel } from '../models/forecastModels.ts';
-import { localDayStartHour, parseDate } from '../time/zones.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
-import { WeatherBatch, type WeatherWorld } from '../world/weather.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
 import type { StitchedRows } from './continuous.ts';
+import { clearBeyondHorizon } from './runs.ts';
 
 /** A run of rows that one run serves on one local day: [from, to) row indices. */
 interface DayBlock {
@@ -52,7 +53,12 @@ export class PlantColumns {
 
   private computerFor(): PlantSeriesComputer {
     return (this.computer ??= new PlantSeriesComputer(
-      new WeatherBatch(this.world, { valid: this.rows.valid, created: this.model ? this.rows.created : null }, this.model?.skill ?? null, weatherNeedsFor(this.metric)),
+      new WeatherBatch(
+        this.world,
+        { valid: this.rows.valid, created: this.model ? this.rows.created : null },
+        this.model?.skill ?? null,
+        weatherNeedsFor(this.metric),
+      ),
       this.metric,
       this.rows.valid,
     ));
@@ -64,12 +70,9 @@ export class PlantColumns {
     const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
     const values = new Float64Array(n);
     if (blockCache.enabled && this.blocks.every((b) => this.copyCached(`${prefix}:${b.key}`, values, b.from))) return values;
-    const begins = localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
-    this.computerFor().compute(plant, begins, values);
-    if (this.model) {
-      // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
-      for (let i = 0; i < n; i++) if (this.rows.valid[i] - this.rows.created[i] >= this.model.horizonHours) values[i] = Number.NaN;
-    }
+    this.computerFor().compute(plant, plantFirstHour(plant), values);
+    // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
+    clearBeyondHorizon(values, this.rows, this.model);
     if (blockCache.enabled) for (const b of this.blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
     return values;
   }

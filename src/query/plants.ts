@@ -1,19 +1,18 @@
 /** Queries over the plant catalog: the plant list and continuous plant forecasts. */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import { plantById, plantsOf } from '../catalog/plants.ts';
+import { plantById, plantFirstHour, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { PLANT_METRIC_TYPE, PLANT_METRIC_UNITS, type PlantMetric } from '../world/plantOutput.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { unitOf } from '../catalog/metrics.ts';
+import { PLANT_METRIC_TYPE, type PlantMetric } from '../world/plantOutput.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
 import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
-import { localDayStartHour, parseDate } from '../time/zones.ts';
-
 
 /** The public plant record (reference isoview-api.md §2) plus its physical parameters. */
 export function plantRecord(plant: Plant, nowMs: number): Record<string, unknown> {
-  const started = localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date)) * HOUR_MS <= nowMs;
+  const started = plantFirstHour(plant) * HOUR_MS <= nowMs;
   const { id, name, plant_type, capacity_mw, iso, state, latitude, longitude, operations_begin_date, county_fips, ...physics } = plant;
   return {
     id,
@@ -54,7 +53,7 @@ export function selectPlants(iso: IsoCode, metric: PlantMetric, id: string | und
 function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<PlantMetric>): SeriesGroup<Plant> {
   return {
     timezone: ISOS[iso].timezone,
-    units: PLANT_METRIC_UNITS[metric],
+    units: unitOf(metric),
     targets: selectPlants(iso, metric, id),
     label: (plant) => [String(plant.id)],
     source: (rows, model) => {

@@ -6,12 +6,12 @@
  * (src/world/demand.ts); total demand is the sum of the zones' demand.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
-import { plantsOf } from '../catalog/plants.ts';
-import { populationShare, regionById, regionsOf, zoneRegionOfPlant, zoneRegionsOf, type Region } from '../catalog/regions.ts';
-import type { Plant } from '../catalog/types.ts';
-import type { ForecastModel } from '../models/forecastModels.ts';
-import { RegionWeatherComputer, regionWeatherBatch } from '../world/demand.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import { METRICS, metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
+import { plantsByZone, populationShare, regionById, regionsOf, zoneRegionsOf, type Region } from '../catalog/regions.ts';
+import { beyondHorizon, type ForecastModel } from '../models/forecastModels.ts';
+import { RegionWeatherComputer } from '../world/demand.ts';
+import { WeatherBatch } from '../world/weather/batch.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
 import {
@@ -23,50 +23,46 @@ import {
   type TargetRequest,
   type WindowParams,
 } from './kinds.ts';
-import { dailyActualFrame, dailyBackcastFrame, dailyContinuousFrame, dailyForecastFrame, leadDaysOf, type DailyRows, type DailySeriesGroup } from './daily.ts';
+import {
+  dailyActualFrame,
+  dailyBackcastFrame,
+  dailyContinuousFrame,
+  dailyForecastFrame,
+  leadDaysOf,
+  type DailyRows,
+  type DailySeriesGroup,
+} from './daily.ts';
 import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
 import { addDays, localDayStartHour } from '../time/zones.ts';
 import { plantSums, regionLoadSource } from './aggregates.ts';
 
-export const REGION_METRICS = ['demand', 'wind', 'solar', 'outage', 'poptemp'] as const;
-export type RegionMetric = (typeof REGION_METRICS)[number];
+export const REGION_METRICS = metricsOf('region');
+export type RegionMetric = MetricsOf<'region'>;
 /** The hourly metrics; outage is daily (one row per local day, at local midnight). */
 export type HourlyRegionMetric = Exclude<RegionMetric, 'outage'>;
-
-const REGION_UNITS: Record<RegionMetric, string> = { demand: 'MW', wind: 'MW', solar: 'MW', outage: 'MW', poptemp: '°C' };
 
 /** The public region record (reference isoview-api.md §2). */
 export function regionList(iso: IsoCode): Record<string, unknown>[] {
   return regionsOf(iso).map((r) => ({ id: r.id, name: r.name, region_type: r.region_type, iso: r.iso, timezone: r.timezone }));
 }
 
-function selectRegions(iso: IsoCode, metric: RegionMetric, id: string | undefined): readonly Region[] {
-  if (id === undefined) return regionsOf(iso);
+/** The region `id` of an ISO (the `id` query parameter of `metric`'s endpoints), or a 422 naming the list. */
+export function regionOf(iso: IsoCode, metric: string, id: string): Region {
   const region = regionById(id.trim());
   if (!region || region.iso !== iso) {
     throw queryValueError('id', id, `unknown region id '${id}' in ${iso}; GET /v1/region/${iso}/${metric}/list lists them`);
   }
-  return [region];
+  return region;
 }
 
-/** Plants of each zone of an ISO, memoised per ISO and plant type. */
-const plantsByZone = new Map<string, Map<string, Plant[]>>();
-
-function zonePlants(iso: IsoCode, type: 'wind' | 'solar'): Map<string, Plant[]> {
-  const key = `${iso}:${type}`;
-  let byZone = plantsByZone.get(key);
-  if (!byZone) {
-    byZone = new Map(zoneRegionsOf(iso).map((z) => [z.id, [] as Plant[]]));
-    for (const p of plantsOf(iso, type)) byZone.get(zoneRegionOfPlant(p).id)!.push(p);
-    plantsByZone.set(key, byZone);
-  }
-  return byZone;
+function selectRegions(iso: IsoCode, metric: RegionMetric, id: string | undefined): readonly Region[] {
+  return id === undefined ? regionsOf(iso) : [regionOf(iso, metric, id)];
 }
 
 /** Wind or solar of regions: a zone is the sum of its plants, the ISO total the sum of its zones. */
 function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
   const sumOf = plantSums(world, metric, rows, model);
-  const byZone = zonePlants(iso, metric);
+  const byZone = plantsByZone(iso, metric);
   const zoneSums = new Map<string, Float64Array>();
   const zoneSum = (zoneId: string): Float64Array => {
     let sum = zoneSums.get(zoneId);
@@ -90,7 +86,7 @@ function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'sol
 export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<HourlyRegionMetric>): SeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
-    units: REGION_UNITS[metric],
+    units: unitOf(metric),
     targets: selectRegions(iso, metric, id),
     label: (region) => [region.id],
     source: (rows, model) =>
@@ -117,7 +113,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
       dayOf.push(i);
     }
   });
-  const batch = regionWeatherBatch(world, { valid, created: model ? created : null }, model?.skill ?? null);
+  const batch = new WeatherBatch(world, { valid, created: model ? created : null }, model?.skill ?? null, {});
   const poptemp = new Float64Array(valid.length);
   new RegionWeatherComputer(batch, valid, tz).poptemp(regionsOf(iso)[0], poptemp);
   const min = new Float64Array(rows.days.length).fill(Infinity);
@@ -129,7 +125,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
   const total = rows.days.map((day, i) => {
     const input = { ...day, poptempMinC: min[i], poptempMaxC: max[i] };
     if (!model) return outageTruthMw(iso, input);
-    if (rows.dayStart[i] - rows.created[i] >= model.horizonHours) return Number.NaN;
+    if (beyondHorizon(model, rows.dayStart[i], rows.created[i])) return Number.NaN;
     const lead = Math.max(0, leadDaysOf(tz, rows.created[i], day));
     return outageForecastMw(iso, input, lead, model.name as OutageModelName, Math.floor(rows.created[i] / 24));
   });
@@ -140,7 +136,7 @@ function outageSource(world: WeatherWorld, iso: IsoCode, rows: DailyRows, model:
 export function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | undefined): DailySeriesGroup<Region> {
   return {
     timezone: ISOS[iso].timezone,
-    units: REGION_UNITS.outage,
+    units: unitOf('outage'),
     targets: selectRegions(iso, 'outage', id),
     label: (region) => [region.id],
     source: (rows, model) => outageSource(world, iso, rows, model),
@@ -148,13 +144,24 @@ export function outageGroup(world: WeatherWorld, iso: IsoCode, id: string | unde
 }
 
 const hourly = queriesFor(regionGroup);
-const isDaily = (r: { metric: RegionMetric }) => r.metric === 'outage';
+const isDaily = (r: { metric: RegionMetric }) => METRICS[r.metric].cadence === 'daily';
 
 /** The request kinds of regions: hourly metrics, or the daily outage series. */
 export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
-  forecast: (world, r) => (isDaily(r) ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r) : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams)),
+  forecast: (world, r) =>
+    isDaily(r)
+      ? dailyForecastFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.forecast(world, r as TargetRequest<HourlyRegionMetric> & ForecastParams),
   continuous: (world, r) =>
-    isDaily(r) ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r) : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
-  actual: (world, r) => (isDaily(r) ? dailyActualFrame(outageGroup(world, r.iso, r.id), r) : hourly.actual(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
-  backcast: (world, r) => (isDaily(r) ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r) : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams)),
+    isDaily(r)
+      ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
+  actual: (world, r) =>
+    isDaily(r)
+      ? dailyActualFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.actual(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
+  backcast: (world, r) =>
+    isDaily(r)
+      ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r)
+      : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
 };

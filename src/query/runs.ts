@@ -5,7 +5,7 @@
  * - actuals: truth for hours that have passed, after a short publication lag.
  */
 import type { ForecastModel } from '../models/forecastModels.ts';
-import { latestRunAtOrBefore } from '../models/forecastModels.ts';
+import { beyondHorizon, latestRunAtOrBefore } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { HourWindow } from './window.ts';
@@ -22,6 +22,12 @@ export function lastActualHour(nowMs: number): number {
 export function runAsOf(model: ForecastModel, forecastedByMs: number | undefined, nowMs: number): number {
   const asOf = Math.min(forecastedByMs ?? nowMs, nowMs);
   return latestRunAtOrBefore(model, Math.floor(asOf / HOUR_MS));
+}
+
+/** Rows beyond their run's horizon have no value (NaN) — for a sum as for each of its parts. `model` null (truth) clears nothing. */
+export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
+  if (model) for (let i = 0; i < out.length; i++) if (beyondHorizon(model, rows.valid[i], rows.created[i])) out[i] = Number.NaN;
+  return out;
 }
 
 /** Every valid hour of the run created at `created`. */

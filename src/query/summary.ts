@@ -13,6 +13,9 @@
  *   has none): the day-ahead LMP forecast of the same run, and the day-ahead market's prices
  *   for the days cleared by as_of (13:00 local the day before).
  * - `units` is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
+ * - History follows the other kinds: actuals (and cleared day-ahead prices) only from local day
+ *   2023-01-01, forecasts only from the first run of the forecast history (for 2026-01-01); a
+ *   column outside its history is null, and an as_of with nothing at all is a 422.
  */
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf, type Region } from '../catalog/regions.ts';
@@ -21,11 +24,15 @@ import { HOUR_MS } from '../time/hours.ts';
 import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import { priceNodesOf } from '../catalog/priceNodes.ts';
 import { lmpSource } from './lmp.ts';
-import type { WeatherWorld } from '../world/weather.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
-import { DECIMALS_BY_UNIT, type Frame } from './frame.ts';
+import { decimalsOf } from '../catalog/metrics.ts';
+import type { Frame } from './frame.ts';
+import { queryValueError } from './errors.ts';
+import { ACTUAL_HISTORY_START, FORECAST_HISTORY_START } from './kinds.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
+import type { RequestInstant } from './window.ts';
 import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric } from './regions.ts';
 
 export const SUMMARY_DAYS_BEFORE = 2;
@@ -34,9 +41,9 @@ const MODEL = FORECAST_MODELS.optimized;
 /** Local hour of the day before at which the day-ahead market's prices for a day are published. */
 const DAY_AHEAD_CLEARING_HOUR = 13;
 
-export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | undefined, nowMs: number): Frame {
+export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: RequestInstant | undefined, nowMs: number): Frame {
   const tz = ISOS[iso].timezone;
-  const asOf = Math.min(asOfMs ?? nowMs, nowMs);
+  const asOf = Math.min(asOfParam?.epochMs ?? nowMs, nowMs);
   const firstDay = addDays(localDateOfHour(tz, Math.floor(asOf / HOUR_MS)), -SUMMARY_DAYS_BEFORE);
   const days: CivilDate[] = [];
   for (let i = 0; i <= SUMMARY_DAYS_BEFORE + SUMMARY_DAYS_AFTER; i++) days.push(addDays(firstDay, i));
@@ -51,7 +58,19 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
     }
   }
   const created = runAsOf(MODEL, asOf, nowMs);
+  const firstActual = localDayStartHour(tz, ACTUAL_HISTORY_START);
   const lastActual = lastActualHour(asOf);
+  const hasForecast = created >= localDayStartHour(tz, addDays(FORECAST_HISTORY_START, -1));
+  if (!hasForecast && lastActual < firstActual) {
+    throw queryValueError(
+      'as_of',
+      asOfParam?.raw ?? null,
+      'no data at as_of: actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31 (for 2026-01-01)',
+    );
+  }
+  /** Forecast values of hour `i` of the rows (null before the run's first hour, or with no run in history). */
+  const forecastAt = (v: number, i: number) => (hasForecast && hours[i] >= created ? v : Number.NaN);
+  const actualAt = (v: number, i: number) => (hours[i] >= firstActual && hours[i] <= lastActual ? v : Number.NaN);
   const forecastRows: StitchedRows = { valid: hours, created: hours.map(() => created) };
   const truthRows: StitchedRows = { valid: hours, created: hours.map(() => Number.NaN) };
   const dailyForecast: DailyRows = { days, dayStart, created: days.map(() => created) };
@@ -65,24 +84,23 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
   for (const metric of REGION_METRICS) {
     if (metric === 'outage') {
       const group = outageGroup(world, iso, undefined);
-      const hourlyOf = (daily: Source): Source => (region) => {
-        const perDay = daily(region);
-        return Float64Array.from(hours, (_, i) => perDay[dayIndex[i]]);
-      };
+      const hourlyOf =
+        (daily: Source): Source =>
+        (region) => {
+          const perDay = daily(region);
+          return Float64Array.from(hours, (_, i) => perDay[dayIndex[i]]);
+        };
       const fc = group.source(dailyForecast, MODEL);
       const ac = group.source(dailyTruth, null);
       sources.set(metric, {
-        forecast: hourlyOf((r) => fc(r).map((v, d) => (dayStart[d] + 24 <= created ? Number.NaN : v))),
-        actual: hourlyOf((r) => ac(r).map((v, d) => (d <= lastCompleteDay ? v : Number.NaN))),
+        forecast: hourlyOf((r) => fc(r).map((v, d) => (!hasForecast || dayStart[d] + 24 <= created ? Number.NaN : v))),
+        actual: hourlyOf((r) => ac(r).map((v, d) => (d <= lastCompleteDay && dayStart[d] >= firstActual ? v : Number.NaN))),
       });
     } else {
       const group = regionGroup(world, { iso, metric: metric as HourlyRegionMetric });
       const fc = group.source(forecastRows, MODEL);
       const ac = group.source(truthRows, null);
-      sources.set(metric, {
-        forecast: (r) => fc(r).map((v, i) => (hours[i] < created ? Number.NaN : v)),
-        actual: (r) => ac(r).map((v, i) => (hours[i] <= lastActual ? v : Number.NaN)),
-      });
+      sources.set(metric, { forecast: (r) => fc(r).map(forecastAt), actual: (r) => ac(r).map(actualAt) });
     }
   }
 
@@ -91,7 +109,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
       (['forecast', 'actual'] as const).map((kind) => ({
         label: [region.id, metric, kind],
         fill: (out: Float64Array) => out.set(sources.get(metric)![kind](region)),
-        decimals: DECIMALS_BY_UNIT[metric === 'poptemp' ? '°C' : 'MW'],
+        decimals: decimalsOf(metric),
       })),
     ),
   );
@@ -102,18 +120,20 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfMs: number | u
   const lmpNodes = nodes.length > 0 ? nodes : priceNodesOf(iso).filter((n) => n.node_type === 'zone');
   const dalmpForecast = lmpSource(world, iso, 'dalmp', forecastRows, MODEL);
   const dalmpActual = lmpSource(world, iso, 'dalmp', truthRows, null);
-  const cleared = days.map((d) => localWallHourToEpochHour(tz, addDays(d, -1), DAY_AHEAD_CLEARING_HOUR) * HOUR_MS <= asOf);
+  const cleared = days.map(
+    (d, i) => dayStart[i] >= firstActual && localWallHourToEpochHour(tz, addDays(d, -1), DAY_AHEAD_CLEARING_HOUR) * HOUR_MS <= asOf,
+  );
   for (const node of lmpNodes) {
     columns.push(
       {
         label: [node.id, 'dalmp', 'forecast'],
-        fill: (out: Float64Array) => out.set(dalmpForecast(node).map((v, i) => (hours[i] < created ? Number.NaN : v))),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        fill: (out: Float64Array) => out.set(dalmpForecast(node).map(forecastAt)),
+        decimals: decimalsOf('dalmp'),
       },
       {
         label: [node.id, 'dalmp', 'actual'],
         fill: (out: Float64Array) => out.set(dalmpActual(node).map((v, i) => (cleared[dayIndex[i]] ? v : Number.NaN))),
-        decimals: DECIMALS_BY_UNIT['USD/MWh'],
+        decimals: decimalsOf('dalmp'),
       },
     );
   }

@@ -8,7 +8,10 @@
  *   is read as UTC, like `forecasted_by`.
  * - Both ends are inclusive: a row (an hour, period-beginning) is in the window when its
  *   first instant lies in [start, end].
- * - At most 365 days may separate start and end.
+ * - `end` may be at most 365 days after `start`, counted as users count (and as the official
+ *   client splits longer spans): between the dates as written when both are bare dates — so a
+ *   whole calendar year, leap years included (2024-01-01 to 2024-12-31), always fits, and so
+ *   does a client's 365-day chunk — else between the instants.
  */
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { addDays, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
@@ -73,12 +76,16 @@ export function resolveWindow(
     if (endMs < startMs) {
       throw queryValueError('end', end.raw, `end (${formatUtcInstant(endMs)}) is before start (${formatUtcInstant(startMs)})`);
     }
-    const days = (endMs - startMs) / (24 * HOUR_MS);
+    // A bare date's epochMs is its own midnight read as UTC, so for two dates this is the
+    // whole number of days between them, whatever the ISO's zone and DST.
+    const days = (end.epochMs - start.epochMs) / (24 * HOUR_MS);
     if (days > MAX_WINDOW_DAYS) {
+      const span = Number.isInteger(days) ? `${days}` : days.toFixed(1);
       throw queryValueError(
         'end',
         end.raw,
-        `the window from start to end spans ${days.toFixed(1)} days; at most ${MAX_WINDOW_DAYS} days can be requested at once`,
+        `end is ${span} days after start; it may be at most ${MAX_WINDOW_DAYS} days after start ` +
+          `(a whole calendar year such as 2024-01-01 to 2024-12-31 always fits): split longer spans`,
       );
     }
     return { startHour: s, endHour: e };

@@ -62,6 +62,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'subscription ISO checked by the application',
+    sql: `
+      -- The list of ISOs lives in the code (catalog/isos.ts, store/keys.ts SUBSCRIPTION_ISOS),
+      -- so adding an ISO needs no migration; migration 1's CHECK (named by PostgreSQL) goes.
+      ALTER TABLE subscriptions DROP CONSTRAINT IF EXISTS subscriptions_iso_check;
+    `,
+  },
 ];
 
 /** Advisory lock id serialising migrations of processes that start together on one database. */

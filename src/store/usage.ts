@@ -1,17 +1,11 @@
 /**
  * Per-key counters kept in the database, so that every API process sharing it sees the same
- * numbers: rate-limit windows (requests per key and fixed window, by the database clock) and
- * usage (requests and values served per key, UTC day and endpoint). Both are single atomic
- * upserts, safe under any number of concurrent processes.
+ * numbers: rate-limit windows (requests per key and fixed window) and usage (requests and
+ * values served per key, UTC day and endpoint). Requests never wait for these: each process
+ * counts in memory (store/meter.ts) and adds its counts here in batches, each batch one
+ * atomic upsert per table, safe under any number of concurrent processes.
  */
 import type { Sql } from './sql.ts';
-
-export interface WindowCount {
-  windowSecs: number;
-  count: number;
-  /** Seconds until the window ends. */
-  resetSecs: number;
-}
 
 export interface UsageRow {
   key_id: string;
@@ -20,6 +14,25 @@ export interface UsageRow {
   endpoint: string;
   requests: number;
   values_served: number;
+}
+
+/** Requests a process counted in one rate-limit window since its last flush. */
+export interface WindowDelta {
+  keyId: string;
+  windowSecs: number;
+  /** Start of the window, epoch seconds (a multiple of windowSecs). */
+  windowStart: number;
+  count: number;
+}
+
+/** Usage a process counted since its last flush. */
+export interface UsageDelta {
+  keyId: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  endpoint: string;
+  requests: number;
+  values: number;
 }
 
 export interface UsageFilter {
@@ -33,34 +46,43 @@ export interface UsageFilter {
 export class UsageStore {
   constructor(private readonly sql: Sql) {}
 
-  /** Counts one request of `keyId` in each window (seconds) and returns the counts so far. */
-  async hit(keyId: string, windowSecs: readonly number[]): Promise<WindowCount[]> {
-    if (windowSecs.length === 0) return [];
-    const rows = await this.sql.query<{ window_secs: number; count: number; reset_secs: number }>(
+  /**
+   * Adds each process's window counts to the shared ones and returns the totals of those
+   * windows, counted by every process on the database.
+   */
+  async addWindowCounts(deltas: readonly WindowDelta[]): Promise<WindowDelta[]> {
+    if (deltas.length === 0) return [];
+    const rows = await this.sql.query<{ key_id: string; window_secs: number; window_start: number; count: number }>(
       `INSERT INTO rate_counters (key_id, window_secs, window_start, count)
-       SELECT $1, w, to_timestamp(floor(extract(epoch FROM now()) / w) * w), 1 FROM unnest($2::int[]) AS w
-       ON CONFLICT (key_id, window_secs, window_start) DO UPDATE SET count = rate_counters.count + 1
-       RETURNING window_secs, count,
-         extract(epoch FROM rate_counters.window_start + make_interval(secs => rate_counters.window_secs) - now())::float8 AS reset_secs`,
-      [keyId, windowSecs],
+       SELECT k, w, to_timestamp(s), c FROM unnest($1::text[], $2::int[], $3::float8[], $4::int[]) AS d(k, w, s, c)
+       ON CONFLICT (key_id, window_secs, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
+       RETURNING key_id, window_secs, extract(epoch FROM window_start)::float8 AS window_start, count`,
+      [deltas.map((d) => d.keyId), deltas.map((d) => d.windowSecs), deltas.map((d) => d.windowStart), deltas.map((d) => d.count)],
     );
-    return rows.map((r) => ({ windowSecs: r.window_secs, count: r.count, resetSecs: Math.max(0, r.reset_secs) }));
+    return rows.map((r) => ({ keyId: r.key_id, windowSecs: r.window_secs, windowStart: r.window_start, count: r.count }));
+  }
+
+  /** Adds each process's usage counts to the shared ones. */
+  async addUsage(deltas: readonly UsageDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    await this.sql.query(
+      `INSERT INTO usage_daily (key_id, day, endpoint, requests, values_served)
+       SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::bigint[], $5::bigint[])
+       ON CONFLICT (key_id, day, endpoint) DO UPDATE
+         SET requests = usage_daily.requests + EXCLUDED.requests, values_served = usage_daily.values_served + EXCLUDED.values_served`,
+      [
+        deltas.map((d) => d.keyId),
+        deltas.map((d) => d.day),
+        deltas.map((d) => d.endpoint),
+        deltas.map((d) => d.requests),
+        deltas.map((d) => d.values),
+      ],
+    );
   }
 
   /** Drops rate windows that ended more than a day ago. */
   async pruneWindows(): Promise<void> {
     await this.sql.query(`DELETE FROM rate_counters WHERE window_start + make_interval(secs => window_secs) < now() - interval '1 day'`);
-  }
-
-  /** Adds one request and `values` values to today's (UTC) usage of a key at an endpoint. */
-  async record(keyId: string, endpoint: string, values: number): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO usage_daily (key_id, day, endpoint, requests, values_served)
-       VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2, 1, $3)
-       ON CONFLICT (key_id, day, endpoint) DO UPDATE
-         SET requests = usage_daily.requests + 1, values_served = usage_daily.values_served + EXCLUDED.values_served`,
-      [keyId, endpoint, values],
-    );
   }
 
   /** Usage rows, by day, key and endpoint. */

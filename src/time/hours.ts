@@ -29,6 +29,11 @@ export function formatUtcInstant(ms: number): string {
   return s.endsWith('.000Z') ? s.slice(0, -5) + 'Z' : s;
 }
 
+/** ISO 8601 instant truncated to the second (`2026-03-17T06:00:05Z`), as the data API writes instants. */
+export function formatUtcSecond(ms: number): string {
+  return formatUtcInstant(Math.floor(ms / 1000) * 1000);
+}
+
 export function formatOffset(offsetMinutes: number): string {
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);

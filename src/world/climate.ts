@@ -1,11 +1,12 @@
 /**
  * Climatology of the synthetic world: the normal state of the weather at a point by
  * season and time of day. Numbers are fitted by hand to US normals (see
- * realism-targets.md §1d, §2c, §5, §6): annual mean temperature falls with latitude,
+ * docs/realism-targets.md §1d, §2c, §5, §6): annual mean temperature falls with latitude,
  * seasonal swings grow inland and northward and shrink on the Pacific coast; hub-height
  * wind is strongest on the Great Plains, peaks in spring and at night there; skies are
  * clearest in the desert Southwest.
  */
+import { STANDARD_PRESSURE_PA } from './physics/atmosphere.ts';
 const DEG = Math.PI / 180;
 
 export interface PointClimate {
@@ -109,7 +110,7 @@ export function pointClimate(lat: number, lon: number): PointClimate {
     lat,
     lon,
     elevationM: elev,
-    pressurePa: 101_325 * Math.exp(-elev / 8_400),
+    pressurePa: STANDARD_PRESSURE_PA * Math.exp(-elev / 8_400),
     tempMean,
     tempSeasonCos: tsc,
     tempSeasonSin: tss,

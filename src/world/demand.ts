@@ -5,7 +5,7 @@
  * poptemp (°C) of a zone is Σ weight × temperature over its load centres (catalog/regions.ts);
  * the ISO total's is the population-weighted mean of its zones' poptemps.
  *
- * Demand (MW) of a zone, at hour h of local day D (realism-targets §6, §7):
+ * Demand (MW) of a zone, at hour h of local day D (docs/realism-targets.md §6, §7):
  *
  *   load = share · [ base · shape(h) + Σc wc · ( heat(Tc) · heatShape(h) + cool(Tc) · coolShape(h) ) ]
  *          · calendar(D, h) · (1 + noise(h))
@@ -29,7 +29,7 @@
  *   part·exp(−L·errorScale/τ), τ = 96 h, 16 h, 6 h — like the local weather terms, what it cannot
  *   foresee is the day-scale part, and the ISO model (errorScale 1.25) forgets faster. The
  *   `normal` model (climatology) knows none of it; an ensemble member draws what its run does
- *   not know (a part shared by the ensemble and one of its own, weather.ts memberWeights).
+ *   not know (a part shared by the ensemble and one of its own, weather/skill.ts memberWeights).
  *
  * The ISO total's demand is exactly the sum of its zones' demand.
  *
@@ -38,38 +38,21 @@
  * already past when a run was made (valid < created) are observed: the run sees the truth there
  * (climatology excepted: it sees the climatological weather everywhere).
  */
-import type { IsoCode } from '../catalog/isos.ts';
+import { isoTable, type IsoCode } from '../catalog/isos.ts';
+import type { DemandParams } from '../catalog/isos/profile.ts';
 import { loadCentres, populationShare, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { localDateOfHour, localDayStartHour, localHourOfDay, type CivilDate } from '../time/zones.ts';
 import { VALUE_NOISE1_SD, ValueNoise1Walker, seedOf, signedUnit } from './hash.ts';
-import { memberSeedName, memberWeights, newWeatherSeries, pointClimate, WeatherBatch, type WeatherRows, type WeatherSeries, type WeatherSkill, type WeatherWorld } from './weather.ts';
+import { memberSeedName, memberWeights, type WeatherSkill } from './weather/skill.ts';
+import { newWeatherSeries, WeatherBatch, type WeatherRows, type WeatherSeries } from './weather/batch.ts';
+import { pointClimate } from './climate.ts';
+import type { WeatherWorld } from './weather/world.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
-export interface DemandParams {
-  /** Weather-free load of the ISO (MW): the mean of base · shape · calendar is about this. */
-  baseMw: number;
-  /** Heating degrees below this effective temperature (°C). */
-  heatBaseC: number;
-  /** MW per heating degree (ISO-wide). */
-  heatSlopeMwPerC: number;
-  /** Extra heating degrees per °C below HEAT_CONVEX_BELOW_C (resistance heat). */
-  heatConvex: number;
-  /** Cooling degrees above this effective temperature (°C). */
-  coolBaseC: number;
-  /** MW per cooling degree (ISO-wide) at the balance point. */
-  coolSlopeMwPerC: number;
-  /** Quadratic steepening of cooling: cool = slope·(CDD + coolCurve·CDD²). */
-  coolCurve: number;
-  /** Midday load lost to behind-the-meter solar, as a fraction of base at solar noon in summer. */
-  btmSolar: number;
-  /** Standard deviation of the relative load noise. */
-  noiseSd: number;
-}
-
 /**
- * Per-ISO parameters. Bases, convexity and noise are chosen by hand (realism-targets §6); base
+ * Per-ISO parameters. Bases, convexity and noise are chosen by hand (docs/realism-targets.md §6); base
  * load and the two slopes were then solved so that the 2026 truth of `<iso>_total` hits the
  * mean, the summer peak and the winter (Dec–Feb) peak below, and noiseSd so that day-ahead
  * MAPE (optimized, run of the previous day at 10:00 local) sits in §1a. Check with
@@ -89,15 +72,7 @@ export interface DemandParams {
  * summers reach further (ERCOT daily means to 35 °C): record-like winter peaks need them. The
  * minimum loads sit a few GW under §2a's (C-grade) guesses.
  */
-export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = {
-  pjm: { baseMw: 67_860, heatBaseC: 14, heatSlopeMwPerC: 3_270, heatConvex: 0.5, coolBaseC: 18.5, coolSlopeMwPerC: 4_490, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.016 },
-  miso: { baseMw: 60_680, heatBaseC: 13, heatSlopeMwPerC: 1_990, heatConvex: 0.4, coolBaseC: 18.5, coolSlopeMwPerC: 2_550, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.02 },
-  spp: { baseMw: 27_530, heatBaseC: 14, heatSlopeMwPerC: 710, heatConvex: 0.8, coolBaseC: 19, coolSlopeMwPerC: 790, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.03 },
-  ercot: { baseMw: 44_320, heatBaseC: 13, heatSlopeMwPerC: 1_500, heatConvex: 1, coolBaseC: 19, coolSlopeMwPerC: 1_130, coolCurve: 0.02, btmSolar: 0, noiseSd: 0.035 },
-  caiso: { baseMw: 24_030, heatBaseC: 13, heatSlopeMwPerC: 500, heatConvex: 0.2, coolBaseC: 19, coolSlopeMwPerC: 1_900, coolCurve: 0.04, btmSolar: 0.08, noiseSd: 0.032 },
-  nyiso: { baseMw: 16_810, heatBaseC: 13, heatSlopeMwPerC: 240, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 520, coolCurve: 0.03, btmSolar: 0, noiseSd: 0.035 },
-  isone: { baseMw: 12_600, heatBaseC: 13, heatSlopeMwPerC: 220, heatConvex: 0.3, coolBaseC: 18.5, coolSlopeMwPerC: 580, coolCurve: 0.03, btmSolar: 0.04, noiseSd: 0.022 },
-};
+export const DEMAND_PARAMS: Readonly<Record<IsoCode, Readonly<DemandParams>>> = isoTable((p) => p.demand);
 
 /** Below this effective temperature heating steepens (°C). */
 const HEAT_CONVEX_BELOW_C = -5;
@@ -131,12 +106,12 @@ function normalised(values: number[]): Float64Array {
 }
 
 const WINTER_WEEKDAY = normalised([
-  0.9, 0.875, 0.865, 0.865, 0.88, 0.925, 0.995, 1.05, 1.07, 1.06, 1.04, 1.03,
-  1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04, 0.99, 0.94,
+  0.9, 0.875, 0.865, 0.865, 0.88, 0.925, 0.995, 1.05, 1.07, 1.06, 1.04, 1.03, 1.01, 1.0, 0.99, 0.99, 1.02, 1.09, 1.12, 1.11, 1.08, 1.04,
+  0.99, 0.94,
 ]);
 const SUMMER_WEEKDAY = normalised([
-  0.91, 0.88, 0.855, 0.84, 0.84, 0.855, 0.89, 0.93, 0.965, 1.0, 1.03, 1.06,
-  1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99, 0.94,
+  0.91, 0.88, 0.855, 0.84, 0.84, 0.855, 0.89, 0.93, 0.965, 1.0, 1.03, 1.06, 1.08, 1.1, 1.12, 1.13, 1.14, 1.14, 1.12, 1.09, 1.07, 1.04, 0.99,
+  0.94,
 ]);
 /** Weekends and holidays: later, softer morning ramp (relative change by hour). */
 const WEEKEND_MORNING = Float64Array.from({ length: 24 }, (_, h) => 1 - 0.05 * Math.exp(-(((h - 7.5) / 2.2) ** 2)));
@@ -225,43 +200,6 @@ function summerWeight(d: CivilDate): number {
   return 0.5 - 0.5 * Math.cos((2 * Math.PI * (doy - 15)) / 365.25);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Batches that know their origin
-
-interface BatchOrigin {
-  world: WeatherWorld;
-  skill: WeatherSkill | null;
-  /** Creation hour of each row's run, or null for truth. */
-  created: Float64Array | null;
-}
-
-const origins = new WeakMap<WeatherBatch, BatchOrigin>();
-
-/**
- * A temperature-only WeatherBatch for `rows` that RegionWeatherComputer can extend to the
- * earlier hours its lags need (same world and skill, same run per row). `skill` null means
- * truth. Equivalent to `new WeatherBatch(world, rows, skill, {})` plus that knowledge.
- */
-export function regionWeatherBatch(world: WeatherWorld, rows: WeatherRows, skill: WeatherSkill | null): WeatherBatch {
-  const batch = new WeatherBatch(world, rows, skill, {});
-  origins.set(batch, { world, skill, created: skill && rows.created ? Float64Array.from(rows.created) : null });
-  return batch;
-}
-
-/**
- * The origin of a batch: registered by regionWeatherBatch, or read from a WeatherBatch that
- * exposes `world`, `skill` and `createdHours` itself.
- */
-function originOf(batch: WeatherBatch): BatchOrigin {
-  const known = origins.get(batch);
-  if (known) return known;
-  const open = batch as unknown as { world?: WeatherWorld; skill?: WeatherSkill | null; createdHours?: Float64Array | null };
-  if (open.world && open.skill !== undefined && open.createdHours !== undefined) {
-    return { world: open.world, skill: open.skill, created: open.skill ? open.createdHours : null };
-  }
-  throw new Error('RegionWeatherComputer: make the batch with regionWeatherBatch(world, rows, skill)');
-}
-
 /** Temperature has no point-local part, so a load centre's local seed only names the point. */
 function centreSeed(lat: number, lon: number): number {
   return seedOf(`centre:${lat.toFixed(4)},${lon.toFixed(4)}`);
@@ -282,6 +220,183 @@ export function poptempOnRows(world: WeatherWorld, rows: WeatherRows, skill: Wea
     for (let i = 0; i < out.length; i++) out[i] += c.weight * series.tempC[i];
   }
   return out;
+}
+
+/** Region-independent terms of each requested row, and its local day number. */
+interface RowTerms {
+  localHour: Uint8Array;
+  summer: Float64Array;
+  calendar: Float64Array;
+  weekendLike: Uint8Array;
+  /** Per noise part, how much of it the rows' run knows (1 for truth and for observed hours). */
+  noiseMemory: Float64Array[];
+  rowDayNumber: Float64Array;
+}
+
+function rowTerms(batch: WeatherBatch, validHours: ArrayLike<number>, timezone: string): RowTerms {
+  const n = validHours.length;
+  const created = batch.createdHours;
+  const localHour = new Uint8Array(n);
+  const summer = new Float64Array(n);
+  const calendar = new Float64Array(n);
+  const weekendLike = new Uint8Array(n);
+  const noiseMemory = NOISE_PARTS.map(() => new Float64Array(n).fill(1));
+  const rowDayNumber = new Float64Array(n);
+  const calendarCache = new Map<number, ReturnType<typeof calendarFactors>>();
+  const errorScale = batch.skill?.errorScale ?? 1;
+  for (let i = 0; i < n; i++) {
+    const h = validHours[i];
+    const date = localDateOfHour(timezone, h);
+    const k = dayNumber(date);
+    rowDayNumber[i] = k;
+    localHour[i] = localHourOfDay(timezone, h);
+    let cal = calendarCache.get(k);
+    if (!cal) {
+      cal = calendarFactors(date);
+      calendarCache.set(k, cal);
+    }
+    calendar[i] = created ? cal.nominal : cal.truth;
+    weekendLike[i] = cal.weekendLike ? 1 : 0;
+    summer[i] = summerWeight(date);
+    if (created) {
+      const lead = Math.max(0, h + 0.5 - created[i]);
+      // Climatology (the `normal` model) knows none of the noise, at any lead.
+      const climatology = batch.skill?.climatology === true;
+      NOISE_PARTS.forEach((part, k) => (noiseMemory[k][i] = climatology ? 0 : Math.exp((-lead * errorScale) / part.memoryHours)));
+    }
+  }
+  return { localHour, summer, calendar, weekendLike, noiseMemory, rowDayNumber };
+}
+
+/** Local day starts of one timezone, cached per day number. */
+function dayStarts(timezone: string): (k: number) => number {
+  const dayStart = new Map<number, number>();
+  return (k) => {
+    let s = dayStart.get(k);
+    if (s === undefined) {
+      const d = new Date(k * 86_400_000);
+      s = localDayStartHour(timezone, { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+      dayStart.set(k, s);
+    }
+    return s;
+  };
+}
+
+/** The extended rows and, per requested row, where its hour and its three day blocks lie in them. */
+interface ExtendedRows {
+  valid: number[];
+  /** The run of each extended row (NaN for truth). */
+  created: number[];
+  blocks: DayBlock[];
+  rowExt: Int32Array;
+  rowDay: Int32Array;
+  rowDay1: Int32Array;
+  rowDay2: Int32Array;
+}
+
+/**
+ * Extended rows: for each group of consecutive rows of one run, every hour of the local days
+ * D−2..D of its rows.
+ */
+function extendRows(
+  validHours: ArrayLike<number>,
+  created: Float64Array | null,
+  rowDayNumber: Float64Array,
+  timezone: string,
+): ExtendedRows {
+  const n = validHours.length;
+  const startOfDay = dayStarts(timezone);
+  const extValid: number[] = [];
+  const extCreated: number[] = [];
+  const blocks: DayBlock[] = [];
+  const rowExt = new Int32Array(n);
+  const rowDay = new Int32Array(n);
+  const rowDay1 = new Int32Array(n);
+  const rowDay2 = new Int32Array(n);
+  for (let g0 = 0; g0 < n;) {
+    let g1 = g0 + 1;
+    while (g1 < n && (created ? created[g1] === created[g0] : true)) g1++;
+    const run = created ? created[g0] : Number.NaN;
+    const days = new Set<number>();
+    for (let i = g0; i < g1; i++) for (let lag = 0; lag <= 2; lag++) days.add(rowDayNumber[i] - lag);
+    const blockOf = new Map<number, number>();
+    for (const k of [...days].sort((a, b) => a - b)) {
+      const from = extValid.length;
+      const s = startOfDay(k);
+      const e = startOfDay(k + 1);
+      for (let h = s; h < e; h++) {
+        extValid.push(h);
+        extCreated.push(run);
+      }
+      blockOf.set(k, blocks.length);
+      blocks.push({ from, to: extValid.length });
+    }
+    for (let i = g0; i < g1; i++) {
+      const k = rowDayNumber[i];
+      const b = blockOf.get(k)!;
+      rowDay[i] = b;
+      rowDay1[i] = blockOf.get(k - 1)!;
+      rowDay2[i] = blockOf.get(k - 2)!;
+      rowExt[i] = blocks[b].from + (validHours[i] - startOfDay(k));
+    }
+    g0 = g1;
+  }
+  return { valid: extValid, created: extCreated, blocks, rowExt, rowDay, rowDay1, rowDay2 };
+}
+
+/**
+ * Where each extended row's temperature comes from: the caller's batch for the requested
+ * rows themselves, a batch of the run for its other not-yet-past hours, and one truth batch
+ * (one row per hour) for hours already past when the run was made and for truth. A row's
+ * value does not depend on the batch that computes it, so this changes no number.
+ */
+function extendedSources(
+  batch: WeatherBatch,
+  validHours: ArrayLike<number>,
+  ext: ExtendedRows,
+): { extSource: Uint8Array; extIndex: Int32Array; batches: (WeatherBatch | null)[] } {
+  const created = batch.createdHours;
+  const m = ext.valid.length;
+  const extSource = new Uint8Array(m);
+  const extIndex = new Int32Array(m).fill(-1);
+  for (let i = 0; i < validHours.length; i++) {
+    if (!created || validHours[i] >= created[i]) extIndex[ext.rowExt[i]] = i;
+  }
+  const fValid: number[] = [];
+  const fCreated: number[] = [];
+  const tValid: number[] = [];
+  const truthRowOf = new Map<number, number>();
+  for (let j = 0; j < m; j++) {
+    if (extIndex[j] >= 0) {
+      extSource[j] = 0;
+    } else if (created && ext.valid[j] >= ext.created[j]) {
+      extSource[j] = 1;
+      extIndex[j] = fValid.length;
+      fValid.push(ext.valid[j]);
+      fCreated.push(ext.created[j]);
+    } else {
+      extSource[j] = 2;
+      let t = truthRowOf.get(ext.valid[j]);
+      if (t === undefined) {
+        t = tValid.length;
+        truthRowOf.set(ext.valid[j], t);
+        tValid.push(ext.valid[j]);
+      }
+      extIndex[j] = t;
+    }
+  }
+  const { world, skill } = batch;
+  // Climatology sees no observations either: its past hours are climatology too.
+  const pastSkill = skill?.climatology ? skill : null;
+  return {
+    extSource,
+    extIndex,
+    batches: [
+      batch,
+      fValid.length > 0 ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null,
+      tValid.length > 0 ? new WeatherBatch(world, { valid: tValid, created: null }, pastSkill, {}) : null,
+    ],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,13 +421,14 @@ interface CentreSeries {
  */
 export class RegionWeatherComputer {
   readonly n: number;
-  private readonly origin: BatchOrigin;
+  /** The caller's batch: its world and skill also compute the lagged hours. */
+  private readonly batch: WeatherBatch;
   /** Per requested row: index of its own hour in the extended rows, and its three day blocks. */
   private readonly rowExt: Int32Array;
   private readonly rowDay: Int32Array;
   private readonly rowDay1: Int32Array;
   private readonly rowDay2: Int32Array;
-  private readonly blocks: DayBlock[] = [];
+  private readonly blocks: DayBlock[];
   /** Extended rows: which source batch computes each, and the row there. */
   private readonly extSource: Uint8Array;
   private readonly extIndex: Int32Array;
@@ -341,140 +457,28 @@ export class RegionWeatherComputer {
     const n = validHours.length;
     this.n = n;
     if (batch.n !== n) throw new Error(`RegionWeatherComputer: batch has ${batch.n} rows, validHours ${n}`);
-    this.origin = originOf(batch);
-    const created = this.origin.created;
-
-    // Local day starts, cached per day.
-    const dayStart = new Map<number, number>();
-    const startOfDay = (d: CivilDate): number => {
-      const k = dayNumber(d);
-      let s = dayStart.get(k);
-      if (s === undefined) {
-        s = localDayStartHour(timezone, d);
-        dayStart.set(k, s);
-      }
-      return s;
-    };
-    const civilOfDayNumber = (k: number): CivilDate => {
-      const d = new Date(k * 86_400_000);
-      return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-    };
-
-    this.localHour = new Uint8Array(n);
-    this.summer = new Float64Array(n);
-    this.calendar = new Float64Array(n);
-    this.weekendLike = new Uint8Array(n);
-    this.noiseMemory = NOISE_PARTS.map(() => new Float64Array(n).fill(1));
-    const rowDayNumber = new Float64Array(n);
-    const calendarCache = new Map<number, ReturnType<typeof calendarFactors>>();
-    const errorScale = this.origin.skill?.errorScale ?? 1;
-    for (let i = 0; i < n; i++) {
-      const h = validHours[i];
-      const date = localDateOfHour(timezone, h);
-      const k = dayNumber(date);
-      rowDayNumber[i] = k;
-      this.localHour[i] = localHourOfDay(timezone, h);
-      let cal = calendarCache.get(k);
-      if (!cal) {
-        cal = calendarFactors(date);
-        calendarCache.set(k, cal);
-      }
-      this.calendar[i] = created ? cal.nominal : cal.truth;
-      this.weekendLike[i] = cal.weekendLike ? 1 : 0;
-      this.summer[i] = summerWeight(date);
-      if (created) {
-        const lead = Math.max(0, h + 0.5 - created[i]);
-        // Climatology (the `normal` model) knows none of the noise, at any lead.
-        const climatology = this.origin.skill?.climatology === true;
-        NOISE_PARTS.forEach((part, k) => (this.noiseMemory[k][i] = climatology ? 0 : Math.exp((-lead * errorScale) / part.memoryHours)));
-      }
-    }
-
-    if (created && this.origin.skill?.member !== undefined) {
+    this.batch = batch;
+    const terms = rowTerms(batch, validHours, timezone);
+    this.localHour = terms.localHour;
+    this.summer = terms.summer;
+    this.calendar = terms.calendar;
+    this.weekendLike = terms.weekendLike;
+    this.noiseMemory = terms.noiseMemory;
+    if (batch.createdHours && batch.skill?.member !== undefined) {
       this.noiseShared = this.noiseMemory.map((m) => Float64Array.from(m, (k) => memberWeights(k).shared));
       this.noiseOwn = this.noiseMemory.map((m) => Float64Array.from(m, (k) => memberWeights(k).own));
     }
-
-    // Extended rows: for each group of consecutive rows of one run, every hour of the local
-    // days D−2..D of its rows.
-    const extValid: number[] = [];
-    const extCreated: number[] = [];
-    this.rowExt = new Int32Array(n);
-    this.rowDay = new Int32Array(n);
-    this.rowDay1 = new Int32Array(n);
-    this.rowDay2 = new Int32Array(n);
-    for (let g0 = 0; g0 < n; ) {
-      let g1 = g0 + 1;
-      while (g1 < n && (created ? created[g1] === created[g0] : true)) g1++;
-      const run = created ? created[g0] : Number.NaN;
-      const days = new Set<number>();
-      for (let i = g0; i < g1; i++) for (let lag = 0; lag <= 2; lag++) days.add(rowDayNumber[i] - lag);
-      const blockOf = new Map<number, number>();
-      for (const k of [...days].sort((a, b) => a - b)) {
-        const from = extValid.length;
-        const s = startOfDay(civilOfDayNumber(k));
-        const e = startOfDay(civilOfDayNumber(k + 1));
-        for (let h = s; h < e; h++) {
-          extValid.push(h);
-          extCreated.push(run);
-        }
-        blockOf.set(k, this.blocks.length);
-        this.blocks.push({ from, to: extValid.length });
-      }
-      for (let i = g0; i < g1; i++) {
-        const k = rowDayNumber[i];
-        const b = blockOf.get(k)!;
-        this.rowDay[i] = b;
-        this.rowDay1[i] = blockOf.get(k - 1)!;
-        this.rowDay2[i] = blockOf.get(k - 2)!;
-        this.rowExt[i] = this.blocks[b].from + (validHours[i] - startOfDay(civilOfDayNumber(k)));
-      }
-      g0 = g1;
-    }
-
-    // Where each extended row's temperature comes from: the caller's batch for the requested
-    // rows themselves, a batch of the run for its other not-yet-past hours, and one truth batch
-    // (one row per hour) for hours already past when the run was made and for truth. A row's
-    // value does not depend on the batch that computes it, so this changes no number.
-    const m = extValid.length;
-    this.extSource = new Uint8Array(m);
-    this.extIndex = new Int32Array(m).fill(-1);
-    for (let i = 0; i < n; i++) {
-      if (!created || validHours[i] >= created[i]) this.extIndex[this.rowExt[i]] = i;
-    }
-    const fValid: number[] = [];
-    const fCreated: number[] = [];
-    const tValid: number[] = [];
-    const truthRowOf = new Map<number, number>();
-    for (let j = 0; j < m; j++) {
-      if (this.extIndex[j] >= 0) {
-        this.extSource[j] = 0;
-      } else if (created && extValid[j] >= extCreated[j]) {
-        this.extSource[j] = 1;
-        this.extIndex[j] = fValid.length;
-        fValid.push(extValid[j]);
-        fCreated.push(extCreated[j]);
-      } else {
-        this.extSource[j] = 2;
-        let t = truthRowOf.get(extValid[j]);
-        if (t === undefined) {
-          t = tValid.length;
-          truthRowOf.set(extValid[j], t);
-          tValid.push(extValid[j]);
-        }
-        this.extIndex[j] = t;
-      }
-    }
-    const { world, skill } = this.origin;
-    const used = [true, fValid.length > 0, tValid.length > 0];
-    // Climatology sees no observations either: its past hours are climatology too.
-    const pastSkill = skill?.climatology ? skill : null;
-    this.sources = [
-      used[0] ? batch : null,
-      used[1] ? new WeatherBatch(world, { valid: fValid, created: fCreated }, skill, {}) : null,
-      used[2] ? new WeatherBatch(world, { valid: tValid, created: null }, pastSkill, {}) : null,
-    ].map((b) => (b ? { batch: b, series: newWeatherSeries(b.n) } : null));
-    this.extTemp = new Float64Array(m);
+    const ext = extendRows(validHours, batch.createdHours, terms.rowDayNumber, timezone);
+    this.blocks = ext.blocks;
+    this.rowExt = ext.rowExt;
+    this.rowDay = ext.rowDay;
+    this.rowDay1 = ext.rowDay1;
+    this.rowDay2 = ext.rowDay2;
+    const sources = extendedSources(batch, validHours, ext);
+    this.extSource = sources.extSource;
+    this.extIndex = sources.extIndex;
+    this.sources = sources.batches.map((b) => (b ? { batch: b, series: newWeatherSeries(b.n) } : null));
+    this.extTemp = new Float64Array(ext.valid.length);
   }
 
   /** Population-weighted temperature (°C) of the region on every row. */
@@ -543,7 +547,8 @@ export class RegionWeatherComputer {
     const smooth = new Float64Array(this.n);
     for (let i = 0; i < this.n; i++) {
       hourly[i] = t[this.rowExt[i]];
-      smooth[i] = LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
+      smooth[i] =
+        LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
     }
     s = { hourly, smooth };
     this.centreCache.set(key, s);
@@ -588,8 +593,8 @@ export class RegionWeatherComputer {
   private noise(region: Region): Float64Array {
     const scale = DEMAND_PARAMS[region.iso].noiseSd / VALUE_NOISE1_SD;
     const out = new Float64Array(this.n);
-    const skill = this.origin.skill;
-    const member = this.origin.created && skill?.member !== undefined ? skill.member : null;
+    const skill = this.batch.skill;
+    const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
     NOISE_PARTS.forEach((part, k) => {
       const name = `load-noise:${part.scope === 'iso' ? region.iso : region.id}`;
       const walker = new ValueNoise1Walker(seedOf(name), part.stream);
@@ -598,7 +603,7 @@ export class RegionWeatherComputer {
       for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
       if (member === null) return;
       // An ensemble member draws what its run does not know of the noise: a part shared by
-      // the ensemble and one of its own (weather.ts, memberWeights).
+      // the ensemble and one of its own (weather/skill.ts, memberWeights).
       const shared = new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), part.stream);
       const own = new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), part.stream);
       const ws = this.noiseShared![k];

@@ -116,7 +116,14 @@ export class SpectralField {
    * noise over (valid, created) with time scales validTau and runTau, so the error of
    * consecutive runs differs little while runs days apart have independent errors.
    */
-  errorBasis(valid: ArrayLike<number>, created: ArrayLike<number>, out: Float64Array, validTau: number, runTau: number, stream: number): void {
+  errorBasis(
+    valid: ArrayLike<number>,
+    created: ArrayLike<number>,
+    out: Float64Array,
+    validTau: number,
+    runTau: number,
+    stream: number,
+  ): void {
     const k = this.k;
     const n = valid.length;
     const amp = this.errorAmp / VALUE_NOISE2_SD;
@@ -150,7 +157,14 @@ export function dotRow(point: Float64Array, time: Float64Array, row: number, n: 
  * Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]
  * (added to what `out` holds when `accumulate` is set).
  */
-export function dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, accumulate = false, from = 0, to = out.length): void {
+export function dotAllRows(
+  point: Float64Array,
+  time: Float64Array,
+  out: Float64Array,
+  accumulate = false,
+  from = 0,
+  to = out.length,
+): void {
   const n = out.length;
   if (!accumulate) out.fill(0, from, to);
   // Four basis rows per pass: a quarter of the loads and stores of `out` (the hot loop).

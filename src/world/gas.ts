@@ -1,7 +1,7 @@
 /**
  * Daily natural gas prices ($/MMBtu) at the trading hubs (catalog/gasHubs.ts).
  *
- * Henry Hub, in logs: a yearly level (annual averages of realism-targets §0/§4: 2023 $2.55,
+ * Henry Hub, in logs: a yearly level (annual averages of docs/realism-targets.md §0/§4: 2023 $2.55,
  * 2024 $2.19, 2025 $3.5, 2026 $4.2), a winter premium, the national heating/cooling demand
  * anomaly (population-weighted temperature of the seven ISOs against its normal, with an extra
  * response to severe cold), storage (the decaying sum of past extra weather-driven demand: a
@@ -20,13 +20,13 @@
  * fed by forecast inputs.
  */
 import { GAS_HUBS, GAS_TIMEZONE, type GasHub } from '../catalog/gasHubs.ts';
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { ISO_CODES, ISO_CODES_BY_NUMBER, isoTable, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { localDayStartHour } from '../time/zones.ts';
 import { nercHolidayOf, poptempOnRows } from './demand.ts';
 import { gaussianish, seedOf } from './hash.ts';
 import { climatePoptemp, yearPosition } from './outage.ts';
-import type { WeatherWorld } from './weather.ts';
+import type { WeatherWorld } from './weather/world.ts';
 
 const DAY_MS = 86_400_000;
 const SEED = seedOf('gridcast/world/gas/v1');
@@ -45,7 +45,7 @@ const X_PHI = 0.99;
 const X_SD = 0.13;
 const HENRY_DAILY_SD = 0.025;
 /** Rough population weights of the seven ISOs in the national temperature anomaly. */
-const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = { pjm: 0.28, miso: 0.2, spp: 0.06, ercot: 0.13, caiso: 0.13, nyiso: 0.11, isone: 0.09 };
+const NATIONAL_WEIGHTS: Readonly<Record<IsoCode, number>> = isoTable((p) => p.nationalGasWeight);
 
 interface BasisParams {
   /** Mean basis by year ($/MMBtu), or one value for all years. */
@@ -64,18 +64,52 @@ interface BasisParams {
 const BASIS: Readonly<Record<string, BasisParams>> = {
   henry_hub: { mean: 0, winter: 0, sd: 0, phi: 0, daily: 0 },
   // Permian takeaway: negative on ~45 % of 2024's days, record lows around −$4 to −$5.
-  waha: { mean: { 2021: -0.4, 2022: -0.9, 2023: -1.2, 2024: -2.9, 2025: -2.4, 2026: -3.4, 2027: -1.8 }, winter: 0.3, sd: 0.95, phi: 0.93, daily: 0.25 },
-  houston_ship_channel: { mean: -0.22, winter: 0.05, sd: 0.12, phi: 0.9, daily: 0.05, spike: { threshold: 0, width: 3, scale: 0.3, cap: 15 } },
+  waha: {
+    mean: { 2021: -0.4, 2022: -0.9, 2023: -1.2, 2024: -2.9, 2025: -2.4, 2026: -3.4, 2027: -1.8 },
+    winter: 0.3,
+    sd: 0.95,
+    phi: 0.93,
+    daily: 0.25,
+  },
+  houston_ship_channel: {
+    mean: -0.22,
+    winter: 0.05,
+    sd: 0.12,
+    phi: 0.9,
+    daily: 0.05,
+    spike: { threshold: 0, width: 3, scale: 0.3, cap: 15 },
+  },
   katy: { mean: -0.1, winter: 0.05, sd: 0.1, phi: 0.9, daily: 0.05, spike: { threshold: 0, width: 3, scale: 0.3, cap: 15 } },
   carthage: { mean: -0.15, winter: 0.05, sd: 0.1, phi: 0.9, daily: 0.05, spike: { threshold: -1, width: 3, scale: 0.25, cap: 12 } },
-  panhandle_eastern: { mean: -0.55, winter: 0.15, sd: 0.3, phi: 0.95, daily: 0.08, spike: { threshold: -6, width: 3, scale: 0.4, cap: 20 } },
-  chicago_citygate: { mean: -0.05, winter: 0.15, sd: 0.15, phi: 0.93, daily: 0.06, spike: { threshold: -12, width: 3, scale: 0.4, cap: 25 } },
+  panhandle_eastern: {
+    mean: -0.55,
+    winter: 0.15,
+    sd: 0.3,
+    phi: 0.95,
+    daily: 0.08,
+    spike: { threshold: -6, width: 3, scale: 0.4, cap: 20 },
+  },
+  chicago_citygate: {
+    mean: -0.05,
+    winter: 0.15,
+    sd: 0.15,
+    phi: 0.93,
+    daily: 0.06,
+    spike: { threshold: -12, width: 3, scale: 0.4, cap: 25 },
+  },
   michcon: { mean: 0, winter: 0.1, sd: 0.12, phi: 0.93, daily: 0.05, spike: { threshold: -13, width: 3, scale: 0.3, cap: 15 } },
   ventura: { mean: 0.05, winter: 0.2, sd: 0.15, phi: 0.93, daily: 0.06, spike: { threshold: -15, width: 3, scale: 0.5, cap: 25 } },
   dominion_south: { mean: -0.95, winter: 0.1, sd: 0.3, phi: 0.95, daily: 0.08, spike: { threshold: -10, width: 3, scale: 0.3, cap: 10 } },
   texas_eastern_m3: { mean: -0.35, winter: 1.1, sd: 0.35, phi: 0.9, daily: 0.12, spike: { threshold: -4, width: 3, scale: 1.2, cap: 30 } },
   transco_z6_ny: { mean: -0.3, winter: 0.9, sd: 0.35, phi: 0.9, daily: 0.15, spike: { threshold: -1, width: 3, scale: 1.4, cap: 45 } },
-  algonquin_citygates: { mean: 0.2, winter: 1.0, sd: 0.35, phi: 0.9, daily: 0.15, spike: { threshold: -1, width: 2.8, scale: 2.4, cap: 65 } },
+  algonquin_citygates: {
+    mean: 0.2,
+    winter: 1.0,
+    sd: 0.35,
+    phi: 0.9,
+    daily: 0.15,
+    spike: { threshold: -1, width: 2.8, scale: 2.4, cap: 65 },
+  },
   socal_citygate: { mean: 0.4, winter: 0.3, sd: 0.35, phi: 0.93, daily: 0.1, spike: { threshold: 7, width: 2, scale: 0.5, cap: 20 } },
   socal_border: { mean: 0.1, winter: 0.1, sd: 0.2, phi: 0.93, daily: 0.06 },
   pge_citygate: { mean: 0.8, winter: 0.1, sd: 0.3, phi: 0.93, daily: 0.08, spike: { threshold: 6, width: 2, scale: 0.5, cap: 30 } },
@@ -167,7 +201,9 @@ function season(epoch: number): { t: number; winter: number; c: ReturnType<typeo
 
 /** A value by year, interpolated linearly between mid-year anchors (held flat beyond the table). */
 function yearly(table: Readonly<Record<number, number>>, epoch: number): number {
-  const years = Object.keys(table).map(Number).sort((a, b) => a - b);
+  const years = Object.keys(table)
+    .map(Number)
+    .sort((a, b) => a - b);
   const x = 1970 + epoch / 365.25 - 0.5;
   if (x <= years[0]) return table[years[0]];
   if (x >= years[years.length - 1]) return table[years[years.length - 1]];
@@ -183,7 +219,7 @@ function yearly(table: Readonly<Record<number, number>>, epoch: number): number 
 function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): { anomaly: number; heating: number } {
   let anomaly = 0;
   let heating = 0;
-  for (const iso of ISO_CODES) {
+  for (const iso of ISO_CODES_BY_NUMBER) {
     const normal = climatePoptemp(iso, t);
     const mean = (normal.minC + normal.maxC) / 2;
     anomaly += NATIONAL_WEIGHTS[iso] * (temps[iso] - mean);
@@ -282,7 +318,13 @@ const TOTAL_LOG_VAR = X_SD * X_SD + HENRY_DAILY_SD * HENRY_DAILY_SD;
  * trading day whose print the forecaster knows, < tradingDay) it is a forecast: slow states
  * carried forward, no daily shocks.
  */
-export function gasPrint(world: WeatherWorld, hub: GasHub, tradingDay: number, temps: Readonly<Record<IsoCode, number>>, knownDay?: number): number {
+export function gasPrint(
+  world: WeatherWorld,
+  hub: GasHub,
+  tradingDay: number,
+  temps: Readonly<Record<IsoCode, number>>,
+  knownDay?: number,
+): number {
   const known = knownDay ?? tradingDay;
   // The deficit through the day before the print; a forecaster knows it through its last known print and lets it decay.
   const storage = storageDeficit(world, known - 1) * STORAGE_DECAY ** (tradingDay - known);

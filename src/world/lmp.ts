@@ -17,45 +17,12 @@
  * smooth premium rather than a sure spike. Real-time truth adds the volatility of 5-minute
  * markets: a small hourly noise and rare spikes, more frequent when the system is tight.
  */
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { isoNumber, isoTable, type IsoCode } from '../catalog/isos.ts';
+import type { LmpParams, ZonePricing } from '../catalog/isos/profile.ts';
 import { gaussianish, seedOf, unit } from './hash.ts';
 import { ISO_THERMAL_FLEET_MW } from './outage.ts';
 
-export interface LmpParams {
-  /** Nuclear, hydro and other zero-cost must-run output (MW). */
-  baseloadMw: number;
-  /** Net imports (MW). */
-  importsMw: number;
-  nuclearMw: number;
-  coalMw: number;
-  /** $/MWh of the cheapest and dearest coal unit. */
-  coalCost: readonly [number, number];
-  /** Share of the gas fleet that is combined cycle. */
-  ccgtShare: number;
-  /** Thermal units that stay committed, as a share of demand. */
-  minThermalShare: number;
-  /** Lowest price (the deepest negative bids) and the scarcity cap, $/MWh. */
-  floor: number;
-  cap: number;
-  /** Offer markup over fuel and variable costs, $/MWh. */
-  markup: number;
-  /** Peakers switch to oil above this gas price ($/MMBtu equivalent), or never. */
-  oilSwitch: number;
-  /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
-  reserveMw: number;
-  /** Batteries (MW): they charge from surplus wind and solar and discharge when the system is tight. */
-  storageMw: number;
-}
-
-export const LMP_PARAMS: Readonly<Record<IsoCode, LmpParams>> = {
-  pjm: { baseloadMw: 34_500, importsMw: 0, nuclearMw: 32_500, coalMw: 38_000, coalCost: [22, 34], ccgtShare: 0.55, minThermalShare: 0.3, floor: -10, cap: 2000, markup: 11, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 1_000 },
-  miso: { baseloadMw: 13_500, importsMw: 0, nuclearMw: 12_000, coalMw: 45_000, coalCost: [20, 32], ccgtShare: 0.5, minThermalShare: 0.32, floor: -15, cap: 2000, markup: 3, oilSwitch: Infinity, reserveMw: 35_000, storageMw: 500 },
-  spp: { baseloadMw: 3_800, importsMw: 0, nuclearMw: 1_800, coalMw: 20_000, coalCost: [18, 30], ccgtShare: 0.45, minThermalShare: 0.27, floor: -25, cap: 1000, markup: 5, oilSwitch: Infinity, reserveMw: 5_000, storageMw: 500 },
-  ercot: { baseloadMw: 5_000, importsMw: 0, nuclearMw: 5_000, coalMw: 13_500, coalCost: [20, 30], ccgtShare: 0.6, minThermalShare: 0.2, floor: -25, cap: 5000, markup: 6, oilSwitch: Infinity, reserveMw: 0, storageMw: 14_000 },
-  caiso: { baseloadMw: 7_500, importsMw: 2_500, nuclearMw: 2_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.12, floor: -40, cap: 1000, markup: 12, oilSwitch: Infinity, reserveMw: 0, storageMw: 7_000 },
-  nyiso: { baseloadMw: 6_800, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.5, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 300 },
-  isone: { baseloadMw: 4_600, importsMw: 2_500, nuclearMw: 3_300, coalMw: 0, coalCost: [0, 0], ccgtShare: 0.6, minThermalShare: 0.28, floor: -10, cap: 1000, markup: 8, oilSwitch: 20, reserveMw: 1_500, storageMw: 500 },
-};
+export const LMP_PARAMS: Readonly<Record<IsoCode, LmpParams>> = isoTable((p) => p.lmp);
 
 /** One block of the stack: its size and its cost at the bottom and top, $/MWh. */
 interface Block {
@@ -168,7 +135,7 @@ const RT_SPIKE_TIGHT = 0.06;
  * scarcity, ramps), more likely when the system is tight. `stream` separates nodes' noise.
  */
 export function realTimePrice(iso: IsoCode, price: number, hour: number, u: number, stream: number): number {
-  const isoIndex = ISO_CODES.indexOf(iso);
+  const isoIndex = isoNumber(iso);
   const common = gaussianish(RT_SEED, isoIndex, hour);
   const own = gaussianish(RT_SEED, 1000 + stream, hour);
   let rt = price + Math.abs(price) * RT_NOISE * (0.8 * common + 0.6 * own) + 2 * common;
@@ -184,43 +151,10 @@ export function dayAheadPremium(price: number): number {
   return 0.8 + 0.02 * Math.abs(price);
 }
 
-/**
- * Per-zone pricing: `pocket` scales the zone's price with system tightness (import-constrained
- * load pockets above 0, export areas below); `exportShare` of the zone's installed wind and
- * solar can leave it before congestion, which then costs `exportPrice` $/MWh per GW of surplus.
- */
-export interface ZonePricing {
-  pocket?: number;
-  exportShare?: number;
-  exportPrice?: number;
-}
-
-export const LMP_ZONES: Readonly<Record<IsoCode, Readonly<Record<string, ZonePricing>>>> = {
-  pjm: { pseg: { pocket: 0.08 }, bge: { pocket: 0.1 }, pepco: { pocket: 0.08 }, dom: { pocket: 0.05 }, jcpl: { pocket: 0.05 }, aep: { pocket: -0.05 }, comed: { pocket: -0.08, exportShare: 0.5, exportPrice: 5 } },
-  miso: { lrz1: { pocket: -0.06, exportShare: 0.45, exportPrice: 6 }, lrz3: { exportShare: 0.5, exportPrice: 5 }, lrz7: { pocket: 0.04 }, lrz9: { pocket: 0.03 } },
-  spp: { north: { exportShare: 0.4, exportPrice: 8 }, central: { exportShare: 0.5, exportPrice: 6 }, south: { pocket: 0.03 } },
-  ercot: { far_west: { exportShare: 0.35, exportPrice: 9 }, west: { exportShare: 0.4, exportPrice: 8 }, southern: { exportShare: 0.5, exportPrice: 6 }, coast: { pocket: 0.05 }, north_central: { pocket: 0.02 } },
-  caiso: { sce: { exportShare: 0.55, exportPrice: 6 }, vea: { exportShare: 0.4, exportPrice: 8 }, sdge: { pocket: 0.1 }, pge: { pocket: 0.03 } },
-  nyiso: { west: { pocket: -0.15 }, genese: { pocket: -0.1 }, central: { pocket: -0.1 }, north: { pocket: -0.2, exportShare: 0.5, exportPrice: 5 }, mhk_vl: { pocket: -0.08 }, capitl: { pocket: 0 }, hud_vl: { pocket: 0.08 }, millwd: { pocket: 0.12 }, dunwod: { pocket: 0.15 }, nyc: { pocket: 0.35 }, longil: { pocket: 0.45 } },
-  isone: { me: { pocket: -0.06 }, nh: { pocket: -0.02 }, vt: { pocket: -0.02 }, ct: { pocket: 0.04 }, nemassbost: { pocket: 0.05 } },
-};
+export const LMP_ZONES: Readonly<Record<IsoCode, Readonly<Record<string, ZonePricing>>>> = isoTable((p) => p.lmpZones);
 
 /** The gas hub that fuels each zone's marginal units: the ISO's default, or a zone's own. */
-const ZONE_GAS: Readonly<Record<IsoCode, { default: string; zones?: Readonly<Record<string, string>> }>> = {
-  pjm: {
-    default: 'dominion_south',
-    zones: Object.fromEntries([
-      ['comed', 'chicago_citygate'],
-      ...['aeco', 'dpl', 'jcpl', 'peco', 'pseg', 'bge', 'pepco', 'meted', 'ppl'].map((z) => [z, 'texas_eastern_m3']),
-    ]),
-  },
-  miso: { default: 'chicago_citygate', zones: { lrz1: 'ventura', lrz2: 'ventura', lrz3: 'ventura', lrz7: 'michcon', lrz8: 'henry_hub', lrz9: 'henry_hub', lrz10: 'henry_hub' } },
-  spp: { default: 'panhandle_eastern' },
-  ercot: { default: 'houston_ship_channel', zones: { west: 'waha', far_west: 'waha', north: 'carthage', north_central: 'carthage', east: 'carthage', south_central: 'katy', southern: 'katy' } },
-  caiso: { default: 'socal_citygate', zones: { pge: 'pge_citygate', vea: 'socal_border' } },
-  nyiso: { default: 'dominion_south', zones: { nyc: 'transco_z6_ny', longil: 'transco_z6_ny', dunwod: 'transco_z6_ny', millwd: 'transco_z6_ny', hud_vl: 'transco_z6_ny' } },
-  isone: { default: 'algonquin_citygates' },
-};
+const ZONE_GAS: Readonly<Record<IsoCode, { default: string; zones?: Readonly<Record<string, string>> }>> = isoTable((p) => p.zoneGas);
 
 /** Id of the gas hub of an ISO zone. */
 export function zoneGasHub(iso: IsoCode, zone: string): string {

@@ -1,6 +1,6 @@
 /**
  * Daily generator outages (MW unavailable) per ISO: the `outage` metric, day-beginning at
- * local midnight (isoview-api.md §3.2). Levels follow realism-targets.md §2d and its model
+ * local midnight (isoview-api.md §3.2). Levels follow docs/realism-targets.md §2d and its model
  * hint:
  *
  *   outage = planned + forced
@@ -18,7 +18,7 @@
  *
  * Forecasts (`optimized`, `iso`): the planned part with a tiny schedule-revision error; the
  * forced part evaluated at the forecast's own temperatures, with the random multiplier seen
- * the way weather.ts sees anomalies: z_f = α·z + β·E, α = 1 − e²/2, β = √(e² − (1 − α)²), so
+ * the way weather/skill.ts sees anomalies: z_f = α·z + β·E, α = 1 − e²/2, β = √(e² − (1 − α)²), so
  * the error has variance e²(lead) and the forecast keeps the variance of the truth. E is
  * value noise over (valid day, run day), so consecutive runs differ little. `iso` errors are
  * 20 % larger. `normal` is the seasonal climatology of the total: the smooth planned curve
@@ -27,7 +27,8 @@
  * Every number is a pure function of the inputs and OUTAGE_SEED (no Math.random).
  * Calibration: scripts/outage-calibration.ts.
  */
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { isoNumber, isoTable, type IsoCode } from '../catalog/isos.ts';
+import type { OutageParams, PoptempClimate } from '../catalog/isos/profile.ts';
 import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, gaussianish, seedOf, valueNoise1, valueNoise2 } from './hash.ts';
 
 export interface OutageDayInput {
@@ -48,75 +49,14 @@ export type OutageModelName = 'optimized' | 'iso' | 'normal';
  * of which ~150 GW thermal; MISO ~120; ERCOT ~85; SPP ~55; CAISO ~40 (incl. imports-backed
  * gas fleet); NYISO ~30; ISO-NE ~25.
  */
-export const ISO_THERMAL_FLEET_MW: Record<IsoCode, number> = {
-  pjm: 150_000,
-  miso: 120_000,
-  spp: 55_000,
-  ercot: 85_000,
-  caiso: 40_000,
-  nyiso: 30_000,
-  isone: 25_000,
-};
+export const ISO_THERMAL_FLEET_MW: Record<IsoCode, number> = isoTable((p) => p.thermalFleetMw);
 
 /** Fixed seed of every outage random stream. */
 export const OUTAGE_SEED = seedOf('gridcast/world/outage/v1');
 
-/** Per-ISO behaviour, as fractions of the thermal fleet (calibrated by scripts/outage-calibration.ts). */
-export interface OutageParams {
-  /** Planned outages left at the summer/winter peaks (long-running overhauls, derates). */
-  plannedFloor: number;
-  /** Peak height of the spring and fall maintenance seasons above the floor. */
-  plannedSpring: number;
-  plannedFall: number;
-  /** Days the fall season is shifted later (ISOs whose summer peak runs into September). */
-  fallShiftDays: number;
-  /** Forced outage rate on a normal day. */
-  forcedBase: number;
-  /** Cold-day effective temperature (°C) below which freeze-ups and gas curtailments begin. */
-  coldThresholdC: number;
-  /** Daily Tmax (°C) above which heat derates and trips begin. */
-  heatThresholdC: number;
-}
+export const OUTAGE_PARAMS: Record<IsoCode, OutageParams> = isoTable((p) => p.outage);
 
-export const OUTAGE_PARAMS: Record<IsoCode, OutageParams> = {
-  // PJM: ~25 GW planned in April, 10–13 GW out on summer alert days; Elliott ~−17 °C → ~25 %.
-  pjm: { plannedFloor: 0.02, plannedSpring: 0.16, plannedFall: 0.14, fallShiftDays: 0, forcedBase: 0.055, coldThresholdC: -10, heatThresholdC: 33 },
-  // MISO: daily average ~50–60 GW out in October; a large floor of long outages/derates all year.
-  // Winter still ~40 GW out (Feb 2025: 39 GW), so the floor is high and the seasons modest.
-  miso: { plannedFloor: 0.2, plannedSpring: 0.18, plannedFall: 0.2, fallShiftDays: 0, forcedBase: 0.06, coldThresholdC: -14, heatThresholdC: 33 },
-  spp: { plannedFloor: 0.02, plannedSpring: 0.2, plannedFall: 0.2, fallShiftDays: 5, forcedBase: 0.05, coldThresholdC: -8, heatThresholdC: 37 },
-  // ERCOT: spring ~20–33 GW out; weatherisation gaps make it freeze at milder cold (Uri).
-  ercot: { plannedFloor: 0.015, plannedSpring: 0.22, plannedFall: 0.18, fallShiftDays: 12, forcedBase: 0.05, coldThresholdC: -4, heatThresholdC: 38 },
-  // CAISO: summer peak runs into September, so fall maintenance starts later.
-  caiso: { plannedFloor: 0.05, plannedSpring: 0.2, plannedFall: 0.16, fallShiftDays: 18, forcedBase: 0.05, coldThresholdC: -3, heatThresholdC: 36 },
-  nyiso: { plannedFloor: 0.02, plannedSpring: 0.16, plannedFall: 0.14, fallShiftDays: 0, forcedBase: 0.045, coldThresholdC: -12, heatThresholdC: 32 },
-  isone: { plannedFloor: 0.03, plannedSpring: 0.14, plannedFall: 0.12, fallShiftDays: 0, forcedBase: 0.05, coldThresholdC: -13, heatThresholdC: 32 },
-};
-
-/**
- * Approximate climatology of each ISO's population-weighted temperature, used only by the
- * `normal` model (expected forced outages by season) and as the calibration stand-in.
- * Daily mean = meanC − ampC·cos(2π(doy − coldestDoy)/365.25); Tmin/Tmax = mean ∓ rangeC/2;
- * day-to-day anomalies have standard deviation sdWinterC (mid-January) … sdSummerC (July).
- */
-export interface PoptempClimate {
-  meanC: number;
-  ampC: number;
-  coldestDoy: number;
-  rangeC: number;
-  sdWinterC: number;
-  sdSummerC: number;
-}
-
-export const OUTAGE_POPTEMP_CLIMATE: Record<IsoCode, PoptempClimate> = {
-  pjm: { meanC: 12.5, ampC: 12, coldestDoy: 20, rangeC: 10, sdWinterC: 5, sdSummerC: 2.5 },
-  miso: { meanC: 10, ampC: 14, coldestDoy: 20, rangeC: 11, sdWinterC: 6, sdSummerC: 2.5 },
-  spp: { meanC: 14, ampC: 12.5, coldestDoy: 20, rangeC: 12, sdWinterC: 6, sdSummerC: 2.5 },
-  ercot: { meanC: 20, ampC: 9.5, coldestDoy: 22, rangeC: 11, sdWinterC: 5, sdSummerC: 1.8 },
-  caiso: { meanC: 16, ampC: 6.5, coldestDoy: 20, rangeC: 12, sdWinterC: 2.5, sdSummerC: 2.5 },
-  nyiso: { meanC: 10.5, ampC: 12, coldestDoy: 22, rangeC: 9, sdWinterC: 5, sdSummerC: 2.5 },
-  isone: { meanC: 9.5, ampC: 12.5, coldestDoy: 24, rangeC: 10, sdWinterC: 5, sdSummerC: 2.5 },
-};
+export const OUTAGE_POPTEMP_CLIMATE: Record<IsoCode, PoptempClimate> = isoTable((p) => p.poptempClimate);
 
 /** Cold response: COLD_CAP·tanh(COLD_K·softplus(threshold − T)² / COLD_CAP), fraction of fleet. */
 const COLD_K = 0.0045;
@@ -165,10 +105,9 @@ export function epochDayOf(year: number, month: number, day: number): number {
   return Math.round(Date.UTC(year, month - 1, day) / DAY_MS);
 }
 
+/** The ISO's key in the outage random streams: its fixed number, not its place in ISO_CODES. */
 function isoIndex(iso: IsoCode): number {
-  const i = (ISO_CODES as readonly string[]).indexOf(iso);
-  if (i < 0) throw new RangeError(`unknown ISO: ${iso}`);
-  return i;
+  return isoNumber(iso);
 }
 
 /** Position in the year on a 365.25-day scale (0 = Jan 1 00:00), so leap years line up. */
@@ -293,10 +232,13 @@ export function outageTruthMw(iso: IsoCode, d: OutageDayInput): number {
 }
 
 /** Gauss–Hermite nodes and weights for E[f(Z)], Z ~ N(0, 1) (probabilists', 9 points). */
-const GH_NODES = [-4.512745863399783, -3.20542900285647, -2.07684797867783, -1.02325566378913, 0, 1.02325566378913, 2.07684797867783, 3.20542900285647, 4.512745863399783];
+const GH_NODES = [
+  -4.512745863399783, -3.20542900285647, -2.07684797867783, -1.02325566378913, 0, 1.02325566378913, 2.07684797867783, 3.20542900285647,
+  4.512745863399783,
+];
 const GH_WEIGHTS = [
-  2.234584400774658e-5, 2.789141321231769e-3, 4.991640676521788e-2, 0.2440975028949394, 0.4063492063492063, 0.2440975028949394, 4.991640676521788e-2,
-  2.789141321231769e-3, 2.234584400774658e-5,
+  2.234584400774658e-5, 2.789141321231769e-3, 4.991640676521788e-2, 0.2440975028949394, 0.4063492063492063, 0.2440975028949394,
+  4.991640676521788e-2, 2.789141321231769e-3, 2.234584400774658e-5,
 ];
 
 /** Climatological daily min/max poptemp on a position of the year, and its anomaly SD. */
@@ -326,7 +268,13 @@ export function outageNormalMw(iso: IsoCode, year: number, month: number, day: n
 }
 
 /** A forecast, split into planned and forced parts (MW). See outageForecastMw. */
-export function outageForecastParts(iso: IsoCode, d: OutageDayInput, leadDays: number, model: OutageModelName, runDay: number): OutageParts {
+export function outageForecastParts(
+  iso: IsoCode,
+  d: OutageDayInput,
+  leadDays: number,
+  model: OutageModelName,
+  runDay: number,
+): OutageParts {
   checkInput(d);
   if (model === 'normal') {
     const fleet = ISO_THERMAL_FLEET_MW[iso];
@@ -356,7 +304,13 @@ export function outageForecastParts(iso: IsoCode, d: OutageDayInput, leadDays: n
 }
 
 /** the forecast of that day's outage made `leadDays` days ahead (0 = same day) by model `model` ('optimized' | 'iso' | 'normal') given the forecast's own temperature inputs */
-export function outageForecastMw(iso: IsoCode, d: OutageDayInput, leadDays: number, model: OutageModelName, runDay: number /* epoch day of the run, for its error noise */): number {
+export function outageForecastMw(
+  iso: IsoCode,
+  d: OutageDayInput,
+  leadDays: number,
+  model: OutageModelName,
+  runDay: number /* epoch day of the run, for its error noise */,
+): number {
   return outageForecastParts(iso, d, leadDays, model, runDay).totalMw;
 }
 

@@ -4,6 +4,7 @@
  * through the same physics, so forecast output also stays within 0..capacity and solar
  * is exactly 0 when the sun is down.
  */
+import { metricSpec, metricsOf, type MetricsOf } from '../catalog/metrics.ts';
 import type { Plant, PlantType, SolarPlant, WindPlant } from '../catalog/types.ts';
 import { pointClimate, type PointClimate } from './climate.ts';
 import {
@@ -18,52 +19,35 @@ import {
   type SunPosition,
 } from './physics/solar.ts';
 import { windPlantOutputMw, type WindWeather } from './physics/wind.ts';
-import {
-  CLOUD_LOGIT_GAIN,
-  COLD_ROW_MAX_C,
-  LOCAL_CLOUD_LOGIT_SD,
-  LOCAL_WIND_REL_SD,
-  RICE_MEAN,
-  WIND_SPREAD,
-  newWeatherSeries,
-  type WeatherBatch,
-  type WeatherNeeds,
-  type WeatherSeries,
-} from './weather.ts';
+import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
+import { logistic } from '../util/math.ts';
+import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
+import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
 
-export const PLANT_METRICS = ['wind', 'solar', 'wind_icing', 'solar_snow'] as const;
-export type PlantMetric = (typeof PLANT_METRICS)[number];
+export const PLANT_METRICS = metricsOf('plant');
+export type PlantMetric = MetricsOf<'plant'>;
 
-export const PLANT_METRIC_TYPE: Record<PlantMetric, PlantType> = {
-  wind: 'wind',
-  solar: 'solar',
-  wind_icing: 'wind',
-  solar_snow: 'solar',
-};
-
-export const PLANT_METRIC_UNITS: Record<PlantMetric, string> = { wind: 'MW', solar: 'MW', wind_icing: '%', solar_snow: '%' };
+/** The plant type whose plants carry each plant metric. */
+export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m, metricSpec(m).plantType!])) as Readonly<
+  Record<PlantMetric, PlantType>
+>;
 
 /** Weather each metric needs: icing and snow losses feed into MW output too. */
 export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {
   return PLANT_METRIC_TYPE[metric] === 'wind' ? { wind: true, moisture: true } : { cloud: true, moisture: true, trailing: true };
 }
 
-function logistic(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
 /** Share of output lost while icing conditions hold (blades shed power, many turbines stop). */
 const ICING_OUTPUT_LOSS = 0.8;
 /** Typical power-law shear exponent from 100 m to hub height. */
 const SHEAR_ALPHA = 0.16;
-const LAPSE_K_PER_M = 0.0065;
 
 /**
  * Probability (0-1) that rime or glaze ice is forming or lying on the blades: sub-zero
  * air at hub height with saturated air in cloud, or freezing precipitation.
  */
-export function icingProbability(tempC: number, hubHeightM: number, relHumidity: number, cloudCover: number, precipMmH: number): number {
-  const hubTemp = tempC - LAPSE_K_PER_M * hubHeightM;
+export function icingProbability(tempC: number, hubHeight: number, relHumidity: number, cloudCover: number, precipMmH: number): number {
+  const hubTemp = tempC - STANDARD_LAPSE_K_PER_M * hubHeight;
   const cold = logistic((0.5 - hubTemp) / 0.7) * logistic((hubTemp + 15) / 2);
   const inCloud = logistic((relHumidity - 94) / 1.5) * cloudCover;
   const freezingRain = Math.min(1, precipMmH / 0.3);
@@ -161,7 +145,13 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
   let t = windNormalTables.get(plant);
   if (!t) {
     const mw = new Float64Array(Math.round(NORMAL_MAX_MS / NORMAL_STEP_MS) + 2);
-    const wx: WindWeather = { speed100mMs: 0, tempC: climate.tempMean, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
+    const wx: WindWeather = {
+      speed100mMs: 0,
+      tempC: climate.tempMean,
+      pressurePa: climate.pressurePa,
+      shearAlpha: SHEAR_ALPHA,
+      icingLoss: 0,
+    };
     for (let k = 0; k < mw.length; k++) {
       let sum = 0;
       for (let j = 0; j < WIND_X_NODES.length; j++) {
@@ -170,8 +160,7 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
       }
       mw[k] = sum / WIND_X_NODES.length;
     }
-    const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
-    const lapseDrop = LAPSE_K_PER_M * (hub - 2);
+    const lapseDrop = STANDARD_LAPSE_K_PER_M * (hubHeightM(plant) - SCREEN_HEIGHT_M);
     t = { refHubK: climate.tempMean + 273.15 - lapseDrop, lapseDrop, mw };
     windNormalTables.set(plant, t);
   }
@@ -280,7 +269,10 @@ export class PlantSeriesComputer {
     const wx: WindWeather = { speed100mMs: 0, tempC: 0, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
     const riskOnly = this.metric === 'wind_icing';
     for (let i = 0; i < out.length; i++) {
-      const icing = w.tempC[i] < COLD_ROW_MAX_C ? icingProbability(w.tempC[i], plant.hub_height_m, w.relHumidity[i], w.cloudCover[i], w.precipMmH[i]) : 0;
+      const icing =
+        w.tempC[i] < COLD_ROW_MAX_C
+          ? icingProbability(w.tempC[i], plant.hub_height_m, w.relHumidity[i], w.cloudCover[i], w.precipMmH[i])
+          : 0;
       if (riskOnly) {
         out[i] = 100 * icing;
         continue;

@@ -50,7 +50,10 @@ export function createCellMap(el) {
     setCells(cells) {
       layer?.remove();
       layer = L.geoJSON(
-        /** @type {any} */ ({ type: 'FeatureCollection', features: cells.map((c) => ({ type: 'Feature', id: c.id, properties: { id: c.id }, geometry: c.geojson })) }),
+        /** @type {any} */ ({
+          type: 'FeatureCollection',
+          features: cells.map((c) => ({ type: 'Feature', id: c.id, properties: { id: c.id }, geometry: c.geojson })),
+        }),
         { style: { weight: 0.4, color: '#ffffff', fillOpacity: 0.85, fillColor: '#cccccc' } },
       ).addTo(map);
       fit();

@@ -31,7 +31,9 @@ export function timeFormat(timezone) {
 
 /** @param {string} timezone @param {number} ms */
 function shortZone(timezone, ms) {
-  const part = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'short' }).formatToParts(ms).find((p) => p.type === 'timeZoneName');
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'short' })
+    .formatToParts(ms)
+    .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timezone;
 }
 
@@ -51,7 +53,9 @@ function axisTooltip(formatTime, units) {
     trigger: 'axis',
     formatter: (/** @type {any[]} */ params) => {
       if (params.length === 0) return '';
-      const lines = params.filter((p) => !p.seriesName.startsWith('_')).map((p) => `${p.marker}${escapeHtml(p.seriesName)}: <b>${formatValue(p.value?.[1], units)}</b>`);
+      const lines = params
+        .filter((p) => !p.seriesName.startsWith('_'))
+        .map((p) => `${p.marker}${escapeHtml(p.seriesName)}: <b>${formatValue(p.value?.[1], units)}</b>`);
       return [escapeHtml(formatTime(params[0].axisValue)), ...lines].join('<br>');
     },
   };
@@ -82,7 +86,16 @@ function timeAxes(timezone, units) {
  * @param {object} [extra]
  */
 function line(name, data, color, extra = {}) {
-  return { name, type: 'line', data, showSymbol: false, connectNulls: false, lineStyle: { width: 1.6, color }, itemStyle: { color }, ...extra };
+  return {
+    name,
+    type: 'line',
+    data,
+    showSymbol: false,
+    connectNulls: false,
+    lineStyle: { width: 1.6, color },
+    itemStyle: { color },
+    ...extra,
+  };
 }
 
 /**
@@ -93,10 +106,18 @@ export function overviewOption(d) {
   const { fmt, axes } = timeAxes(d.timezone, d.units);
   const series = [];
   if (d.actual) series.push(line('Actual', d.actual, COLORS.actual, { lineStyle: { width: 2, color: COLORS.actual } }));
-  series.push(line('Day-ahead forecast', d.dayAhead, COLORS.dayAhead, { lineStyle: { width: 1.6, color: COLORS.dayAhead, type: 'dashed' } }));
+  series.push(
+    line('Day-ahead forecast', d.dayAhead, COLORS.dayAhead, { lineStyle: { width: 1.6, color: COLORS.dayAhead, type: 'dashed' } }),
+  );
   series.push(
     line('Latest run', d.latest, COLORS.latest, {
-      markLine: { silent: true, symbol: 'none', label: { formatter: 'run', position: 'insideEndTop' }, lineStyle: { color: '#888', type: 'dotted' }, data: [{ xAxis: Date.parse(d.createdAt) }] },
+      markLine: {
+        silent: true,
+        symbol: 'none',
+        label: { formatter: 'run', position: 'insideEndTop' },
+        lineStyle: { color: '#888', type: 'dotted' },
+        data: [{ xAxis: Date.parse(d.createdAt) }],
+      },
     }),
   );
   return { ...axes, tooltip: axisTooltip(fmt.full, d.units), series };
@@ -113,7 +134,8 @@ export function fanOption(d) {
   /** @param {(number | null)[]} ys @returns {Point[]} */
   const at = (ys) => d.times.map((t, i) => [t, ys[i]]);
   /** @param {(number | null)[]} hi @param {(number | null)[]} lo @returns {Point[]} */
-  const width = (hi, lo) => d.times.map((t, i) => [t, hi[i] === null || lo[i] === null ? null : /** @type {number} */ (hi[i]) - /** @type {number} */ (lo[i])]);
+  const width = (hi, lo) =>
+    d.times.map((t, i) => [t, hi[i] === null || lo[i] === null ? null : /** @type {number} */ (hi[i]) - /** @type {number} */ (lo[i])]);
   const base = { type: 'line', showSymbol: false, lineStyle: { opacity: 0 }, silent: true };
   return {
     ...axes,
@@ -136,9 +158,23 @@ export function fanOption(d) {
     },
     series: [
       { ...base, name: '_min', stack: 'range', data: at(min) },
-      { ...base, name: 'Members min–max', stack: 'range', data: width(max, min), areaStyle: { color: COLORS.fan, opacity: 0.15 }, itemStyle: { color: COLORS.fan, opacity: 0.3 } },
+      {
+        ...base,
+        name: 'Members min–max',
+        stack: 'range',
+        data: width(max, min),
+        areaStyle: { color: COLORS.fan, opacity: 0.15 },
+        itemStyle: { color: COLORS.fan, opacity: 0.3 },
+      },
       { ...base, name: '_p10', stack: 'band', data: at(p10) },
-      { ...base, name: 'P10–P90', stack: 'band', data: width(p90, p10), areaStyle: { color: COLORS.fan, opacity: 0.35 }, itemStyle: { color: COLORS.fan, opacity: 0.6 } },
+      {
+        ...base,
+        name: 'P10–P90',
+        stack: 'band',
+        data: width(p90, p10),
+        areaStyle: { color: COLORS.fan, opacity: 0.35 },
+        itemStyle: { color: COLORS.fan, opacity: 0.6 },
+      },
       line('Median', at(median), COLORS.fan, { lineStyle: { width: 2, color: COLORS.fan } }),
     ],
   };
@@ -156,7 +192,13 @@ export function vintagesOption(d) {
   const markLine =
     d.actual === null
       ? undefined
-      : { silent: true, symbol: 'none', lineStyle: { color: COLORS.actual, type: 'dashed' }, label: { formatter: `actual ${formatValue(d.actual, d.units)}`, position: 'insideStartTop' }, data: [{ yAxis: d.actual }] };
+      : {
+          silent: true,
+          symbol: 'none',
+          lineStyle: { color: COLORS.actual, type: 'dashed' },
+          label: { formatter: `actual ${formatValue(d.actual, d.units)}`, position: 'insideStartTop' },
+          data: [{ yAxis: d.actual }],
+        };
   return {
     ...axes,
     tooltip: axisTooltip((ms) => `run of ${fmt.full(ms)}`, d.units),

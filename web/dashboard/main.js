@@ -7,7 +7,16 @@
 import { ApiError, createApi, fetchOpenApi, parameterEnum } from './api.js';
 import { createCellMap } from './cellmap.js';
 import { clearChart, fanOption, formatValue, overviewOption, renderChart, resizeCharts, timeFormat, vintagesOption } from './charts.js';
-import { actualAt, cellMapData, ensembleData, forecastVintages, latestRunTime, listPriceNodes, listRegions, overviewData } from './sources.js';
+import {
+  actualAt,
+  cellMapData,
+  ensembleData,
+  forecastVintages,
+  latestRunTime,
+  listPriceNodes,
+  listRegions,
+  overviewData,
+} from './sources.js';
 import { isoHour, runTimesFor } from './stats.js';
 
 const HOUR_MS = 3_600_000;
@@ -218,7 +227,11 @@ function colourCells() {
   const h = Number(ui.cellsHour.value);
   let max = 0;
   for (const values of data.byCell.values()) for (const v of values) if (v !== null && v > max) max = v;
-  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, { max, units: data.units, label: `${ui.cellsMetric.value}, ${data.units} (square-root scale)` });
+  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, {
+    max,
+    units: data.units,
+    label: `${ui.cellsMetric.value}, ${data.units} (square-root scale)`,
+  });
   ui.cellsHourLabel.value = data.times[h] === undefined ? '' : timeFormat(data.timezone).full(data.times[h]);
 }
 
@@ -248,7 +261,10 @@ function loadRegionPanels() {
 
 async function loadPriceNodes() {
   const nodes = await listPriceNodes(api, ui.iso.value, ui.priceType.value);
-  fillSelect(ui.priceNode, nodes.map((n) => ({ value: n.id, label: n.name })));
+  fillSelect(
+    ui.priceNode,
+    nodes.map((n) => ({ value: n.id, label: n.name })),
+  );
 }
 
 /** Everything for the chosen ISO: its regions and price nodes, then every panel. */
@@ -260,7 +276,11 @@ async function loadIso() {
   try {
     const regions = await listRegions(api, ui.iso.value);
     timezone = regions[0]?.timezone ?? 'UTC';
-    fillSelect(ui.region, regions.map((r) => ({ value: r.id, label: r.name })), `${ui.iso.value}_total`);
+    fillSelect(
+      ui.region,
+      regions.map((r) => ({ value: r.id, label: r.name })),
+      `${ui.iso.value}_total`,
+    );
     await loadPriceNodes();
   } catch (e) {
     clearAll();
@@ -284,7 +304,11 @@ function clearAll() {
 async function start() {
   // The choices come from the service's own OpenAPI document (no key needed).
   const doc = await fetchOpenApi();
-  fillSelect(ui.iso, parameterEnum(doc, '/region/{iso}/{metric}/list', 'iso').map((v) => ({ value: v, label: v.toUpperCase() })), 'ercot');
+  fillSelect(
+    ui.iso,
+    parameterEnum(doc, '/region/{iso}/{metric}/list', 'iso').map((v) => ({ value: v, label: v.toUpperCase() })),
+    'ercot',
+  );
   // The hourly region metrics are exactly those with ensembles (outage is daily).
   const hourly = parameterEnum(doc, '/region/{iso}/{metric}/ensemble', 'metric');
   fillSelect(ui.ensembleMetric, plainOptions(hourly), 'demand');
@@ -311,10 +335,17 @@ async function start() {
   ui.region.addEventListener('change', () => void loadRegionPanels());
   ui.priceType.addEventListener('change', async () => {
     const card = /** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'));
-    await loadPanel(card, async () => (await loadPriceNodes(), ''), () => {});
+    await loadPanel(
+      card,
+      async () => (await loadPriceNodes(), ''),
+      () => {},
+    );
     if (card.dataset.state === 'ready') void loadOverviewCard(card);
   });
-  ui.priceNode.addEventListener('change', () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))));
+  ui.priceNode.addEventListener(
+    'change',
+    () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
+  );
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
   ui.vintagesMetric.addEventListener('change', () => void loadVintages());
   ui.vintagesGo.addEventListener('click', () => void loadVintages());

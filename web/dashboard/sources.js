@@ -71,7 +71,10 @@ async function overviewActuals(api, iso, target, start, end) {
 export async function overviewData(api, iso, target) {
   const base = target.kind === 'region' ? `/region/${iso}/${target.metric}` : `/lmp/${iso}/${target.type}`;
   /** @type {[Timeseries, Timeseries]} */
-  const [latest, dayAhead] = await Promise.all([api.get(`${base}/forecast`, { id: target.id }), api.get(`${base}/continuous`, { id: target.id })]);
+  const [latest, dayAhead] = await Promise.all([
+    api.get(`${base}/forecast`, { id: target.id }),
+    api.get(`${base}/continuous`, { id: target.id }),
+  ]);
   const createdAt = /** @type {string} */ (latest.created_at);
   const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, createdAt);
   return {
@@ -167,7 +170,10 @@ export async function actualAt(api, iso, metric, id, hourMs) {
  */
 export async function cellMapData(api, iso, metric, resolution) {
   /** @type {[{ id: string, geojson: any }[], Timeseries]} */
-  const [cells, ts] = await Promise.all([api.get(`/cells/${iso}/${metric}/list`, { resolution }), api.get(`/cells/${iso}/${metric}/forecast`, { resolution })]);
+  const [cells, ts] = await Promise.all([
+    api.get(`/cells/${iso}/${metric}/list`, { resolution }),
+    api.get(`/cells/${iso}/${metric}/forecast`, { resolution }),
+  ]);
   /** @type {Map<string, (number | null)[]>} */
   const byCell = new Map(ts.columns.map((c, i) => [c[0], ts.values[i]]));
   return { cells, byCell, times: ts.time_utc.map((t) => Date.parse(t)), units: ts.units, timezone: ts.timezone, createdAt: ts.created_at };

@@ -2,6 +2,7 @@
 import { loadCells } from '../../catalog/cellCatalog.ts';
 import { DEFAULT_CELL_RESOLUTION, MAX_CELL_RESOLUTION, MIN_CELL_RESOLUTION } from '../../catalog/cells.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
+import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { CELL_METRICS, cellQueries, cellRecord, requestResolution, type CellMetric, type CellRequest } from '../../query/cells.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
@@ -15,8 +16,8 @@ const METRIC_PARAM: ParamSpec = {
   values: CELL_METRICS,
   required: true,
   description:
-    "Forecast metric type: demand (MW, the cell's population share of its zones' demand), wind or solar output " +
-    '(MW, the sum of the plants in the cell).',
+    `Forecast metric type: ${describeMetrics(CELL_METRICS)}. Demand is the cell's population share of its zones' demand; ` +
+    'wind and solar are the sums of the plants in the cell.',
 };
 
 const RESOLUTION_PARAM: ParamSpec = {
@@ -60,7 +61,7 @@ export const cellRoutes: RouteDef[] = [
     targetParams: [RESOLUTION_PARAM],
     target: cellTarget,
     queries: cellQueries,
-    kinds: ['forecast', 'continuous', 'backcast'],
+    kinds: GROUP_KINDS.cells,
     forecastSummary: 'Get Cells Forecast',
     note: 'Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).',
   }),

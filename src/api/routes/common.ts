@@ -4,7 +4,14 @@ import { CONTINUOUS_MODEL_NAMES, FORECAST_MODEL_NAMES } from '../../models/forec
 import type { RequestInstant } from '../../query/window.ts';
 import type { ParamSpec, ParamValue, ParsedDateTime } from '../params.ts';
 
-export const ISO_PARAM: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: ISO_CODES, required: true, description: 'ISO identifier.' };
+export const ISO_PARAM: ParamSpec = {
+  name: 'iso',
+  in: 'path',
+  kind: 'enum',
+  values: ISO_CODES,
+  required: true,
+  description: 'ISO identifier.',
+};
 
 export const START_PARAM: ParamSpec = {
   name: 'start',
@@ -37,7 +44,7 @@ export const MODEL_PARAM: ParamSpec = {
   kind: 'enum',
   values: CONTINUOUS_MODEL_NAMES,
   default: 'optimized',
-  description: 'Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO\'s own forecast: four runs a day, 8 days ahead).',
+  description: "Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead).",
 };
 
 /** `model` of the regional forecast: the continuous models plus the climatological `normal`. */

@@ -1,5 +1,6 @@
 /** The county group: /county/{iso}/… (demand only; access level: core). */
 import type { IsoCode } from '../../catalog/isos.ts';
+import { GROUP_KINDS } from '../../catalog/metrics.ts';
 import { countyList, countyQueries, type CountyRequest } from '../../query/counties.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
@@ -27,7 +28,7 @@ export const countyRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM],
     target: ({ params }) => ({ iso: params.iso as IsoCode, id: params.id as string | undefined }),
     queries: countyQueries,
-    kinds: ['forecast', 'continuous'],
+    kinds: GROUP_KINDS.county,
     forecastSummary: 'Get County Forecast',
     note: "County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.",
   }),

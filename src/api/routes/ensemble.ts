@@ -2,6 +2,8 @@
 import type { IsoCode } from '../../catalog/isos.ts';
 import { ENSEMBLE_MODEL_NAMES, type EnsembleModelName } from '../../models/ensembleModels.ts';
 import { ENSEMBLE_METRICS, ensembleFrame } from '../../query/ensemble.ts';
+import { REGION_METRICS } from '../../query/regions.ts';
+import { describeMetrics } from '../../catalog/metrics.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { FORECASTED_BY_PARAM, ISO_PARAM, requestInstant } from './common.ts';
@@ -13,8 +15,8 @@ const ENSEMBLE_METRIC_PARAM: ParamSpec = {
   values: ENSEMBLE_METRICS,
   required: true,
   description:
-    "Forecast metric type: demand (MW), wind or solar output (MW, the region's fleet), poptemp (population-weighted " +
-    'temperature, °C). The daily outage series has no ensemble.',
+    `Forecast metric type: ${describeMetrics(ENSEMBLE_METRICS)}. Wind and solar are the region's fleet. ` +
+    `Regional metrics without an ensemble: ${REGION_METRICS.filter((m) => !(ENSEMBLE_METRICS as readonly string[]).includes(m)).join(', ')}.`,
 };
 
 const ENSEMBLE_MODEL_PARAM: ParamSpec = {

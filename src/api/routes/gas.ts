@@ -2,6 +2,7 @@
  * The gas group: /gas/list|forecast|continuous|backcast. Gas is not tied to one ISO: a
  * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
  */
+import { GROUP_KINDS } from '../../catalog/metrics.ts';
 import { gasHubList, gasQueries } from '../../query/gas.ts';
 import type { RouteDef } from '../route.ts';
 import { timeseriesRoutes } from './timeseries.ts';
@@ -12,7 +13,7 @@ export const gasRoutes: RouteDef[] = [
     name: 'list_gas_hubs',
     summary: 'List Gas Hubs',
     description:
-      'The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day\'s clock) and point (GeoJSON Point, ' +
+      "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +
       'approximate hub location).',
     tag: 'gas',
     level: 'core',
@@ -27,11 +28,11 @@ export const gasRoutes: RouteDef[] = [
     pathParams: [],
     target: ({ params }) => ({ id: params.id as string | undefined }),
     queries: gasQueries,
-    kinds: ['forecast', 'continuous', 'backcast'],
+    kinds: GROUP_KINDS.gas,
     forecastSummary: 'Get Gas Price Forecast',
     continuousSummary: 'Get Continuous Gas Forecast',
     note:
       'Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in ' +
-      'Central time. Weekends and holidays repeat the last business day\'s print. Access: any subscription for any ISO.',
+      "Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.",
   }),
 ];

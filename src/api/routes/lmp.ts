@@ -1,5 +1,6 @@
 /** The LMP group: /lmp/{iso}/{type}/list|forecast|continuous (access level: core). */
 import type { IsoCode } from '../../catalog/isos.ts';
+import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { LMP_TYPES, lmpNodeList, lmpQueries, type LmpRequest, type LmpType } from '../../query/lmp.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
@@ -12,7 +13,7 @@ const TYPE_PARAM: ParamSpec = {
   kind: 'enum',
   values: LMP_TYPES,
   required: true,
-  description: 'LMP market type: dalmp (day-ahead) or rtlmp (real-time).',
+  description: `LMP market type: ${describeMetrics(LMP_TYPES)}.`,
 };
 
 export const lmpRoutes: RouteDef[] = [
@@ -34,7 +35,7 @@ export const lmpRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, TYPE_PARAM],
     target: ({ params }) => ({ iso: params.iso as IsoCode, type: params.type as LmpType, id: params.id as string | undefined }),
     queries: lmpQueries,
-    kinds: ['forecast', 'continuous'],
+    kinds: GROUP_KINDS.lmp,
     forecastSummary: 'Get LMP Forecast',
     note:
       'Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; ' +

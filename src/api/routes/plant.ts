@@ -1,5 +1,6 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced; backcast: enterprise). */
 import type { IsoCode } from '../../catalog/isos.ts';
+import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { listPlants, plantQueries } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
@@ -14,7 +15,7 @@ const METRIC_PARAM: ParamSpec = {
   kind: 'enum',
   values: PLANT_METRICS,
   required: true,
-  description: 'Plant metric: wind or solar output (MW), or wind_icing / solar_snow risk (%).',
+  description: `Plant metric: ${describeMetrics(PLANT_METRICS)}.`,
 };
 
 export const plantRoutes: RouteDef[] = [
@@ -36,7 +37,7 @@ export const plantRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, METRIC_PARAM],
     target: isoMetricTarget,
     queries: plantQueries,
-    kinds: ['forecast', 'continuous', 'backcast'],
+    kinds: GROUP_KINDS.plant,
     forecastSummary: 'Get Plant Forecast',
     note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
   }),

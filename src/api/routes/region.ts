@@ -1,10 +1,11 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
 import type { IsoCode } from '../../catalog/isos.ts';
+import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
 import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
-import type { ParamSpec, ParsedDateTime } from '../params.ts';
+import type { ParamSpec } from '../params.ts';
 import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
-import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM } from './common.ts';
+import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM, requestInstant } from './common.ts';
 import { ensembleRoute } from './ensemble.ts';
 import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
 import type { TargetRequest } from '../../query/kinds.ts';
@@ -15,10 +16,7 @@ const METRIC_PARAM: ParamSpec = {
   kind: 'enum',
   values: REGION_METRICS,
   required: true,
-  description:
-    "Forecast metric type: demand (MW), wind or solar output (MW, the sum of the region's plants), outage " +
-    '(planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp ' +
-    '(population-weighted temperature, °C).',
+  description: `Forecast metric type: ${describeMetrics(REGION_METRICS)}. Wind and solar are the sums of the region's plants.`,
 };
 
 export const regionRoutes: RouteDef[] = [
@@ -40,7 +38,7 @@ export const regionRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, METRIC_PARAM],
     target: isoMetricTarget,
     queries: regionQueries,
-    kinds: ['forecast', 'continuous', 'actual', 'backcast'],
+    kinds: GROUP_KINDS.region,
     forecastSummary: 'Get Regional Forecast',
     forecastModelParam: REGION_FORECAST_MODEL_PARAM,
   }),
@@ -51,7 +49,10 @@ const AS_OF_PARAM: ParamSpec = {
   name: 'as_of',
   in: 'query',
   kind: 'datetime',
-  description: 'The summary as it stood at this instant (a datetime without an offset is UTC). Default: now.',
+  description:
+    'The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from ' +
+    '2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no ' +
+    'data at all is a 422.',
 };
 
 /** `/region/{iso}/summary`: every region and metric, forecast and actual, in one response. */
@@ -62,14 +63,13 @@ export const summaryRoute: RouteDef = {
   description:
     'Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days ' +
     'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
-    'last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day\'s ' +
+    "last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's " +
     'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
     'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
-    'local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.',
+    `local the day before). units is "mixed": ${describeUnits(metricsOf('summary'))}.`,
   tag: 'regions',
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],
   response: { kind: 'timeseries' },
-  handle: ({ params, nowMs, world }) =>
-    isoSummary(world, params.iso as IsoCode, (params.as_of as ParsedDateTime | undefined)?.epochMs, nowMs),
+  handle: ({ params, raw, nowMs, world }) => isoSummary(world, params.iso as IsoCode, requestInstant(params.as_of, raw.as_of), nowMs),
 };

@@ -4,6 +4,7 @@
  * group's queries.
  */
 import type { IsoCode } from '../../catalog/isos.ts';
+import type { RequestKind } from '../../catalog/metrics.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
 import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
 import type { Level } from '../../store/keys.ts';
@@ -20,7 +21,7 @@ import {
   requestInstant,
 } from './common.ts';
 
-export type Kind = 'forecast' | 'continuous' | 'actual' | 'backcast';
+export type Kind = RequestKind;
 
 export interface GroupRoutesSpec<R> {
   /** First path segment: 'region', 'plant', 'cells', 'county'. */

@@ -1,5 +1,5 @@
 /**
- * Solar geometry and PV plant output (realism-targets §5b).
+ * Solar geometry and PV plant output (docs/realism-targets.md §5b).
  *
  * Chain per plant-hour:
  *   NOAA solar position (declination/EoT per instant, true solar time → hour angle per site)
@@ -15,8 +15,11 @@
  * per plant object (WeakMap, identity-keyed). One call of `solarPlantOutputMw` then costs a
  * few dozen multiplications, one table lookup for the clear sky, one `Math.exp` (cell
  * temperature) and a square root for trackers; no pow, no trig.
+ *
+ * Equations, units and sources of every model: docs/physics.md §Solar.
  */
 import type { SolarPlant } from '../../catalog/types.ts';
+import { standardPressureRatio } from './atmosphere.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -184,20 +187,50 @@ const HALF_PI = Math.PI / 2;
 const DEG = Math.PI / 180;
 const RAD_TO_DEG = 180 / Math.PI;
 
-/** Solar constant used for the extraterrestrial irradiance, W/m² (Duffie & Beckman). */
+/**
+ * Solar constant of the extraterrestrial irradiance: I₀ = S·(1 + 0.033·cos(2π·doy/365)).
+ *
+ * Units: W/m². Source: Duffie & Beckman, Solar Engineering of Thermal Processes, eq. 1.4.1a.
+ * docs/physics.md §Extraterrestrial irradiance and air mass.
+ */
 export const SOLAR_CONSTANT = 1367;
-/** Linke turbidity of the clear-sky model (typical continental value). */
+/**
+ * Linke turbidity T_L of the Ineichen–Perez clear sky (a typical continental value; 2–6 in practice).
+ *
+ * Units: dimensionless. Source: Ineichen & Perez (2002), Solar Energy 73. docs/physics.md §Clear sky.
+ */
 export const LINKE_TURBIDITY = 3;
-/** PVWatts default system losses (soiling, shading, mismatch, wiring, LID, nameplate, availability). */
+/**
+ * PVWatts default system losses: 1 − Π(1 − l_i) over soiling 2, shading 3, mismatch 2, wiring 2,
+ * connections 0.5, LID 1.5, nameplate 1 and availability 3 %.
+ *
+ * Units: fraction of DC output. Source: Dobos, PVWatts Version 5 Manual, NREL/TP-6A20-62641 (2014);
+ * pvlib pvsystem.pvwatts_losses. docs/physics.md §PVWatts DC, losses and inverter.
+ */
 export const SYSTEM_LOSSES = 0.14;
-/** PVWatts inverter nominal and reference efficiencies. */
+/**
+ * PVWatts inverter efficiencies: η = (η_nom/η_ref)·(−0.0162·ζ − 0.0059/ζ + 0.9858).
+ *
+ * Units: dimensionless. Source: PVWatts Version 5 Manual, eq. 8–9; pvlib inverter.pvwatts.
+ * docs/physics.md §PVWatts DC, losses and inverter.
+ */
 export const INVERTER_ETA_NOM = 0.96;
 export const INVERTER_ETA_REF = 0.9637;
-/** SAPM open-rack glass/polymer coefficients. */
+/**
+ * SAPM cell-temperature coefficients, open-rack glass/polymer: T_m = E·exp(a + b·WS) + T_a,
+ * T_c = T_m + (E/1000)·ΔT.
+ *
+ * Units: a dimensionless, b in s/m, ΔT in °C. Source: King, Boyson, Kratochvil, SAND2004-3535
+ * (2004), table 1; pvlib temperature.sapm_cell. docs/physics.md §Cell temperature (SAPM).
+ */
 export const SAPM_A = -3.56;
 export const SAPM_B = -0.075;
 export const SAPM_DELTA_T = 3;
-/** Erbs/pvlib floor on cos zenith used for the clearness index. */
+/**
+ * Floor on cos z in the clearness index k_t = GHI / (I₀·max(cos z, 0.065)).
+ *
+ * Units: dimensionless. Source: pvlib irradiance.erbs (min_cos_zenith). docs/physics.md §Clouds and decomposition.
+ */
 const MIN_COS_ZENITH = 0.065;
 
 // ---------------------------------------------------------------------------------------------
@@ -250,14 +283,10 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
   const e = 0.016708634 - jc * (0.000042037 + 0.0000001267 * jc); // orbit eccentricity
   const sinM = Math.sin(m);
   const sin2M = Math.sin(2 * m);
-  const centre =
-    sinM * (1.914602 - jc * (0.004817 + 0.000014 * jc)) +
-    sin2M * (0.019993 - 0.000101 * jc) +
-    Math.sin(3 * m) * 0.000289; // equation of centre, degrees
+  const centre = sinM * (1.914602 - jc * (0.004817 + 0.000014 * jc)) + sin2M * (0.019993 - 0.000101 * jc) + Math.sin(3 * m) * 0.000289; // equation of centre, degrees
   const omega = (125.04 - 1934.136 * jc) * DEG; // longitude of the moon's ascending node
   const appLong = l0 + (centre - 0.00569 - 0.00478 * Math.sin(omega)) * DEG;
-  const meanObliq =
-    23 + (26 + (21.448 - jc * (46.815 + jc * (0.00059 - jc * 0.001813))) / 60) / 60;
+  const meanObliq = 23 + (26 + (21.448 - jc * (46.815 + jc * (0.00059 - jc * 0.001813))) / 60) / 60;
   const obliq = (meanObliq + 0.00256 * Math.cos(omega)) * DEG;
   const sinDecl = Math.sin(obliq) * Math.sin(appLong);
   const decl = Math.asin(sinDecl);
@@ -266,11 +295,7 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
   const eqTime =
     4 *
     RAD_TO_DEG *
-    (yv * Math.sin(2 * l0) -
-      2 * e * sinM +
-      4 * e * yv * sinM * Math.cos(2 * l0) -
-      0.5 * yv * yv * Math.sin(4 * l0) -
-      1.25 * e * e * sin2M);
+    (yv * Math.sin(2 * l0) - 2 * e * sinM + 4 * e * yv * sinM * Math.cos(2 * l0) - 0.5 * yv * yv * Math.sin(4 * l0) - 1.25 * e * e * sin2M);
 
   out.year = y;
   out.dayOfYear = doy;
@@ -288,13 +313,7 @@ export function solarTimeTerms(epochHourFloat: number, out: SolarTimeTerms): voi
  * per-instant `terms` (which may have been computed for a nearby instant, e.g. once per hour).
  * True solar time = UTC minutes + equation of time + 4·longitude; hour angle = tst/4 − 180°.
  */
-export function sunPosition(
-  terms: SolarTimeTerms,
-  epochHourFloat: number,
-  latDeg: number,
-  lonDeg: number,
-  out: SunPosition,
-): void {
+export function sunPosition(terms: SolarTimeTerms, epochHourFloat: number, latDeg: number, lonDeg: number, out: SunPosition): void {
   const utcMin = (epochHourFloat - Math.floor(epochHourFloat / 24) * 24) * 60;
   const tst = utcMin + terms.equationOfTimeMin + 4 * lonDeg;
   const ha = (tst / 4 - 180) * DEG;
@@ -343,32 +362,23 @@ function kastenYoungAirMass(cosZenith: number, zenithDeg: number): number {
 }
 
 /**
- * Ineichen–Perez clear-sky GHI, W/m² (realism-targets §5b form, Kasten–Young air mass). The
+ * Ineichen–Perez clear-sky GHI, W/m² (docs/physics.md §Clear sky, Kasten–Young air mass). The
  * optional Perez (2002) exp(0.01·AM^1.8) factor is deliberately left out: it grows without bound
  * near the horizon (≈ ×100 at 0.5° elevation) and would give tens of W/m² at sunrise.
  * `altitudeM` scales the air mass to absolute (p/p0 of the standard atmosphere) and sets the
  * altitude coefficients. Returns 0 with the sun at or below the horizon.
  */
-export function clearSkyGhi(
-  cosZenith: number,
-  dniExtra: number,
-  linkeTurbidity: number = LINKE_TURBIDITY,
-  altitudeM: number = 0,
-): number {
+export function clearSkyGhi(cosZenith: number, dniExtra: number, linkeTurbidity: number = LINKE_TURBIDITY, altitudeM: number = 0): number {
   if (!(cosZenith > 0)) return 0;
   const cz = cosZenith > 1 ? 1 : cosZenith;
   const zDeg = Math.acos(cz) * RAD_TO_DEG;
-  const pRatio = Math.pow(1 - 2.25577e-5 * altitudeM, 5.25588);
+  const pRatio = standardPressureRatio(altitudeM);
   const am = kastenYoungAirMass(cz, zDeg) * pRatio;
   const fh1 = Math.exp(-altitudeM / 8000);
   const fh2 = Math.exp(-altitudeM / 1250);
   const cg1 = 5.09e-5 * altitudeM + 0.868;
   const cg2 = 3.92e-5 * altitudeM + 0.0387;
-  const ghi =
-    cg1 *
-    dniExtra *
-    cz *
-    Math.exp(-cg2 * am * (fh1 + fh2 * (linkeTurbidity - 1)));
+  const ghi = cg1 * dniExtra * cz * Math.exp(-cg2 * am * (fh1 + fh2 * (linkeTurbidity - 1)));
   return ghi > 0 ? ghi : 0;
 }
 
@@ -407,12 +417,7 @@ function clearSkyGhiFast(cosZenith: number, dniExtra: number): number {
  * Erbs et al. (1982) diffuse fraction from the clearness index kt = GHI/(I0·max(cos z, 0.065)),
  * kt limited to [0, 1]. Writes DNI, DHI and kt into `out`.
  */
-export function erbsSplit(
-  ghi: number,
-  cosZenith: number,
-  dniExtra: number,
-  out: IrradianceSplit,
-): void {
+export function erbsSplit(ghi: number, cosZenith: number, dniExtra: number, out: IrradianceSplit): void {
   if (!(ghi > 0) || !(cosZenith > 0)) {
     out.dni = 0;
     out.dhi = ghi > 0 ? ghi : 0;
@@ -451,14 +456,7 @@ const trackerSC = { sin: 0, cos: 1 };
  * `z` = cos zenith (> 0). True tracking θT = atan2(xPerp, z); backtracking when
  * cos θT < gcr: |θ| = |θT| − acos(cos θT / gcr); then |θ| ≤ maxAngle.
  */
-function trackerSinCos(
-  xPerp: number,
-  z: number,
-  gcr: number,
-  cosMax: number,
-  sinMax: number,
-  out: { sin: number; cos: number },
-): void {
+function trackerSinCos(xPerp: number, z: number, gcr: number, cosMax: number, sinMax: number, out: { sin: number; cos: number }): void {
   const n = Math.sqrt(xPerp * xPerp + z * z);
   const cT = z / n;
   const sAbsT = (xPerp < 0 ? -xPerp : xPerp) / n;
@@ -487,12 +485,7 @@ function trackerSinCos(
  * and limited to ±`maxAngleDeg`. Positive = modules tilted towards axis azimuth + 90°
  * (west for a N–S axis). Returns 0 with the sun below the horizon (stow flat).
  */
-export function trackerRotationDeg(
-  sun: SunPosition,
-  axisAzimuthDeg: number,
-  maxAngleDeg: number,
-  gcr: number,
-): number {
+export function trackerRotationDeg(sun: SunPosition, axisAzimuthDeg: number, maxAngleDeg: number, gcr: number): number {
   if (!(sun.cosZenith > 0)) return 0;
   const aa = axisAzimuthDeg * DEG;
   const xPerp = sun.sinZenith * (sun.sinAzimuth * Math.cos(aa) - sun.cosAzimuth * Math.sin(aa));
@@ -519,7 +512,7 @@ export function cellTemperatureC(
 ): number {
   const e = poa > 0 ? poa : 0;
   const ws = windMs > 0 ? windMs : 0;
-  return tempC + e * Math.exp(a + b * ws) + (e / 1000) * deltaT;
+  return tempC + e * Math.exp(a + b * ws) + e * (deltaT / 1000);
 }
 
 /**
@@ -527,12 +520,7 @@ export function cellTemperatureC(
  * η = (η_nom/η_ref)(−0.0162ζ − 0.0059/ζ + 0.9858), P_ac = min(η·P_dc, P_ac0), floored at 0.
  * Units are whatever `pdc` and `pac0` share (MW here).
  */
-export function pvwattsInverterAc(
-  pdc: number,
-  pac0: number,
-  etaNom: number = INVERTER_ETA_NOM,
-  etaRef: number = INVERTER_ETA_REF,
-): number {
+export function pvwattsInverterAc(pdc: number, pac0: number, etaNom: number = INVERTER_ETA_NOM, etaRef: number = INVERTER_ETA_REF): number {
   if (!(pdc > 0) || !(pac0 > 0)) return 0;
   const zeta = (pdc * etaNom) / pac0;
   const eta = (etaNom / etaRef) * (-0.0162 * zeta - 0.0059 / zeta + 0.9858);
@@ -638,37 +626,26 @@ export function solarPlantOutputMw(
     cosAoi = trackerSC.sin * xPerp + trackerSC.cos * cosZ;
   } else {
     cosTilt = c.cosTilt;
-    cosAoi =
-      cosZ * cosTilt +
-      sinZ * c.sinTilt * (sun.cosAzimuth * c.cosAz + sun.sinAzimuth * c.sinAz);
+    cosAoi = cosZ * cosTilt + sinZ * c.sinTilt * (sun.cosAzimuth * c.cosAz + sun.sinAzimuth * c.sinAz);
   }
   s.cosAoi = cosAoi;
   s.cosSurfaceTilt = cosTilt;
   const beam = cosAoi > 0 ? s.dni * cosAoi : 0;
-  const poa =
-    beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
+  const poa = beam + s.dhi * 0.5 * (1 + cosTilt) + ghi * clamp01(wx.albedo) * 0.5 * (1 - cosTilt);
   s.poa = poa;
 
-  // SAPM cell temperature (open rack glass/polymer), inlined.
-  const ws = wx.windMs > 0 ? wx.windMs : 0;
-  const tc = wx.tempC + poa * Math.exp(SAPM_A + SAPM_B * ws) + poa * (SAPM_DELTA_T / 1000);
+  // SAPM cell temperature (open rack glass/polymer).
+  const tc = cellTemperatureC(poa, wx.tempC, wx.windMs);
   s.cellTempC = tc;
 
   // PVWatts DC, snow, system losses.
   let tempFactor = 1 + c.gamma * (tc - 25);
   if (tempFactor < 0) tempFactor = 0;
-  const pdc =
-    poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
+  const pdc = poa * 0.001 * c.pdc0 * tempFactor * (1 - clamp01(wx.snowCover)) * (1 - SYSTEM_LOSSES);
   s.dcMw = pdc;
 
-  // PVWatts inverter with clipping at the AC rating (inlined pvwattsInverterAc).
-  const pac0 = c.pac0;
-  if (!(pdc > 0) || !(pac0 > 0)) return 0;
-  const zeta = (pdc * INVERTER_ETA_NOM) / pac0;
-  const eta = (INVERTER_ETA_NOM / INVERTER_ETA_REF) * (-0.0162 * zeta - 0.0059 / zeta + 0.9858);
-  let pac = eta * pdc;
-  if (!(pac > 0)) pac = 0;
-  else if (pac > pac0) pac = pac0;
+  // PVWatts inverter with clipping at the AC rating.
+  const pac = pvwattsInverterAc(pdc, c.pac0);
   s.acMw = pac;
   return pac;
 }

@@ -1,5 +1,5 @@
 /**
- * Wind plant output (realism-targets §5a).
+ * Wind plant output (docs/realism-targets.md §5a).
  *
  * Chain per plant-hour: power-law shear from 100 m to hub height → hub temperature by the
  * −6.5 K/km lapse and hub pressure by the hypsometric equation → air density p/(R_d·T)
@@ -7,9 +7,21 @@
  * plant's rated speed, averaged over a ±10 % fleet speed spread → cut-out (ramped over
  * 24–26 m/s of actual hub speed across the fleet) → availability 0.97 → × (1 − icing).
  *
- * Every function returns a number and allocates nothing.
+ * Every function returns a number and allocates nothing. Equations and sources:
+ * docs/physics.md §Wind.
  */
 import type { WindPlant } from '../../catalog/types.ts';
+import {
+  G0,
+  hubHeightM,
+  R_DRY,
+  REFERENCE_WIND_HEIGHT_M,
+  RHO_STD,
+  SCREEN_HEIGHT_M,
+  STANDARD_LAPSE_K_PER_M,
+  STANDARD_PRESSURE_PA,
+  standardPressureRatio,
+} from './atmosphere.ts';
 
 export interface WindWeather {
   /** Wind speed at 100 m above ground, m/s. */
@@ -25,13 +37,14 @@ export interface WindWeather {
 }
 
 /**
- * Generic fleet-average normalised power curve, index = wind speed in m/s (0…25), at standard
- * density (realism-targets §5a): cut-in 3 m/s, 0.999 at 14 m/s, 1 up to cut-out 25 m/s;
- * 0 above cut-out.
+ * Generic fleet-average normalised power curve: P/P_rated at wind speed index (m/s, 0…25) and
+ * standard density; cut-in 3 m/s, 0.999 at 14 m/s, 1 up to the cut-out at 25 m/s, 0 above.
+ *
+ * Units: dimensionless (fraction of rated power). Source: the averaged curve of merra2ools
+ * `fWindPowerCurve`; docs/physics.md §Wind, docs/realism-targets.md §5a.
  */
 export const NORMALISED_POWER_CURVE: readonly number[] = Object.freeze([
-  0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999,
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+  0, 0, 0, 0.017, 0.066, 0.138, 0.235, 0.362, 0.518, 0.688, 0.84, 0.941, 0.983, 0.995, 0.999, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 ]);
 
 /** Speed (m/s) at which the tabulated generic curve reaches 0.999. */
@@ -40,12 +53,6 @@ export const CUT_IN_MS = 3;
 export const CUT_OUT_MS = 25;
 /** Plant availability (turbine downtime, balance-of-plant, curtailment). */
 export const WIND_AVAILABILITY = 0.97;
-/** Standard air density, kg/m³. */
-export const RHO_STD = 1.225;
-/** Dry-air gas constant, J/(kg·K). */
-export const R_DRY = 287.05;
-const G0 = 9.80665;
-const LAPSE_K_PER_M = 0.0065;
 /** Relative speed spread of the fleet-smoothing points (v·(1 ± spread)). */
 const FLEET_SPREAD = 0.1;
 /** Half-width (m/s) of the fleet cut-out ramp around CUT_OUT_MS. */
@@ -61,7 +68,7 @@ export function airDensity(tempC: number, pressurePa: number): number {
 
 /** Standard-atmosphere surface pressure, Pa, at an elevation in metres. */
 export function pressureAtElevation(elevationM: number): number {
-  return 101325 * Math.pow(1 - 2.25577e-5 * elevationM, 5.25588);
+  return STANDARD_PRESSURE_PA * standardPressureRatio(elevationM);
 }
 
 /**
@@ -94,10 +101,7 @@ function sanitiseRated(ratedSpeedMs: number): number {
  * Single-turbine normalised power (0..1) at a density-equivalent hub speed, with the curve
  * rescaled to `ratedSpeedMs`; 0 below cut-in (3 m/s) and above cut-out (25 m/s).
  */
-export function normalisedPower(
-  speedMs: number,
-  ratedSpeedMs: number = GENERIC_RATED_SPEED_MS,
-): number {
+export function normalisedPower(speedMs: number, ratedSpeedMs: number = GENERIC_RATED_SPEED_MS): number {
   if (!(speedMs >= CUT_IN_MS) || speedMs > CUT_OUT_MS) return 0;
   const r = sanitiseRated(ratedSpeedMs);
   const slope = (GENERIC_RATED_SPEED_MS - CUT_IN_MS) / (r - CUT_IN_MS);
@@ -143,11 +147,11 @@ const windConstants = new WeakMap<WindPlant, WindPlantConstants>();
 function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
   let k = windConstants.get(plant);
   if (!k || k.alpha !== alpha) {
-    const hub = plant.hub_height_m > 0 ? plant.hub_height_m : 100;
+    const hub = hubHeightM(plant);
     const curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
     // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
     for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, plant.rated_speed_ms);
-    k = { alpha, shearFactor: hub === 100 ? 1 : Math.pow(hub / 100, alpha), hub, curve };
+    k = { alpha, shearFactor: hub === REFERENCE_WIND_HEIGHT_M ? 1 : Math.pow(hub / REFERENCE_WIND_HEIGHT_M, alpha), hub, curve };
     windConstants.set(plant, k);
   }
   return k;
@@ -166,9 +170,9 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
 
   // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
-  const dz = k.hub - 2;
-  const tHubK = wx.tempC + 273.15 - LAPSE_K_PER_M * dz;
-  const tMeanK = tHubK + 0.5 * LAPSE_K_PER_M * dz;
+  const dz = k.hub - SCREEN_HEIGHT_M;
+  const tHubK = wx.tempC + 273.15 - STANDARD_LAPSE_K_PER_M * dz;
+  const tMeanK = tHubK + 0.5 * STANDARD_LAPSE_K_PER_M * dz;
   // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
   // expansion is exact to ~1e-7 and saves an exp per call.
   const x = (G0 * dz) / (R_DRY * tMeanK);

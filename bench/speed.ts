@@ -1,0 +1,240 @@
+/**
+ * `npm run bench`: the speed figures of issue 12, in one run, on this machine.
+ *
+ * 1. Small request (one ERCOT wind plant, 7 days) req/s against a bare Node HTTP server
+ *    returning the same bytes, both driven by autocannon (16 connections).
+ * 2. p50/p99 latency of the small request at 16 and 200 connections, on the embedded store
+ *    and (with GRIDCAST_TEST_DATABASE_URL) on PostgreSQL; client time-outs and errors.
+ * 3. Small-request latency while four cold heavy requests run (a fresh server).
+ * 4. The large request (every ERCOT wind plant, 2026-01-01 to 2026-11-19) cold and warm,
+ *    against JSON.stringify of its own body (the serialisation floor).
+ *
+ * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
+ * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
+ * to bench/results/speed-latest.json and a line to bench/results/history.md.
+ * Options (env): BENCH_SECONDS (autocannon duration, default 10), BENCH_WORKERS (the servers'
+ * GRIDCAST_WORKERS; default one per core).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { ROOT, startServe, type BenchServer } from './serve.ts';
+
+const NOW = '2026-11-20T18:00:00Z';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SERVER_ENV: NodeJS.ProcessEnv = {
+  GRIDCAST_NOW: NOW,
+  ...(process.env.BENCH_WORKERS ? { GRIDCAST_WORKERS: process.env.BENCH_WORKERS } : {}),
+};
+const LARGE = '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-11-19';
+const RESULTS = path.join(ROOT, 'bench', 'results');
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+/** One GET to the body's last byte: status, body and milliseconds. */
+function timedGet(url: string, key: string): Promise<{ status: number; body: Buffer; ms: number; headers: http.IncomingHttpHeaders }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'x-api-key': key, 'accept-encoding': 'identity' }, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, body: Buffer.concat(chunks), ms: performance.now() - started, headers: res.headers }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+interface Load {
+  connections: number;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  timeouts: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, key: string | undefined, connections: number): Promise<Load> {
+  const r = await autocannon({ url, connections, duration: SECONDS, timeout: 10, headers: key ? { 'x-api-key': key } : {} });
+  return {
+    connections,
+    requestsPerSec: round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    timeouts: r.timeouts,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
+}
+
+/** A bare Node server answering every request with these bytes and headers: the ceiling. */
+async function bareServer(body: Buffer, contentType: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+async function smallPath(server: BenchServer): Promise<string> {
+  const list = await timedGet(`${server.url}/v1/plant/ercot/wind/list`, server.key);
+  const id = (JSON.parse(list.body.toString()) as { id: number }[])[0].id;
+  return `/v1/plant/ercot/wind/continuous?id=${id}&start=2026-06-01&end=2026-06-07`;
+}
+
+async function largeFigures(server: BenchServer) {
+  say('large request, cold …');
+  const cold = await timedGet(server.url + LARGE, server.key);
+  if (cold.status !== 200) throw new Error(`large request: ${cold.status} ${cold.body.toString().slice(0, 300)}`);
+  const warm: number[] = [];
+  for (let i = 0; i < 3; i++) warm.push((await timedGet(server.url + LARGE, server.key)).ms);
+  const parsed = JSON.parse(cold.body.toString());
+  const stringify: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const t = performance.now();
+    JSON.stringify(parsed);
+    stringify.push(performance.now() - t);
+  }
+  const floor = median(stringify.slice(1));
+  const values = parsed.values.length * parsed.time_utc.length;
+  return {
+    path: LARGE,
+    values,
+    bytes: cold.body.length,
+    coldMs: round(cold.ms),
+    warmMs: round(median(warm)),
+    stringifyMs: round(floor),
+    coldRatio: round(cold.ms / floor, 2),
+    warmRatio: round(median(warm) / floor, 2),
+  };
+}
+
+async function smallDuringHeavy() {
+  const server = await startServe({ env: SERVER_ENV });
+  try {
+    const small = `${server.url}/v1/region/ercot/demand/forecast?id=ercot_total`;
+    await timedGet(small, server.key); // warm: the small request's own blocks are not the point
+    const heavy = ['2026-01-01&end=2026-03-31', '2026-04-01&end=2026-06-30', '2026-07-01&end=2026-09-30', '2026-10-01&end=2026-11-19'].map(
+      (w) => timedGet(`${server.url}/v1/plant/ercot/wind/continuous?start=${w}`, server.key),
+    );
+    let done = false;
+    const heavyAll = Promise.all(heavy).then((r) => ((done = true), r));
+    const latencies: number[] = [];
+    while (!done) {
+      latencies.push((await timedGet(small, server.key)).ms);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const heavyMs = (await heavyAll).map((r) => round(r.ms));
+    return {
+      heavy: '4 × every ERCOT wind plant over a quarter of 2026, cold',
+      heavyMs,
+      smallRequests: latencies.length,
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      max: round(Math.max(...latencies)),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function postgresFigures(pathAndQuery: string) {
+  const admin = process.env.GRIDCAST_TEST_DATABASE_URL;
+  if (!admin) return null;
+  const name = `gridcast_bench_${process.pid}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const server = await startServe({ env: SERVER_ENV, databaseUrl: url.toString() });
+  try {
+    await timedGet(server.url + pathAndQuery, server.key);
+    return { at16: await load(server.url + pathAndQuery, server.key, 16), at200: await load(server.url + pathAndQuery, server.key, 200) };
+  } finally {
+    await server.stop();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  }
+}
+
+async function main() {
+  const loadBefore = os.loadavg()[0];
+  const embedded = await startServe({ env: SERVER_ENV });
+  let large: Awaited<ReturnType<typeof largeFigures>>;
+  let small: {
+    path: string;
+    bytes: number;
+    bare: Load;
+    at16: Load;
+    at200: Load;
+    ratioToBare: number;
+    postgres: Awaited<ReturnType<typeof postgresFigures>>;
+  };
+  let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
+  try {
+    // Cold first: nothing else has computed the large request's blocks in this process.
+    large = await largeFigures(embedded);
+    const smallUrl = await smallPath(embedded);
+    const sample = await timedGet(embedded.url + smallUrl, embedded.key);
+    say(`small request ${smallUrl} (${sample.body.length} bytes): bare server vs gridcast …`);
+    const bare = await bareServer(sample.body, String(sample.headers['content-type']));
+    const bareLoad = await load(bare.url, undefined, 16);
+    await bare.close();
+    const at16 = await load(embedded.url + smallUrl, embedded.key, 16);
+    say('200 connections …');
+    const at200 = await load(embedded.url + smallUrl, embedded.key, 200);
+    say('PostgreSQL …');
+    const postgres = await postgresFigures(smallUrl);
+    const ratioToBare = round(at16.requestsPerSec / bareLoad.requestsPerSec, 3);
+    small = { path: smallUrl, bytes: sample.body.length, bare: bareLoad, at16, at200, ratioToBare, postgres };
+    say('small requests during 4 cold heavy requests …');
+    heavy = await smallDuringHeavy();
+  } finally {
+    await embedded.stop();
+  }
+  const report = {
+    when: new Date().toISOString(),
+    commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load average before ${round(loadBefore, 2)}`,
+    workers: process.env.BENCH_WORKERS ?? `one per core (${os.availableParallelism()})`,
+    small,
+    duringHeavy: heavy,
+    large,
+  };
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, 'speed-latest.json'), JSON.stringify(report, null, 2) + '\n');
+  const pgLine = small.postgres
+    ? `latency, postgres:  16 conns ${small.postgres.at16.requestsPerSec} req/s p50 ${small.postgres.at16.p50} ms p99 ${small.postgres.at16.p99} ms; ` +
+      `200 conns ${small.postgres.at200.requestsPerSec} req/s p50 ${small.postgres.at200.p50} ms p99 ${small.postgres.at200.p99} ms, ` +
+      `time-outs ${small.postgres.at200.timeouts}, errors ${small.postgres.at200.errors}`
+    : 'latency, postgres: skipped (set GRIDCAST_TEST_DATABASE_URL)';
+  const lines = [
+    `speed bench, commit ${report.commit}, ${report.machine}, workers: ${report.workers}`,
+    `small request (${small.bytes} B): bare node ${small.bare.requestsPerSec} req/s, gridcast ${small.at16.requestsPerSec} req/s → ${small.ratioToBare}× (target ≥ 0.3×)`,
+    `latency, embedded:  16 conns p50 ${small.at16.p50} ms p99 ${small.at16.p99} ms; 200 conns ${small.at200.requestsPerSec} req/s ` +
+      `p50 ${small.at200.p50} ms p99 ${small.at200.p99} ms, time-outs ${small.at200.timeouts}, errors ${small.at200.errors}, non-2xx ${small.at200.non2xx}`,
+    pgLine,
+    `small requests during ${heavy.heavy}: ${heavy.smallRequests} requests, p50 ${heavy.p50} ms, p99 ${heavy.p99} ms, max ${heavy.max} ms ` +
+      `(heavy took ${heavy.heavyMs.join(' / ')} ms)`,
+    `large request (${large.values} values, ${round(large.bytes / 1e6, 2)} MB): cold ${large.coldMs} ms (${large.coldRatio}× stringify), ` +
+      `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);
+}
+
+await main();

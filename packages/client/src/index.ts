@@ -1,0 +1,28 @@
+/** @gridcast/client — a typed TypeScript client for the gridcast (ISOview-compatible) API. */
+export { GridcastClient, type Chunk, type ClientOptions } from './client.ts';
+export { GridcastError, type ErrorDetailItem } from './errors.ts';
+export { DEFAULT_BASE_URL, type RetryEvent, type RetryOptions } from './http.ts';
+export {
+  OPERATIONS,
+  type CallOptions,
+  type Cell,
+  type CellMetric,
+  type County,
+  type EnsembleMetric,
+  type GasHub,
+  type Iso,
+  type LmpNode,
+  type LmpType,
+  type OperationName,
+  type OptionsOf,
+  type Plant,
+  type PlantMetric,
+  type Region,
+  type RegionMetric,
+  type Schemas,
+  type TimeseriesBody,
+  type WindowedOperationName,
+} from './operations.ts';
+export { labelKey, TimeseriesResponse, type TimeseriesRow } from './timeseries.ts';
+export { MAX_WINDOW_DAYS, planWindows, type ChunkWindow } from './window.ts';
+export type { components, operations, paths } from './openapi.generated.ts';

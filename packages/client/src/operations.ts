@@ -1,0 +1,93 @@
+/**
+ * The public operations of the API, by SDK method name, and the types every method derives
+ * from the generated OpenAPI types. Method names are the official Python client's, in
+ * camelCase (list_regions → listRegions); test/sdk.test.ts derives them from the served
+ * document by the Python client's rule and checks this table against it.
+ */
+import type { components, paths } from './openapi.generated.ts';
+
+export const OPERATIONS = {
+  listRegions: '/region/{iso}/{metric}/list',
+  getRegionalForecast: '/region/{iso}/{metric}/forecast',
+  getRegionContinuousForecast: '/region/{iso}/{metric}/continuous',
+  getHistoricalActuals: '/region/{iso}/{metric}/actual',
+  getRegionDayAheadBackcast: '/region/{iso}/{metric}/backcast',
+  getEnsembleForecast: '/region/{iso}/{metric}/ensemble',
+  getIsoSummary: '/region/{iso}/summary',
+  listPlants: '/plant/{iso}/{metric}/list',
+  getPlantForecast: '/plant/{iso}/{metric}/forecast',
+  getPlantContinuousForecast: '/plant/{iso}/{metric}/continuous',
+  getPlantDayAheadBackcast: '/plant/{iso}/{metric}/backcast',
+  listCounties: '/county/{iso}/list',
+  getCountyForecast: '/county/{iso}/forecast',
+  getCountyContinuousForecast: '/county/{iso}/continuous',
+  listGasHubs: '/gas/list',
+  getGasPriceForecast: '/gas/forecast',
+  getContinuousGasForecast: '/gas/continuous',
+  getGasDayAheadBackcast: '/gas/backcast',
+  listLmpNodes: '/lmp/{iso}/{type}/list',
+  getLmpForecast: '/lmp/{iso}/{type}/forecast',
+  getLmpContinuousForecast: '/lmp/{iso}/{type}/continuous',
+  listCells: '/cells/{iso}/{metric}/list',
+  getCellsForecast: '/cells/{iso}/{metric}/forecast',
+  getCellsContinuousForecast: '/cells/{iso}/{metric}/continuous',
+  getCellsDayAheadBackcast: '/cells/{iso}/{metric}/backcast',
+} as const satisfies Record<string, keyof paths>;
+
+export type Operations = typeof OPERATIONS;
+export type OperationName = keyof Operations;
+export type PublicPath = Operations[OperationName];
+
+type Get<P extends PublicPath> = paths[P]['get'];
+/** One part of an operation's parameters; {} where the document has none (it says `never`). */
+type Part<T> = [NonNullable<T>] extends [never] ? Record<never, never> : NonNullable<T>;
+type PathParamsOfPath<P extends PublicPath> = Part<Get<P>['parameters']['path']>;
+type QueryOf<P extends PublicPath> = Part<Get<P>['parameters']['query']>;
+/** The path parameters of an operation, by name. */
+export type PathParamsOf<M extends OperationName> = PathParamsOfPath<Operations[M]>;
+/** The 200 body of an operation, as the document declares it. */
+export type ResponseOf<P extends PublicPath> = Get<P>['responses'][200]['content']['application/json'];
+
+/** The documents' schemas. */
+export type Schemas = components['schemas'];
+export type TimeseriesBody = Schemas['TimeseriesResponse'];
+export type Region = Schemas['Region'];
+export type Plant = Schemas['Plant'];
+export type County = Schemas['County'];
+export type Cell = Schemas['Cell'];
+export type GasHub = Schemas['GasHub'];
+export type LmpNode = Schemas['LmpNode'];
+
+export type Iso = PathParamsOfPath<'/region/{iso}/{metric}/list'>['iso'];
+export type RegionMetric = PathParamsOfPath<'/region/{iso}/{metric}/forecast'>['metric'];
+export type EnsembleMetric = PathParamsOfPath<'/region/{iso}/{metric}/ensemble'>['metric'];
+export type PlantMetric = PathParamsOfPath<'/plant/{iso}/{metric}/forecast'>['metric'];
+export type CellMetric = PathParamsOfPath<'/cells/{iso}/{metric}/forecast'>['metric'];
+export type LmpType = PathParamsOfPath<'/lmp/{iso}/{type}/forecast'>['type'];
+
+/** Query parameters that name an instant: they also take a Date. */
+type InstantParam = 'start' | 'end' | 'forecasted_by' | 'as_of';
+
+/** What every call takes besides its query parameters. */
+export interface CallOptions {
+  /** Aborts the request, including any wait before a retry. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The options object of an operation: its query parameters (instants as an ISO 8601 string,
+ * a bare date `YYYY-MM-DD` for a local day of the ISO, or a Date) plus CallOptions.
+ */
+export type OptionsOf<M extends OperationName> = {
+  [K in keyof QueryOf<Operations[M]>]: K extends InstantParam ? QueryOf<Operations[M]>[K] | Date : QueryOf<Operations[M]>[K];
+} & CallOptions;
+
+/** Operations with a start/end window: those the client splits into chunks of at most 365 days. */
+export type WindowedOperationName = {
+  [M in OperationName]: 'end' extends keyof QueryOf<Operations[M]> ? M : never;
+}[OperationName];
+
+/** The path parameters of an operation, in path order (positional, like the Python client). */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+}

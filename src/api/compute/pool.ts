@@ -1,0 +1,219 @@
+/**
+ * Where forecast computation runs: a pool of worker threads (one per core by default,
+ * GRIDCAST_WORKERS), so that the HTTP thread only routes, checks and streams. A job goes to
+ * the worker with the fewest jobs in hand, and inside a worker jobs take turns column by
+ * column (runner.ts): a small request never waits for a heavy one to finish, only — at worst
+ * — for one column of it.
+ *
+ * With no workers (GRIDCAST_WORKERS=0, and the in-process tests) the same runner works on the
+ * HTTP thread, through the same messages: one code path either way.
+ *
+ * Each worker keeps its own cache of computed blocks (query/blockCache.ts), so the budget
+ * GRIDCAST_CACHE_MB is shared out between them. A worker that dies fails the jobs it had
+ * (500s) and is replaced.
+ */
+import os from 'node:os';
+import { Readable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../util/moduleWorker.ts';
+import { deserializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
+import { JobRunner, warmCatalog } from './runner.ts';
+
+export type ComputeResult =
+  | { kind: 'records'; body: Buffer; count: number }
+  /** A time series: its bytes whole (small) or as a stream (large); `values` = rows × columns. */
+  | { kind: 'frame'; values: number; body: Buffer | Readable }
+  | { kind: 'head'; values: number };
+
+/** Thrown to a job whose client went away before it had an answer. */
+export class JobAborted extends Error {}
+
+interface Lane {
+  post(message: ToWorker): void;
+  /** Jobs sent and not yet done. */
+  jobs: number;
+  stop(): Promise<void>;
+}
+
+interface Pending {
+  lane: Lane;
+  resolve(result: ComputeResult): void;
+  reject(error: Error): void;
+  stream?: Readable;
+  settled: boolean;
+  detach(): void;
+}
+
+export interface PoolOptions {
+  /** Worker threads; 0 computes on the calling thread. */
+  workers: number;
+  /** Seed of the world the workers compute. */
+  seed: number;
+  /** The block-cache budget of the whole pool, MB (shared out between the workers). */
+  cacheMb?: number;
+  /** Told when a worker fails (it is replaced). */
+  onWorkerError?: (error: Error) => void;
+  /** With no workers: warm the catalog on this thread after start (workers always warm their own). */
+  warm?: boolean;
+}
+
+/** Workers by default: one per core the process may use. */
+export function defaultWorkers(): number {
+  const configured = process.env.GRIDCAST_WORKERS;
+  if (configured !== undefined && /^\d+$/.test(configured)) return Number(configured);
+  return os.availableParallelism();
+}
+
+export class ComputePool {
+  private readonly lanes: Lane[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {
+    if (options.workers <= 0) this.lanes.push(this.localLane());
+    else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
+  }
+
+  get workers(): number {
+    return this.options.workers;
+  }
+
+  /** Jobs sent to the workers and not yet done. */
+  get jobsInFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Runs a job; `signal` aborts it (the client has gone). */
+  run(job: Omit<Job, 'id'>, signal: AbortSignal): Promise<ComputeResult> {
+    if (signal.aborted) return Promise.reject(new JobAborted());
+    const id = this.nextId++;
+    const lane = this.lanes.reduce((best, l) => (l.jobs < best.jobs ? l : best));
+    return new Promise<ComputeResult>((resolve, reject) => {
+      const onAbort = () => this.cancel(id);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, { lane, resolve, reject, settled: false, detach: () => signal.removeEventListener('abort', onAbort) });
+      lane.jobs++;
+      lane.post({ type: 'run', job: { ...job, id } });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const id of [...this.pending.keys()]) this.cancel(id);
+    await Promise.all(this.lanes.map((l) => l.stop()));
+  }
+
+  private cancel(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    p.lane.post({ type: 'cancel', id });
+    this.done(id);
+    if (p.stream) p.stream.destroy();
+    else if (!p.settled) p.reject(new JobAborted());
+  }
+
+  private done(id: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    p.lane.jobs--;
+    p.detach();
+  }
+
+  /** An event from a lane about one of its jobs. */
+  private receive(event: FromWorker): void {
+    const p = this.pending.get(event.id);
+    if (!p) return; // cancelled meanwhile
+    const bytes = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    switch (event.type) {
+      case 'records':
+        this.settle(event.id, p, { kind: 'records', body: bytes(event.body), count: event.count });
+        return;
+      case 'body':
+        this.settle(event.id, p, { kind: 'frame', values: event.values, body: bytes(event.body) });
+        return;
+      case 'head':
+        this.settle(event.id, p, { kind: 'head', values: event.values });
+        return;
+      case 'start': {
+        const lane = p.lane;
+        // Each read grants the worker one more chunk: it computes no faster than the client reads.
+        p.stream = new Readable({
+          read: () => lane.post({ type: 'credit', id: event.id, n: 1 }),
+          destroy: (err, cb) => {
+            if (this.pending.has(event.id)) this.cancel(event.id);
+            cb(err);
+          },
+        });
+        p.settled = true;
+        p.resolve({ kind: 'frame', values: event.values, body: p.stream });
+        return;
+      }
+      case 'chunk':
+        p.stream?.push(bytes(event.data));
+        return;
+      case 'end':
+        this.done(event.id);
+        p.stream?.push(null);
+        return;
+      case 'error': {
+        this.done(event.id);
+        const error = deserializeError(event.error);
+        if (p.stream) p.stream.destroy(error);
+        else p.reject(error);
+        return;
+      }
+    }
+  }
+
+  private settle(id: number, p: Pending, result: ComputeResult): void {
+    this.done(id);
+    p.settled = true;
+    p.resolve(result);
+  }
+
+  /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
+  private localLane(): Lane {
+    if (this.options.warm) setImmediate(warmCatalog);
+    const runner = new JobRunner(this.options.seed, (event) => queueMicrotask(() => this.receive(event)));
+    return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
+  }
+
+  private workerLane(index: number): Lane {
+    const cacheMb = this.options.cacheMb ?? Number(process.env.GRIDCAST_CACHE_MB ?? 256);
+    const lane: Lane & { worker?: Worker } = {
+      jobs: 0,
+      post: (message) => lane.worker?.postMessage(message),
+      stop: async () => {
+        await lane.worker?.terminate();
+      },
+    };
+    const spawn = () => {
+      const worker = startModuleWorker(import.meta.url, 'worker', {
+        workerData: { seed: this.options.seed },
+        env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
+      });
+      worker.on('message', (event: FromWorker | { type: 'ready' }) => {
+        if (event.type !== 'ready') this.receive(event);
+      });
+      worker.on('error', (e) => this.options.onWorkerError?.(e));
+      worker.on('exit', (code) => {
+        if (this.closed) return;
+        // Fail its jobs and put a new worker in its place.
+        for (const [id, p] of this.pending) {
+          if (p.lane !== lane) continue;
+          this.done(id);
+          const error = new Error(`compute worker ${index} exited (code ${code})`);
+          if (p.stream) p.stream.destroy(error);
+          else p.reject(error);
+        }
+        this.options.onWorkerError?.(new Error(`compute worker ${index} exited with code ${code}; starting another`));
+        lane.worker = spawn();
+      });
+      return worker;
+    };
+    lane.worker = spawn();
+    return lane;
+  }
+}

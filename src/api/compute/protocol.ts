@@ -1,0 +1,66 @@
+/**
+ * What the HTTP thread and a compute worker say to each other (compute/pool.ts ↔ runner.ts).
+ *
+ * The HTTP thread sends a job: a route, its validated parameters and the key, as structured
+ * clones. The worker answers with the response body as bytes: a list (records), a small frame
+ * in one piece, or a large frame as a stream of chunks it sends only while it holds credit,
+ * which the HTTP thread grants as the client reads (so a slow client slows its own job, not
+ * the worker's other jobs, and memory stays bounded). Errors travel as data and are rebuilt
+ * as the errors the app's error handler answers in the public shapes.
+ */
+import { QueryError, type QueryErrorItem } from '../../query/errors.ts';
+import type { KeyInfo } from '../../store/keys.ts';
+import { HttpError } from '../errors.ts';
+import type { ParamValue } from '../params.ts';
+
+export interface Job {
+  id: number;
+  /** The route's OpenAPI path (routes/index.ts ROUTE_BY_PATH). */
+  path: string;
+  params: Record<string, ParamValue>;
+  raw: Record<string, string | string[] | undefined>;
+  key: KeyInfo;
+  nowMs: number;
+  /** HEAD: check that the answer exists (ids, window) without computing values. */
+  head: boolean;
+}
+
+export type ToWorker =
+  | { type: 'run'; job: Job }
+  /** The HTTP thread has room for `n` more chunks of job `id`. */
+  | { type: 'credit'; id: number; n: number }
+  /** The client has gone: stop computing job `id`. */
+  | { type: 'cancel'; id: number };
+
+export type SerializedError =
+  | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }
+  | { kind: 'query'; items: QueryErrorItem[] }
+  | { kind: 'internal'; message: string; stack?: string };
+
+export type FromWorker =
+  /** A list response, whole; `count` records. */
+  | { type: 'records'; id: number; body: Uint8Array; count: number }
+  /** A small time series, whole; `values` = rows × columns. */
+  | { type: 'body'; id: number; body: Uint8Array; values: number }
+  /** A large time series: chunks follow, then 'end'. */
+  | { type: 'start'; id: number; values: number }
+  | { type: 'chunk'; id: number; data: Uint8Array }
+  | { type: 'end'; id: number }
+  /** HEAD: the time series exists. */
+  | { type: 'head'; id: number; values: number }
+  | { type: 'error'; id: number; error: SerializedError };
+
+export function serializeError(e: unknown): SerializedError {
+  if (e instanceof HttpError) return { kind: 'http', status: e.status, body: e.body, headers: e.headers };
+  if (e instanceof QueryError) return { kind: 'query', items: e.items };
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { kind: 'internal', message: err.message, stack: err.stack };
+}
+
+export function deserializeError(e: SerializedError): Error {
+  if (e.kind === 'http') return new HttpError(e.status, e.body, e.headers);
+  if (e.kind === 'query') return new QueryError(e.items);
+  const err = new Error(`compute worker: ${e.message}`);
+  if (e.stack) err.stack = e.stack;
+  return err;
+}

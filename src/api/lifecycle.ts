@@ -1,0 +1,90 @@
+/**
+ * The life of one request, from its first byte to its end — however it ends. A response can
+ * finish, the client can go away mid-way (an aborted download, a client time-out), the socket can
+ * fail, or the server's own time-outs can cut it. Fastify's onResponse hook runs only when a
+ * response *finishes*, so anything released there leaks when a client aborts: a heavy-request
+ * slot held for ever locks every all-target request out with 503s. Here the end is the
+ * response's `close` event, which Node emits exactly once in every case, and everything taken
+ * for the request is given back there: the in-flight gauges, the heavy slot, the latency
+ * observation and the usage record. A client that has gone also aborts the request's
+ * AbortSignal, so computation for it stops.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Metrics } from './metrics.ts';
+
+/** Status recorded in metrics for a request whose client went away before the end (nginx's convention). */
+export const CLIENT_CLOSED_STATUS = 499;
+
+export interface RequestState {
+  startedAt: bigint;
+  /** Aborted when the client goes away before the response is complete. */
+  readonly abort: AbortController;
+  /** The key's public id, once authenticated. */
+  keyId?: string;
+  /** The route's path template, for usage metering. */
+  endpoint?: string;
+  /** Values the response carries (rows × columns, or records), for usage metering. */
+  values?: number;
+  /** Holds one of the heavy-request slots. */
+  heavy?: boolean;
+}
+
+/** What the end of a request reports to: usage metering. */
+export interface RequestEndListener {
+  (state: RequestState, outcome: { status: number; completed: boolean }): void;
+}
+
+/**
+ * Counts requests in flight and the heavy ones among them. At most `maxHeavy` heavy requests
+ * are computed at once; a slot is taken by `tryTakeHeavy` and given back when the request ends.
+ */
+export class RequestTracker {
+  private readonly states = new WeakMap<FastifyRequest, RequestState>();
+
+  constructor(
+    private readonly metrics: Metrics,
+    readonly maxHeavy: number,
+    private readonly onEnd: RequestEndListener,
+  ) {}
+
+  /** Starts tracking a request; its end (finish, abort, error, time-out) is handled once. */
+  begin(req: FastifyRequest, reply: FastifyReply): RequestState {
+    const state: RequestState = { startedAt: process.hrtime.bigint(), abort: new AbortController() };
+    this.states.set(req, state);
+    this.metrics.inFlight++;
+    reply.raw.once('close', () => this.end(req, reply, state));
+    return state;
+  }
+
+  stateOf(req: FastifyRequest): RequestState {
+    const state = this.states.get(req);
+    if (!state) throw new Error('request not tracked');
+    return state;
+  }
+
+  /** Takes a heavy slot for the request; false when all are taken. */
+  tryTakeHeavy(state: RequestState): boolean {
+    if (state.heavy) return true;
+    if (this.metrics.heavyInFlight >= this.maxHeavy) {
+      this.metrics.heavyRejected++;
+      return false;
+    }
+    this.metrics.heavyInFlight++;
+    state.heavy = true;
+    return true;
+  }
+
+  private end(req: FastifyRequest, reply: FastifyReply, state: RequestState): void {
+    const completed = reply.raw.writableFinished;
+    if (!completed) state.abort.abort();
+    this.metrics.inFlight--;
+    if (state.heavy) {
+      state.heavy = false;
+      this.metrics.heavyInFlight--;
+    }
+    const status = completed ? reply.statusCode : CLIENT_CLOSED_STATUS;
+    const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+    this.metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, status, seconds);
+    this.onEnd(state, { status: reply.statusCode, completed });
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The shape of an ISO profile: every fact about one ISO the service uses, gathered in one
+ * data-only module per ISO (isos/<iso>.ts). The layers read them through the tables derived
+ * in catalog/isos.ts (isoTable), so adding an ISO is one new profile plus its data
+ * (README: "How to add an ISO").
+ */
+import type { PlantType } from '../types.ts';
+
+export interface Fleet {
+  /** Installed AC capacity the plants add up to, MW. */
+  targetMw: number;
+  /** Number of plants; with targetMw it sets the mean plant size. */
+  count: number;
+}
+
+/** Word pools for plant names, by landscape. */
+export type Flavor = 'desert' | 'plains' | 'texas' | 'midwest' | 'south' | 'east' | 'pacific';
+
+export interface Cluster {
+  /** Centre [lat, lon]; must lie inside the ISO. */
+  at: readonly [number, number];
+  /** Spread (1 σ of a Gaussian offset), km. */
+  km: number;
+  /** Relative share of the fleet's plants. */
+  w: number;
+  look: Flavor;
+}
+
+export interface WindCluster extends Cluster {
+  /** Typical IEC class of the site: I on the windiest plains, III on low-wind sites. */
+  cls: 'I' | 'II' | 'III';
+}
+
+export interface SolarCluster extends Cluster {
+  /** Share of single-axis trackers among builds before 2018 and from 2018 on. */
+  tracker: readonly [number, number];
+}
+
+export const W = (at: [number, number], km: number, w: number, look: Flavor, cls: WindCluster['cls']): WindCluster => ({
+  at,
+  km,
+  w,
+  look,
+  cls,
+});
+
+export const S = (at: [number, number], km: number, w: number, look: Flavor, tracker: [number, number]): SolarCluster => ({
+  at,
+  km,
+  w,
+  look,
+  tracker,
+});
+
+export const SW_TRACKERS: [number, number] = [0.8, 0.97];
+
+export type NodeType = 'hub' | 'zone' | 'node';
+
+export type PriceNodeSpec = readonly [id: string, name: string, type: NodeType, zones: Readonly<Record<string, number>>];
+
+export interface DemandParams {
+  /** Weather-free load of the ISO (MW): the mean of base · shape · calendar is about this. */
+  baseMw: number;
+  /** Heating degrees below this effective temperature (°C). */
+  heatBaseC: number;
+  /** MW per heating degree (ISO-wide). */
+  heatSlopeMwPerC: number;
+  /** Extra heating degrees per °C below HEAT_CONVEX_BELOW_C (resistance heat). */
+  heatConvex: number;
+  /** Cooling degrees above this effective temperature (°C). */
+  coolBaseC: number;
+  /** MW per cooling degree (ISO-wide) at the balance point. */
+  coolSlopeMwPerC: number;
+  /** Quadratic steepening of cooling: cool = slope·(CDD + coolCurve·CDD²). */
+  coolCurve: number;
+  /** Midday load lost to behind-the-meter solar, as a fraction of base at solar noon in summer. */
+  btmSolar: number;
+  /** Standard deviation of the relative load noise. */
+  noiseSd: number;
+}
+
+/** Per-ISO behaviour, as fractions of the thermal fleet (calibrated by scripts/outage-calibration.ts). */
+export interface OutageParams {
+  /** Planned outages left at the summer/winter peaks (long-running overhauls, derates). */
+  plannedFloor: number;
+  /** Peak height of the spring and fall maintenance seasons above the floor. */
+  plannedSpring: number;
+  plannedFall: number;
+  /** Days the fall season is shifted later (ISOs whose summer peak runs into September). */
+  fallShiftDays: number;
+  /** Forced outage rate on a normal day. */
+  forcedBase: number;
+  /** Cold-day effective temperature (°C) below which freeze-ups and gas curtailments begin. */
+  coldThresholdC: number;
+  /** Daily Tmax (°C) above which heat derates and trips begin. */
+  heatThresholdC: number;
+}
+
+/**
+ * Approximate climatology of each ISO's population-weighted temperature, used only by the
+ * `normal` model (expected forced outages by season) and as the calibration stand-in.
+ * Daily mean = meanC − ampC·cos(2π(doy − coldestDoy)/365.25); Tmin/Tmax = mean ∓ rangeC/2;
+ * day-to-day anomalies have standard deviation sdWinterC (mid-January) … sdSummerC (July).
+ */
+export interface PoptempClimate {
+  meanC: number;
+  ampC: number;
+  coldestDoy: number;
+  rangeC: number;
+  sdWinterC: number;
+  sdSummerC: number;
+}
+
+export interface LmpParams {
+  /** Nuclear, hydro and other zero-cost must-run output (MW). */
+  baseloadMw: number;
+  /** Net imports (MW). */
+  importsMw: number;
+  nuclearMw: number;
+  coalMw: number;
+  /** $/MWh of the cheapest and dearest coal unit. */
+  coalCost: readonly [number, number];
+  /** Share of the gas fleet that is combined cycle. */
+  ccgtShare: number;
+  /** Thermal units that stay committed, as a share of demand. */
+  minThermalShare: number;
+  /** Lowest price (the deepest negative bids) and the scarcity cap, $/MWh. */
+  floor: number;
+  cap: number;
+  /** Offer markup over fuel and variable costs, $/MWh. */
+  markup: number;
+  /** Peakers switch to oil above this gas price ($/MMBtu equivalent), or never. */
+  oilSwitch: number;
+  /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
+  reserveMw: number;
+  /** Batteries (MW): they charge from surplus wind and solar and discharge when the system is tight. */
+  storageMw: number;
+}
+
+/**
+ * Per-zone pricing: `pocket` scales the zone's price with system tightness (import-constrained
+ * load pockets above 0, export areas below); `exportShare` of the zone's installed wind and
+ * solar can leave it before congestion, which then costs `exportPrice` $/MWh per GW of surplus.
+ */
+export interface ZonePricing {
+  pocket?: number;
+  exportShare?: number;
+  exportPrice?: number;
+}
+
+/** The gas hub that fuels each zone's marginal units: the ISO's default, or a zone's own. */
+export interface ZoneGas {
+  default: string;
+  zones?: Readonly<Record<string, string>>;
+}
+
+export interface IsoProfile<C extends string = string> {
+  /** The ISO's id in every path and record (`/v1/region/{iso}/…`). */
+  code: C;
+  name: string;
+  /** IANA zone of the ISO's operating clock: local days, latest_hour and time_local use it. */
+  timezone: string;
+  /**
+   * The ISO's fixed number, independent of its place in the ISO list: it sets its block of plant
+   * ids (wind 50000 + 2000·n + k + 1, solar 51000 + 2000·n + k + 1) and keys its random streams
+   * (plants, outages, real-time prices). Ids are public: a number is never changed or reused; a
+   * new ISO takes the next free one.
+   */
+  isoNumber: number;
+  /** Prefix of region names ("PJM ComEd", "ISO-NE Maine"). */
+  label: string;
+  /** Zones [id, name] in the order the ISO publishes them (NYISO A..K, MISO LRZ 1..10). */
+  zones: readonly (readonly [id: string, name: string])[];
+  /** Installed utility-scale wind and solar and how many plants carry it. */
+  fleets: Readonly<Record<PlantType, Fleet>>;
+  windClusters: readonly WindCluster[];
+  solarClusters: readonly SolarCluster[];
+  /** Relative number of solar plants entering service per year from 2010 (default: the US shape, catalog/plants.ts). */
+  solarYearWeights?: readonly number[];
+  /** Published hubs and load zones: [id, name, type, {zone: weight}]. */
+  priceNodes: readonly PriceNodeSpec[];
+  demand: DemandParams;
+  /** Dispatchable thermal fleet (coal, gas, oil, nuclear; MW) that outages are counted against. */
+  thermalFleetMw: number;
+  outage: OutageParams;
+  poptempClimate: PoptempClimate;
+  lmp: LmpParams;
+  /** Per-zone pricing: load pockets and export congestion (zones not listed price plainly). */
+  lmpZones: Readonly<Record<string, ZonePricing>>;
+  zoneGas: ZoneGas;
+  /** Rough population weight of the ISO in the national temperature anomaly that moves Henry Hub (the weights sum to 1). */
+  nationalGasWeight: number;
+}
+
+/** Checks a profile against IsoProfile while keeping its code as a literal type. */
+export function defineIsoProfile<const C extends string>(profile: IsoProfile<C>): IsoProfile<C> {
+  return profile;
+}

@@ -1,0 +1,419 @@
+/**
+ * The weather of the synthetic world at points and hours — truth, or as a forecast run
+ * saw it (skill.ts). Each variable is climatology plus anomalies from spectral fields at two
+ * scales (synoptic: continent-wide, days; meso: regional, hours; fields.ts) and a
+ * point-local part. A WeatherBatch prepares everything about a set of rows that does not
+ * depend on the point once, then samples any number of points.
+ */
+import { hourPhase, type HourPhase, type PointClimate } from '../climate.ts';
+import { VALUE_NOISE1_SD, ValueNoise1Walker, hash4, seedOf } from '../hash.ts';
+import { logistic } from '../../util/math.ts';
+import {
+  CLOUD_LOGIT_GAIN,
+  CLOUD_W,
+  ERROR_RUN_TAU_HOURS,
+  ERROR_VALID_TAU_HOURS,
+  LOCAL_CLOUD_HOURS,
+  LOCAL_CLOUD_SD,
+  LOCAL_WIND_HOURS,
+  LOCAL_WIND_SD,
+  RICE_MEAN,
+  TEMP_W,
+  WIND_SPREAD,
+  WIND_W,
+  type GroupName,
+} from './fields.ts';
+import { MemberGroup, PreparedGroup, rowsKey, scaleRows, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
+import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
+import type { WeatherWorld } from './world.ts';
+
+/**
+ * Which variables a computation needs; temperature is always computed. Humidity,
+ * precipitation and the 24-hour trailing values serve only icing and snow, which cannot
+ * happen in warm air, so they are computed only on rows colder than COLD_ROW_MAX_C and
+ * left at 0 elsewhere.
+ */
+export interface WeatherNeeds {
+  wind?: boolean;
+  cloud?: boolean;
+  /** humidity and precipitation on cold rows (needs cloud) */
+  moisture?: boolean;
+  /** 24-hour trailing temperature and storminess on cold rows, for snow lying on panels */
+  trailing?: boolean;
+}
+
+/** Above this 2 m temperature (°C) icing and snow cover are impossible in this world. */
+export const COLD_ROW_MAX_C = 10;
+
+/** Hourly weather at one point. Values are hour averages (evaluated at mid-hour). */
+export interface WeatherSeries {
+  tempC: Float64Array;
+  wind100Ms: Float64Array;
+  cloudCover: Float64Array;
+  /** Only on cold rows (see WeatherNeeds); 0 elsewhere. */
+  precipMmH: Float64Array;
+  relHumidity: Float64Array;
+  tempTrail24C: Float64Array;
+  /** 24-hour mean of the cloud anomaly: high after a stormy day. */
+  stormTrail24: Float64Array;
+}
+
+export function newWeatherSeries(n: number): WeatherSeries {
+  return {
+    tempC: new Float64Array(n),
+    wind100Ms: new Float64Array(n),
+    cloudCover: new Float64Array(n),
+    precipMmH: new Float64Array(n),
+    relHumidity: new Float64Array(n),
+    tempTrail24C: new Float64Array(n),
+    stormTrail24: new Float64Array(n),
+  };
+}
+
+/** Contiguous [from, to) row ranges where the temperature is below COLD_ROW_MAX_C. */
+function coldSpans(tempC: Float64Array): [number, number][] {
+  const spans: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i <= tempC.length; i++) {
+    const cold = i < tempC.length && tempC[i] < COLD_ROW_MAX_C;
+    if (cold && start < 0) start = i;
+    else if (!cold && start >= 0) {
+      spans.push([start, i]);
+      start = -1;
+    }
+  }
+  return spans;
+}
+
+/**
+ * Rows of a computation: valid hours and, for a forecast, the creation hour of the run
+ * that each row comes from (several runs may be stitched, one per row).
+ */
+export interface WeatherRows {
+  valid: ArrayLike<number>;
+  created: ArrayLike<number> | null;
+}
+
+/** An ensemble member's point-local parts: per-row weights of the shared and own perturbations, and their seeds. */
+interface MemberLocal {
+  shared: Float64Array;
+  own: Float64Array;
+  sharedSeed: number;
+  memberSeed: number;
+}
+
+/**
+ * A member knows the local parts as a deterministic run does (weight `memory`) and draws the
+ * rest: a part shared by the ensemble and one of its own.
+ */
+function memberLocalOf(memory: Float64Array, errorSeedName: string, member: number): MemberLocal {
+  const shared = new Float64Array(memory.length);
+  const own = new Float64Array(memory.length);
+  for (let i = 0; i < memory.length; i++) {
+    const w = memberWeights(memory[i]);
+    shared[i] = w.shared;
+    own[i] = w.own;
+  }
+  return { shared, own, sharedSeed: seedOf(errorSeedName), memberSeed: seedOf(memberSeedName(errorSeedName, member)) };
+}
+
+/** The anomaly groups a batch prepares, in order (the order fixes each group's error stream): name, error growth, trailing mean wanted. */
+function wantedGroups(skill: WeatherSkill | null, needs: WeatherNeeds): [GroupName, ErrorGrowth | undefined, boolean][] {
+  const want: [GroupName, ErrorGrowth | undefined, boolean][] = [
+    ['temp.synoptic', skill?.temp.synoptic, !!needs.trailing],
+    ['temp.meso', skill?.temp.meso, false],
+  ];
+  if (needs.wind) {
+    want.push(['windU.synoptic', skill?.wind.synoptic, false], ['windU.meso', skill?.wind.meso, false]);
+    want.push(['windV.synoptic', skill?.wind.synoptic, false], ['windV.meso', skill?.wind.meso, false]);
+  }
+  if (needs.cloud || needs.moisture || needs.trailing) {
+    want.push(['cloud.synoptic', skill?.cloud.synoptic, !!needs.trailing], ['cloud.meso', skill?.cloud.meso, false]);
+  }
+  if (needs.moisture) want.push(['precip.meso', skill?.cloud.meso, false]);
+  return want;
+}
+
+/**
+ * Everything about a set of rows that does not depend on the point, prepared once per
+ * request and then applied to any number of points.
+ */
+export class WeatherBatch {
+  readonly n: number;
+  private readonly mid: Float64Array;
+  private readonly created: Float64Array | null;
+  private readonly phases: HourPhase[];
+  private readonly groups = new Map<GroupName, AnomalyGroup>();
+  private readonly localMemory: Float64Array | null;
+  private readonly climatology: boolean;
+  /** Ensemble members: per-row weights of the shared and own local parts, and their seeds. */
+  private readonly memberLocal: MemberLocal | null;
+  /** Ensemble members with a share: the share and the key of these rows in it. */
+  private readonly share: EnsembleShare | undefined;
+  private readonly shareKey: string;
+  /** Per-row work buffers reused for every point. */
+  private readonly scratch: Float64Array[];
+
+  /**
+   * `skill` null means truth; `rows.created` is ignored for truth. The batch keeps `world` and
+   * `skill`, so a consumer can prepare more rows seen the same way (demand's lagged days).
+   */
+  constructor(
+    readonly world: WeatherWorld,
+    rows: WeatherRows,
+    readonly skill: WeatherSkill | null,
+    readonly needs: WeatherNeeds,
+  ) {
+    const n = rows.valid.length;
+    this.n = n;
+    this.mid = new Float64Array(n);
+    for (let i = 0; i < n; i++) this.mid[i] = rows.valid[i] + 0.5;
+    this.created = skill && rows.created ? Float64Array.from(rows.created) : null;
+    this.phases = Array.from({ length: n }, (_, i) => {
+      const p: HourPhase = { seasonCos: 0, seasonSin: 0, dayCos: 0, daySin: 0 };
+      hourPhase(this.mid[i], p);
+      return p;
+    });
+    this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
+    this.climatology = !!skill?.climatology;
+    const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
+    this.localMemory = this.localMemoryOf(skill);
+    this.memberLocal = member !== null && this.localMemory ? memberLocalOf(this.localMemory, skill!.errorSeedName, member) : null;
+    this.share = member !== null ? skill!.share : undefined;
+    this.shareKey = this.share ? rowsKey(this.mid, this.created!) : '';
+    let stream = 1;
+    for (const [name, growth, trailing] of wantedGroups(skill, needs)) {
+      const view = this.viewOf(name, growth ?? null, member, stream);
+      this.groups.set(
+        name,
+        this.share && view.errors.length === 2
+          ? this.memberGroup(name, view, trailing, stream)
+          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing),
+      );
+      stream++;
+    }
+  }
+
+  /** Creation hour of each row's run, or null for truth. */
+  get createdHours(): Float64Array | null {
+    return this.created;
+  }
+
+  /** Per row, how much of the point-local weather the run still knows (null for truth; 0 for climatology). */
+  private localMemoryOf(skill: WeatherSkill | null): Float64Array | null {
+    if (this.climatology) return new Float64Array(this.n);
+    if (!this.created || !skill) return null;
+    const memory = new Float64Array(this.n);
+    for (let i = 0; i < this.n; i++) memory[i] = Math.exp(-Math.max(0, this.mid[i] - this.created[i]) / skill.localMemoryHours);
+    return memory;
+  }
+
+  /**
+   * An ensemble member's group with a share: the shared part (truth and the ensemble's common
+   * error) prepared once per request, the member's own error here. (The error stream of a
+   * group depends on the variables a batch needs.)
+   */
+  private memberGroup(name: GroupName, view: GroupView, trailing: boolean, stream: number): AnomalyGroup {
+    const share = this.share!;
+    const sharedKey = `${this.shareKey}:${name}:${trailing}:${stream}`;
+    let entry = share.groups.get(sharedKey);
+    if (!entry) {
+      const group = new PreparedGroup(this.world.truthField(name), this.mid, this.created, { ...view, errors: [view.errors[0]] }, trailing);
+      entry = { group, series: new Map() };
+      share.groups.set(sharedKey, entry);
+    }
+    const own = view.errors[1];
+    const time = new Float64Array(this.n * 2 * own.field.k);
+    own.field.errorBasis(this.mid, this.created!, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, own.stream);
+    scaleRows(time, own.weight);
+    return new MemberGroup(entry.group, entry.series, own.field, time, this.n);
+  }
+
+  /** How the rows' runs see one group: truth, climatology, a deterministic forecast or an ensemble member. */
+  private viewOf(name: GroupName, growth: ErrorGrowth | null, member: number | null, stream: number): GroupView {
+    const { world, skill } = this;
+    if (this.climatology) return { zero: true, alpha: null, errors: [] };
+    if (!skill || !this.created || !growth) return { zero: false, alpha: null, errors: [] };
+    const n = this.n;
+    const alpha = new Float64Array(n);
+    if (member === null) {
+      const beta = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const e = errorFraction(growth, skill.errorScale, this.mid[i] - this.created[i]);
+        const a = 1 - (e * e) / 2;
+        alpha[i] = a;
+        beta[i] = Math.sqrt(1 - a * a);
+      }
+      return { zero: false, alpha, errors: [{ field: world.errorField(name, skill.errorSeedName), weight: beta, stream }] };
+    }
+    const shared = new Float64Array(n);
+    const own = new Float64Array(n);
+    const cap = skill.maxErrorFraction ?? 1;
+    for (let i = 0; i < n; i++) {
+      const e = Math.min(cap, errorFraction(growth, skill.errorScale, this.mid[i] - this.created[i]));
+      const w = memberWeights(1 - e * e);
+      alpha[i] = w.known;
+      shared[i] = w.shared;
+      own[i] = w.own;
+    }
+    return {
+      zero: false,
+      alpha,
+      errors: [
+        { field: world.errorField(name, skill.errorSeedName), weight: shared, stream },
+        { field: world.errorField(name, memberSeedName(skill.errorSeedName, member)), weight: own, stream },
+      ],
+    };
+  }
+
+  /** True for the climatological weather (the `normal` model): no anomalies at all. */
+  get isClimatology(): boolean {
+    return this.climatology;
+  }
+
+  /** Mid-hour instants of the rows (epoch hours + 0.5). */
+  get midHours(): Float64Array {
+    return this.mid;
+  }
+
+  /**
+   * Fills `out` with the weather at a point. `localSeed` identifies the point for its
+   * local (sub-grid) variability, e.g. the plant id.
+   */
+  sample(climate: PointClimate, localSeed: number, out: WeatherSeries): void {
+    for (const g of this.groups.values()) g.setPoint(climate.lat, climate.lon);
+    const n = this.n;
+    const c = climate;
+    const a1 = this.scratch[0];
+    const a2 = this.scratch[1];
+    const a3 = this.scratch[2];
+    const a4 = this.scratch[3];
+
+    this.group('temp.synoptic').fill(a1);
+    this.group('temp.meso').fill(a2);
+    for (let i = 0; i < n; i++) {
+      const ph = this.phases[i];
+      const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
+      const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
+      out.tempC[i] = c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (TEMP_W[0] * a1[i] + TEMP_W[1] * a2[i]);
+    }
+
+    if (this.needs.wind) {
+      this.group('windU.synoptic').fill(a1);
+      this.group('windU.meso').fill(a2);
+      this.group('windV.synoptic').fill(a3);
+      this.group('windV.meso').fill(a4);
+      const local = new ValueNoise1Walker(localSeed, 1);
+      const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
+      for (let i = 0; i < n; i++) {
+        const ph = this.phases[i];
+        const a = WIND_W[0] * a1[i] + WIND_W[1] * a2[i];
+        const b = WIND_W[0] * a3[i] + WIND_W[1] * a4[i];
+        const seasonal = 1 + c.windSeasonCos * ph.seasonCos + c.windSeasonSin * ph.seasonSin;
+        const dayNight = 1 + c.windDiurnalCos * ph.dayCos + c.windDiurnalSin * ph.daySin;
+        let gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
+        if (perturb) gust += LOCAL_WIND_SD * perturb(i);
+        const x = 1 + WIND_SPREAD * a;
+        const y = WIND_SPREAD * b;
+        out.wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
+      }
+    }
+
+    if (this.needs.cloud) {
+      this.group('cloud.synoptic').fill(a1);
+      this.group('cloud.meso').fill(a2);
+      const local = new ValueNoise1Walker(localSeed, 2);
+      const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
+      for (let i = 0; i < n; i++) {
+        const ph = this.phases[i];
+        const z = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
+        a3[i] = z;
+        let patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
+        if (perturb) patch += LOCAL_CLOUD_SD * perturb(i);
+        out.cloudCover[i] = this.cloudCover(c, ph, z, patch);
+      }
+    }
+
+    if (this.needs.moisture || this.needs.trailing) {
+      const precip = this.groups.get('precip.meso');
+      const tSyn = this.group('temp.synoptic');
+      const cSyn = this.group('cloud.synoptic');
+      const cloudFilled = !!this.needs.cloud;
+      // Range fills are far cheaper per row than single-row lookups, so the cloud anomaly
+      // (when no cloud series was made, e.g. for wind plants) and the precipitation anomaly
+      // are filled over each contiguous span of cold rows.
+      for (const [from, to] of coldSpans(out.tempC)) {
+        if (!cloudFilled) {
+          this.group('cloud.synoptic').fill(a1, from, to);
+          this.group('cloud.meso').fill(a2, from, to);
+          for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
+        }
+        if (precip) precip.fill(a4, from, to);
+      }
+      for (let i = 0; i < n; i++) {
+        out.precipMmH[i] = 0;
+        out.relHumidity[i] = 0;
+        out.tempTrail24C[i] = 0;
+        out.stormTrail24[i] = 0;
+        if (!cloudFilled) out.cloudCover[i] = 0;
+        if (out.tempC[i] >= COLD_ROW_MAX_C) continue;
+        const ph = this.phases[i];
+        const z = a3[i];
+        if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, ph, z, 0);
+        if (precip) {
+          const potential = 0.75 * z + 0.66 * a4[i];
+          const rate = Math.max(0, potential - 1.35) * 1.6;
+          const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
+          out.precipMmH[i] = rate;
+          out.relHumidity[i] = Math.min(100, Math.max(8, 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, rate / 0.5)));
+        }
+        if (this.needs.trailing) {
+          // Daily-mean temperature (no diurnal term) plus the trailing synoptic anomaly.
+          const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
+          out.tempTrail24C[i] = c.tempMean + season + this.tempSd(c, ph) * TEMP_W[0] * tSyn.trailingAt(i);
+          out.stormTrail24[i] = CLOUD_W[0] * cSyn.trailingAt(i);
+        }
+      }
+    }
+  }
+
+  private cloudCover(c: PointClimate, ph: HourPhase, z: number, patch: number): number {
+    const seasonal = c.cloudSeasonCos * ph.seasonCos + c.cloudSeasonSin * ph.seasonSin;
+    return logistic(c.cloudLogit + seasonal + CLOUD_LOGIT_GAIN * z + patch);
+  }
+
+  private group(name: GroupName): AnomalyGroup {
+    return this.groups.get(name)!;
+  }
+
+  /** Standard deviation of temperature anomalies: larger in winter (peak mid-January). */
+  private tempSd(c: PointClimate, ph: HourPhase): number {
+    const winter = 0.97 * ph.seasonCos + 0.25 * ph.seasonSin;
+    return c.tempAnomalySd * (1 + 0.4 * winter);
+  }
+
+  /**
+   * Ensemble members only: the unit-variance perturbation of a point-local part on row i
+   * (shared·L_c + own·L_m, walked in row order); null for every other kind of batch.
+   */
+  private localPerturbation(localSeed: number, stream: number, hours: number): ((i: number) => number) | null {
+    if (!this.memberLocal) return null;
+    const { shared, own, sharedSeed, memberSeed } = this.memberLocal;
+    // The shared part is the same for every member: computed once per request when there is a share.
+    const key = `${this.shareKey}:local:${localSeed}:${stream}`;
+    let common = this.share?.locals.get(key);
+    if (!common) {
+      const c = new ValueNoise1Walker(hash4(localSeed, sharedSeed), stream);
+      common = Float64Array.from(this.mid, (t, i) => (shared[i] * c.at(t / hours)) / VALUE_NOISE1_SD);
+      this.share?.locals.set(key, common);
+    }
+    const m = new ValueNoise1Walker(hash4(localSeed, memberSeed), stream);
+    const series = common;
+    return (i) => series[i] + (own[i] * m.at(this.mid[i] / hours)) / VALUE_NOISE1_SD;
+  }
+
+  /** How much of the point-local weather a forecast still knows at this row (1 for truth). */
+  private memory(i: number): number {
+    return this.localMemory ? this.localMemory[i] : 1;
+  }
+}

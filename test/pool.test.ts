@@ -1,0 +1,92 @@
+/**
+ * The compute pool (src/api/compute/): with worker threads the service answers exactly as
+ * it does computing on its own thread — the same bytes, the same errors — a client that goes
+ * away cancels its job in the worker, and small requests are answered while heavy ones run.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { openTestStore, startServer, waitFor, type TestServer, type TestStore } from './helpers.ts';
+
+let ts: TestStore;
+let pooled: TestServer;
+let local: TestServer;
+let key: string;
+
+before(async () => {
+  ts = await openTestStore();
+  pooled = await startServer(ts.store, { workers: 2 });
+  local = await startServer(ts.store, { workers: 0 });
+  key = (await ts.store.keys.create('pool', [{ iso: 'all', level: 'enterprise' }])).key;
+});
+
+after(async () => {
+  await pooled?.close();
+  await local?.close();
+  await ts?.close();
+});
+
+async function gauge(server: TestServer, name: string): Promise<number> {
+  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec((await server.get('/metrics')).text);
+  assert.ok(m, name);
+  return Number(m[1]);
+}
+
+describe('the same answers with workers as without', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['/v1/region/ercot/demand/forecast', { id: 'ercot_total' }],
+    ['/v1/plant/ercot/wind/continuous', { start: '2026-06-01', end: '2026-06-10' }],
+    ['/v1/plant/ercot/wind/list', {}],
+    ['/v1/region/ercot/demand/forecast', { id: 'nope' }],
+    ['/v1/region/ercot/demand/continuous', { start: '2020-01-01', end: '2020-01-02', id: 'ercot_total' }],
+    ['/v1/lmp/pjm/dalmp/forecast', { id: 'WESTERN HUB' }],
+    ['/v1/region/isone/summary', {}],
+  ];
+  for (const [path, query] of cases) {
+    test(`${path}?${new URLSearchParams(query)}`, async () => {
+      const [a, b] = await Promise.all([pooled.get(path, { key, query }), local.get(path, { key, query })]);
+      assert.equal(a.status, b.status);
+      assert.equal(a.headers['content-type'], b.headers['content-type']);
+      assert.ok(a.text === b.text, `bodies differ (${a.text.length} vs ${b.text.length} bytes)`);
+      const gz = await pooled.get(path, { key, query, headers: { 'accept-encoding': 'gzip' } });
+      assert.ok(gz.text === a.text, 'gzip inflates to the same body');
+    });
+  }
+
+  test('HEAD checks without computing: 200, or the 422 GET would give', async () => {
+    assert.equal((await pooled.request('HEAD', '/v1/plant/ercot/wind/continuous', { key })).status, 200);
+    assert.equal((await pooled.request('HEAD', '/v1/plant/ercot/wind/continuous', { key, query: { id: '1' } })).status, 422);
+  });
+});
+
+test('a client that goes away cancels its job in the worker', async () => {
+  const { port } = new URL(pooled.baseUrl);
+  const socket = net.connect(Number(port), '127.0.0.1', () =>
+    socket.write(`GET /v1/plant/ercot/solar/backcast?start=2024-01-01&end=2024-12-31 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`),
+  );
+  socket.on('error', () => {});
+  await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) === 1, 'the job to start');
+  socket.destroy();
+  await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) === 0, 'the job to be cancelled');
+  assert.equal(await gauge(pooled, 'gridcast_heavy_requests_in_flight'), 0);
+  assert.equal(await gauge(pooled, 'gridcast_compute_workers'), 2);
+});
+
+test('small requests are answered while four heavy requests compute', async () => {
+  const heavy = ['wind', 'solar'].flatMap((metric) =>
+    ['2023', '2025'].map((year) => pooled.get(`/v1/plant/ercot/${metric}/backcast`, { key, query: { start: `${year}-01-01`, end: `${year}-06-30` } })),
+  );
+  const latencies: number[] = [];
+  let heavyDone = false;
+  void Promise.all(heavy).then(() => (heavyDone = true));
+  await new Promise((r) => setTimeout(r, 200));
+  while (!heavyDone && latencies.length < 40) {
+    const started = performance.now();
+    const res = await pooled.get('/v1/gas/forecast', { key, query: { id: 'HENRY' } });
+    assert.ok(res.status === 200 || res.status === 422, res.text.slice(0, 200));
+    latencies.push(performance.now() - started);
+  }
+  for (const res of await Promise.all(heavy)) assert.equal(res.status, 200);
+  assert.ok(latencies.length >= 3, `${latencies.length} small requests while the heavy ones ran`);
+  assert.ok(Math.max(...latencies) < 2000, `slowest small request ${Math.max(...latencies).toFixed(0)} ms`);
+});

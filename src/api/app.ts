@@ -14,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { WeatherWorld } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
+import { registerDashboard } from './dashboard.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { RequestTracker, type RequestState } from './lifecycle.ts';
@@ -192,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
   );
   await registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN, version: VERSION });
+  registerDashboard(app);
 
   // Old rate-limit windows are dropped now and then (by whichever process gets there).
   const pruneTimer = setInterval(() => void store.usage.pruneWindows().catch(() => {}), 10 * 60_000);

@@ -1,0 +1,228 @@
+// @ts-check
+/**
+ * The charts, drawn by Apache ECharts (the global `echarts`, loaded by the page): one option
+ * builder per chart kind, all on a time axis labelled in the ISO's local time.
+ */
+
+/** @typedef {import('./stats.js').Point} Point */
+/** @typedef {import('./stats.js').Bands} Bands */
+
+const COLORS = { actual: '#1d1d1f', dayAhead: '#d9730d', latest: '#2563c9', fan: '#2563c9', vintage: '#7a3fc9' };
+const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** @param {number | null | undefined} v @param {string} units */
+export function formatValue(v, units) {
+  return v === null || v === undefined || Number.isNaN(v) ? '–' : `${number.format(v)} ${units}`;
+}
+
+/**
+ * Formatters of instants in a time zone (ECharts knows only the browser's zone and UTC).
+ * @param {string} timezone
+ */
+export function timeFormat(timezone) {
+  const day = new Intl.DateTimeFormat('en-US', { timeZone: timezone, month: 'short', day: 'numeric' });
+  const time = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return {
+    /** An axis label: the local day, and the local time below it. */
+    tick: (/** @type {number} */ ms) => `${day.format(ms)}\n${time.format(ms)}`,
+    full: (/** @type {number} */ ms) => `${day.format(ms)}, ${time.format(ms)} ${shortZone(timezone, ms)}`,
+  };
+}
+
+/** @param {string} timezone @param {number} ms */
+function shortZone(timezone, ms) {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'short' })
+    .formatToParts(ms)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timezone;
+}
+
+/** @param {string} s */
+function escapeHtml(s) {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Tooltip of a time axis: the instant, then the
+ * value of each series at that instant.
+ * @param {(ms: number) => string} formatTime
+ * @param {string} units
+ */
+function axisTooltip(formatTime, units) {
+  return {
+    trigger: 'axis',
+    formatter: (/** @type {any[]} */ params) => {
+      if (params.length === 0) return '';
+      const lines = params
+        .filter((p) => !p.seriesName.startsWith('_'))
+        .map((p) => `${p.marker}${escapeHtml(p.seriesName)}: <b>${formatValue(p.value?.[1], units)}</b>`);
+      return [escapeHtml(formatTime(params[0].axisValue)), ...lines].join('<br>');
+    },
+  };
+}
+
+/**
+ * @param {string} timezone
+ * @param {string} units
+ */
+function timeAxes(timezone, units) {
+  const fmt = timeFormat(timezone);
+  return {
+    fmt,
+    axes: {
+      animation: false,
+      grid: { left: 8, right: 24, top: 28, bottom: 30, containLabel: true },
+      legend: { bottom: 0, type: 'scroll' },
+      xAxis: { type: 'time', axisLabel: { formatter: (/** @type {number} */ ms) => fmt.tick(ms), hideOverlap: true, lineHeight: 14 } },
+      yAxis: { type: 'value', name: units, scale: true, nameTextStyle: { align: 'left' } },
+    },
+  };
+}
+
+/**
+ * @param {string} name
+ * @param {Point[]} data
+ * @param {string} color
+ * @param {object} [extra]
+ */
+function line(name, data, color, extra = {}) {
+  return {
+    name,
+    type: 'line',
+    data,
+    showSymbol: false,
+    connectNulls: false,
+    lineStyle: { width: 1.6, color },
+    itemStyle: { color },
+    ...extra,
+  };
+}
+
+/**
+ * Latest forecast vs actuals: actuals, the day-ahead continuous forecast and the latest run.
+ * @param {{ units: string, timezone: string, createdAt: string, actual: Point[] | null, dayAhead: Point[], latest: Point[] }} d
+ */
+export function overviewOption(d) {
+  const { fmt, axes } = timeAxes(d.timezone, d.units);
+  const series = [];
+  if (d.actual) series.push(line('Actual', d.actual, COLORS.actual, { lineStyle: { width: 2, color: COLORS.actual } }));
+  series.push(
+    line('Day-ahead forecast', d.dayAhead, COLORS.dayAhead, { lineStyle: { width: 1.6, color: COLORS.dayAhead, type: 'dashed' } }),
+  );
+  series.push(
+    line('Latest run', d.latest, COLORS.latest, {
+      markLine: {
+        silent: true,
+        symbol: 'none',
+        label: { formatter: 'run', position: 'insideEndTop' },
+        lineStyle: { color: '#888', type: 'dotted' },
+        data: [{ xAxis: Date.parse(d.createdAt) }],
+      },
+    }),
+  );
+  return { ...axes, tooltip: axisTooltip(fmt.full, d.units), series };
+}
+
+/**
+ * The ensemble fan: min–max and P10–P90 as stacked areas (a transparent base series plus the
+ * band's width), and the median.
+ * @param {{ units: string, timezone: string, times: number[], bands: Bands }} d
+ */
+export function fanOption(d) {
+  const { fmt, axes } = timeAxes(d.timezone, d.units);
+  const { min, p10, median, p90, max } = d.bands;
+  /** @param {(number | null)[]} ys @returns {Point[]} */
+  const at = (ys) => d.times.map((t, i) => [t, ys[i]]);
+  /** @param {(number | null)[]} hi @param {(number | null)[]} lo @returns {Point[]} */
+  const width = (hi, lo) =>
+    d.times.map((t, i) => [t, hi[i] === null || lo[i] === null ? null : /** @type {number} */ (hi[i]) - /** @type {number} */ (lo[i])]);
+  const base = { type: 'line', showSymbol: false, lineStyle: { opacity: 0 }, silent: true };
+  return {
+    ...axes,
+    legend: { ...axes.legend, data: [{ name: 'Members min–max', icon: 'rect' }, { name: 'P10–P90', icon: 'rect' }, 'Median'] },
+    // The band series hold widths, not values: the tooltip reads the bands themselves.
+    tooltip: {
+      trigger: 'axis',
+      formatter: (/** @type {any[]} */ params) => {
+        if (params.length === 0) return '';
+        const i = params[0].dataIndex;
+        return [
+          escapeHtml(fmt.full(params[0].axisValue)),
+          `max ${formatValue(max[i], d.units)}`,
+          `P90 ${formatValue(p90[i], d.units)}`,
+          `<b>median ${formatValue(median[i], d.units)}</b>`,
+          `P10 ${formatValue(p10[i], d.units)}`,
+          `min ${formatValue(min[i], d.units)}`,
+        ].join('<br>');
+      },
+    },
+    series: [
+      { ...base, name: '_min', stack: 'range', data: at(min) },
+      {
+        ...base,
+        name: 'Members min–max',
+        stack: 'range',
+        data: width(max, min),
+        areaStyle: { color: COLORS.fan, opacity: 0.15 },
+        itemStyle: { color: COLORS.fan, opacity: 0.3 },
+      },
+      { ...base, name: '_p10', stack: 'band', data: at(p10) },
+      {
+        ...base,
+        name: 'P10–P90',
+        stack: 'band',
+        data: width(p90, p10),
+        areaStyle: { color: COLORS.fan, opacity: 0.35 },
+        itemStyle: { color: COLORS.fan, opacity: 0.6 },
+      },
+      line('Median', at(median), COLORS.fan, { lineStyle: { width: 2, color: COLORS.fan } }),
+    ],
+  };
+}
+
+/**
+ * One valid hour across runs: each run's forecast for it, and the actual once published.
+ * @param {{ units: string, timezone: string, hourMs: number, runs: { createdAt: number, value: number | null }[], actual: number | null }} d
+ */
+export function vintagesOption(d) {
+  const { fmt, axes } = timeAxes(d.timezone, d.units);
+  const name = `Forecast for ${fmt.full(d.hourMs)}`;
+  /** @type {Point[]} */
+  const data = d.runs.map((r) => [r.createdAt, r.value]);
+  const markLine =
+    d.actual === null
+      ? undefined
+      : {
+          silent: true,
+          symbol: 'none',
+          lineStyle: { color: COLORS.actual, type: 'dashed' },
+          label: { formatter: `actual ${formatValue(d.actual, d.units)}`, position: 'insideStartTop' },
+          data: [{ yAxis: d.actual }],
+        };
+  return {
+    ...axes,
+    tooltip: axisTooltip((ms) => `run of ${fmt.full(ms)}`, d.units),
+    series: [line(name, data, COLORS.vintage, { showSymbol: true, symbolSize: 6, markLine })],
+  };
+}
+
+/**
+ * Draws an option into an element (one ECharts instance per element, reused).
+ * @param {HTMLElement} el
+ * @param {Record<string, any>} option
+ */
+export function renderChart(el, option) {
+  const chart = echarts.getInstanceByDom(el) ?? echarts.init(el);
+  chart.setOption(option, { notMerge: true });
+  return chart;
+}
+
+/** @param {HTMLElement} el */
+export function clearChart(el) {
+  echarts.getInstanceByDom(el)?.clear();
+}
+
+/** Fits every chart under `root` to its element again (after a resize of the window). */
+export function resizeCharts(root = document) {
+  for (const el of root.querySelectorAll('.chart')) echarts.getInstanceByDom(/** @type {HTMLElement} */ (el))?.resize();
+}

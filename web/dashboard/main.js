@@ -1,0 +1,367 @@
+// @ts-check
+/**
+ * The dashboard page: the key form, the selectors and the four panels. Each panel loads on its
+ * own and shows its own errors (401/403/422 …), so one refused call does not blank the page.
+ * Panels mark their state in `data-state` (loading | ready | error).
+ */
+import { ApiError, createApi, fetchOpenApi, parameterEnum } from './api.js';
+import { createCellMap } from './cellmap.js';
+import { clearChart, fanOption, formatValue, overviewOption, renderChart, resizeCharts, timeFormat, vintagesOption } from './charts.js';
+import {
+  actualAt,
+  cellMapData,
+  ensembleData,
+  forecastVintages,
+  latestRunTime,
+  listPriceNodes,
+  listRegions,
+  overviewData,
+} from './sources.js';
+import { isoHour, runTimesFor } from './stats.js';
+
+const HOUR_MS = 3_600_000;
+/** Runs asked about for one hour: every 6 hours (the optimized model runs hourly). */
+const VINTAGE_STEP_HOURS = 6;
+const KEY_ITEM = 'gridcast.apiKey';
+
+/**
+ * @template {HTMLElement} T
+ * @param {string} selector
+ * @returns {T}
+ */
+function $(selector) {
+  const el = document.querySelector(selector);
+  if (!el) throw new Error(`dashboard: no element ${selector}`);
+  return /** @type {T} */ (el);
+}
+
+// The key lives only in this browser: sessionStorage (this tab), or localStorage when the user
+// asks to be remembered. It leaves the browser only in the X-API-Key header of /v1 calls.
+const keyStore = {
+  read: () => sessionStorage.getItem(KEY_ITEM) ?? localStorage.getItem(KEY_ITEM) ?? '',
+  /** @param {string} key @param {boolean} remember */
+  write(key, remember) {
+    sessionStorage.setItem(KEY_ITEM, key);
+    if (remember) localStorage.setItem(KEY_ITEM, key);
+    else localStorage.removeItem(KEY_ITEM);
+  },
+  clear() {
+    sessionStorage.removeItem(KEY_ITEM);
+    localStorage.removeItem(KEY_ITEM);
+  },
+};
+
+let apiKey = keyStore.read();
+const api = createApi(() => apiKey);
+
+const ui = {
+  status: /** @type {HTMLElement} */ ($('#status')),
+  keyForm: /** @type {HTMLFormElement} */ ($('#key-form')),
+  key: /** @type {HTMLInputElement} */ ($('#key')),
+  remember: /** @type {HTMLInputElement} */ ($('#remember')),
+  forget: /** @type {HTMLButtonElement} */ ($('#forget')),
+  iso: /** @type {HTMLSelectElement} */ ($('#iso')),
+  region: /** @type {HTMLSelectElement} */ ($('#region')),
+  priceType: /** @type {HTMLSelectElement} */ ($('#price-type')),
+  priceNode: /** @type {HTMLSelectElement} */ ($('#price-node')),
+  cards: /** @type {HTMLElement[]} */ ([...document.querySelectorAll('#overview .card')]),
+  ensemble: /** @type {HTMLElement} */ ($('#ensemble')),
+  ensembleMetric: /** @type {HTMLSelectElement} */ ($('#ensemble-metric')),
+  vintages: /** @type {HTMLElement} */ ($('#vintages')),
+  vintagesMetric: /** @type {HTMLSelectElement} */ ($('#vintages-metric')),
+  vintagesHour: /** @type {HTMLInputElement} */ ($('#vintages-hour')),
+  vintagesDays: /** @type {HTMLSelectElement} */ ($('#vintages-days')),
+  vintagesGo: /** @type {HTMLButtonElement} */ ($('#vintages-go')),
+  cells: /** @type {HTMLElement} */ ($('#cells')),
+  cellsMetric: /** @type {HTMLSelectElement} */ ($('#cells-metric')),
+  cellsResolution: /** @type {HTMLSelectElement} */ ($('#cells-resolution')),
+  cellsHour: /** @type {HTMLInputElement} */ ($('#cells-hour')),
+  cellsHourLabel: /** @type {HTMLOutputElement} */ ($('#cells-hour-label')),
+};
+
+/** The ISO's time zone (from its region list): every time on the page is shown in it. */
+let timezone = 'UTC';
+const cellMap = createCellMap($('#map'));
+/** @type {Awaited<ReturnType<typeof cellMapData>> | null} */
+let cellData = null;
+
+/**
+ * @param {HTMLElement} el
+ * @param {string} message
+ * @param {'' | 'info' | 'error'} kind
+ */
+function setStatus(el, message, kind) {
+  el.textContent = message;
+  el.className = el.className.replace(/\b(info|error)\b/g, '').trim();
+  if (kind) el.classList.add(kind);
+}
+
+/** @param {unknown} e */
+function describeError(e) {
+  if (e instanceof ApiError) return e.message;
+  return `Error: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** @param {Element} panel */
+function markLoading(panel) {
+  /** @type {HTMLElement} */ (panel).dataset.state = 'loading';
+  setStatus(/** @type {HTMLElement} */ (panel.querySelector('.panel-status')), 'Loading…', 'info');
+}
+
+/** Every panel of the page (each has a .panel-status). */
+const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.cells];
+
+/** Load counter per panel: only the latest load of a panel may draw or report. */
+const generations = new WeakMap();
+
+/**
+ * Loads one panel: shows "Loading…", then the panel's note, or the error the API gave.
+ * @param {HTMLElement} panel
+ * @param {(isCurrent: () => boolean) => Promise<string>} load returns a note to show
+ * @param {() => void} clear empties the panel's chart or map after an error
+ */
+async function loadPanel(panel, load, clear) {
+  const status = /** @type {HTMLElement} */ (panel.querySelector('.panel-status'));
+  const generation = (generations.get(panel) ?? 0) + 1;
+  generations.set(panel, generation);
+  const isCurrent = () => generations.get(panel) === generation;
+  markLoading(panel);
+  try {
+    const note = await load(isCurrent);
+    if (!isCurrent()) return;
+    setStatus(status, note, note ? 'info' : '');
+    panel.dataset.state = 'ready';
+  } catch (e) {
+    if (!isCurrent()) return;
+    clear();
+    setStatus(status, describeError(e), 'error');
+    panel.dataset.state = 'error';
+    if (e instanceof ApiError && e.status === 401) setStatus(ui.status, `The service refused the key (${e.message})`, 'error');
+  }
+}
+
+/**
+ * @param {HTMLSelectElement} select
+ * @param {{ value: string, label: string }[]} options
+ * @param {string} [preferred] kept when still offered
+ */
+function fillSelect(select, options, preferred = select.value) {
+  select.replaceChildren(...options.map((o) => new Option(o.label, o.value)));
+  if (options.some((o) => o.value === preferred)) select.value = preferred;
+}
+
+/** @param {string[]} values */
+const plainOptions = (values) => values.map((v) => ({ value: v, label: v }));
+
+/** @param {HTMLElement} panel */
+const chartOf = (panel) => /** @type {HTMLElement} */ (panel.querySelector('.chart'));
+
+/** @param {HTMLElement} card */
+function loadOverviewCard(card) {
+  const metric = /** @type {string} */ (card.dataset.metric);
+  return loadPanel(
+    card,
+    async (isCurrent) => {
+      const target =
+        metric === 'price'
+          ? /** @type {const} */ ({ kind: 'price', type: ui.priceType.value, id: ui.priceNode.value })
+          : /** @type {const} */ ({ kind: 'region', metric, id: ui.region.value });
+      const data = await overviewData(api, ui.iso.value, target);
+      if (!isCurrent()) return '';
+      renderChart(chartOf(card), overviewOption(data));
+      return [`${target.id}, run of ${timeFormat(data.timezone).full(Date.parse(data.createdAt))}.`, data.note].filter(Boolean).join(' ');
+    },
+    () => clearChart(chartOf(card)),
+  );
+}
+
+function loadEnsemble() {
+  return loadPanel(
+    ui.ensemble,
+    async (isCurrent) => {
+      const data = await ensembleData(api, ui.iso.value, ui.ensembleMetric.value, ui.region.value);
+      if (!isCurrent()) return '';
+      renderChart(chartOf(ui.ensemble), fanOption(data));
+      return `${ui.region.value}: ${data.members} members, run of ${timeFormat(data.timezone).full(Date.parse(/** @type {string} */ (data.createdAt)))}.`;
+    },
+    () => clearChart(chartOf(ui.ensemble)),
+  );
+}
+
+/** The hour typed in (a datetime-local read as UTC), or null. */
+function chosenHour() {
+  const value = ui.vintagesHour.value; // YYYY-MM-DDTHH:MM, or with :SS
+  const ms = Date.parse(`${value}${value.length === 16 ? ':00' : ''}Z`);
+  return Number.isFinite(ms) ? Math.floor(ms / HOUR_MS) * HOUR_MS : null;
+}
+
+function loadVintages() {
+  return loadPanel(
+    ui.vintages,
+    async (isCurrent) => {
+      const iso = ui.iso.value;
+      const metric = ui.vintagesMetric.value;
+      const id = ui.region.value;
+      const latest = await latestRunTime(api, iso, metric, id);
+      // By default: the same hour tomorrow, seen by the runs of the days before.
+      if (chosenHour() === null) ui.vintagesHour.value = isoHour(latest + 24 * HOUR_MS).slice(0, 16);
+      const hourMs = /** @type {number} */ (chosenHour());
+      const runTimes = runTimesFor(hourMs, latest, Number(ui.vintagesDays.value), VINTAGE_STEP_HOURS);
+      const [runs, actual] = await Promise.all([
+        forecastVintages(api, { iso, metric, id, hourMs, runTimes }),
+        hourMs + HOUR_MS <= latest ? actualAt(api, iso, metric, id, hourMs) : Promise.resolve(null),
+      ]);
+      if (!isCurrent()) return '';
+      const units = metric === 'poptemp' ? '°C' : 'MW';
+      renderChart(chartOf(ui.vintages), vintagesOption({ units, timezone, hourMs, runs, actual }));
+      return `${id}: ${runs.length} runs. ${actual === null ? 'No actual published for this hour yet.' : `Actual: ${formatValue(actual, units)}.`}`;
+    },
+    () => clearChart(chartOf(ui.vintages)),
+  );
+}
+
+/** Colours the map for the hour on the slider (no request: the whole run is loaded). */
+function colourCells() {
+  if (!cellData) return;
+  const data = cellData;
+  const h = Number(ui.cellsHour.value);
+  let max = 0;
+  for (const values of data.byCell.values()) for (const v of values) if (v !== null && v > max) max = v;
+  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, {
+    max,
+    units: data.units,
+    label: `${ui.cellsMetric.value}, ${data.units} (square-root scale)`,
+  });
+  ui.cellsHourLabel.value = data.times[h] === undefined ? '' : timeFormat(data.timezone).full(data.times[h]);
+}
+
+function loadCells() {
+  return loadPanel(
+    ui.cells,
+    async (isCurrent) => {
+      const data = await cellMapData(api, ui.iso.value, ui.cellsMetric.value, Number(ui.cellsResolution.value));
+      if (!isCurrent()) return '';
+      cellData = data;
+      cellMap.setCells(data.cells);
+      ui.cellsHour.max = String(Math.max(0, data.times.length - 1));
+      if (Number(ui.cellsHour.value) > data.times.length - 1) ui.cellsHour.value = '0';
+      colourCells();
+      return `${data.cells.length} cells at resolution ${ui.cellsResolution.value}, run of ${timeFormat(data.timezone).full(Date.parse(/** @type {string} */ (data.createdAt)))}.`;
+    },
+    () => {
+      cellData = null;
+      cellMap.clear();
+    },
+  );
+}
+
+function loadRegionPanels() {
+  return Promise.all([...ui.cards.map(loadOverviewCard), loadEnsemble(), loadVintages()]);
+}
+
+async function loadPriceNodes() {
+  const nodes = await listPriceNodes(api, ui.iso.value, ui.priceType.value);
+  fillSelect(
+    ui.priceNode,
+    nodes.map((n) => ({ value: n.id, label: n.name })),
+  );
+}
+
+/** Everything for the chosen ISO: its regions and price nodes, then every panel. */
+async function loadIso() {
+  if (!apiKey) return;
+  setStatus(ui.status, `Loading ${ui.iso.value.toUpperCase()}…`, 'info');
+  // Every panel is about to show this ISO: none may pass for loaded meanwhile.
+  allPanels().forEach(markLoading);
+  try {
+    const regions = await listRegions(api, ui.iso.value);
+    timezone = regions[0]?.timezone ?? 'UTC';
+    fillSelect(
+      ui.region,
+      regions.map((r) => ({ value: r.id, label: r.name })),
+      `${ui.iso.value}_total`,
+    );
+    await loadPriceNodes();
+  } catch (e) {
+    clearAll();
+    setStatus(ui.status, describeError(e), 'error');
+    return;
+  }
+  setStatus(ui.status, `${ui.iso.value.toUpperCase()}: times in ${timezone}.`, '');
+  await Promise.all([loadRegionPanels(), loadCells()]);
+}
+
+function clearAll() {
+  for (const el of document.querySelectorAll('.chart')) clearChart(/** @type {HTMLElement} */ (el));
+  cellData = null;
+  cellMap.clear();
+  for (const panel of allPanels()) {
+    delete panel.dataset.state;
+    setStatus(/** @type {HTMLElement} */ (panel.querySelector('.panel-status')), '', '');
+  }
+}
+
+async function start() {
+  // The choices come from the service's own OpenAPI document (no key needed).
+  const doc = await fetchOpenApi();
+  fillSelect(
+    ui.iso,
+    parameterEnum(doc, '/region/{iso}/{metric}/list', 'iso').map((v) => ({ value: v, label: v.toUpperCase() })),
+    'ercot',
+  );
+  // The hourly region metrics are exactly those with ensembles (outage is daily).
+  const hourly = parameterEnum(doc, '/region/{iso}/{metric}/ensemble', 'metric');
+  fillSelect(ui.ensembleMetric, plainOptions(hourly), 'demand');
+  fillSelect(ui.vintagesMetric, plainOptions(hourly), 'demand');
+  fillSelect(ui.cellsMetric, plainOptions(parameterEnum(doc, '/cells/{iso}/{metric}/forecast', 'metric')), 'wind');
+
+  ui.keyForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    apiKey = ui.key.value.trim();
+    keyStore.write(apiKey, ui.remember.checked);
+    void loadIso();
+  });
+  ui.forget.addEventListener('click', () => {
+    keyStore.clear();
+    apiKey = '';
+    ui.key.value = '';
+    clearAll();
+    setStatus(ui.status, 'Key forgotten: it is no longer stored in this browser.', 'info');
+  });
+  ui.iso.addEventListener('change', () => {
+    ui.vintagesHour.value = '';
+    void loadIso();
+  });
+  ui.region.addEventListener('change', () => void loadRegionPanels());
+  ui.priceType.addEventListener('change', async () => {
+    const card = /** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'));
+    await loadPanel(
+      card,
+      async () => (await loadPriceNodes(), ''),
+      () => {},
+    );
+    if (card.dataset.state === 'ready') void loadOverviewCard(card);
+  });
+  ui.priceNode.addEventListener(
+    'change',
+    () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
+  );
+  ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
+  ui.vintagesMetric.addEventListener('change', () => void loadVintages());
+  ui.vintagesGo.addEventListener('click', () => void loadVintages());
+  ui.cellsMetric.addEventListener('change', () => void loadCells());
+  ui.cellsResolution.addEventListener('change', () => void loadCells());
+  ui.cellsHour.addEventListener('input', colourCells);
+  window.addEventListener('resize', () => {
+    resizeCharts();
+    cellMap.resize();
+  });
+
+  if (apiKey) {
+    ui.key.value = apiKey;
+    ui.remember.checked = localStorage.getItem(KEY_ITEM) !== null;
+    await loadIso();
+  }
+}
+
+start().catch((e) => setStatus(ui.status, describeError(e), 'error'));

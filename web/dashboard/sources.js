@@ -1,0 +1,180 @@
+// @ts-check
+/**
+ * Where each panel's data comes from: API calls shaped into what the charts draw. Each source is
+ * one function, so a panel can move to a better endpoint by changing only its source.
+ */
+import { ApiError } from './api.js';
+import { columnPoints, isoHour, mapLimit, memberBands } from './stats.js';
+
+/** @typedef {import('./api.js').Api} Api */
+/** @typedef {import('./api.js').Timeseries} Timeseries */
+/** @typedef {import('./stats.js').Point} Point */
+/** @typedef {{ kind: 'region', metric: string, id: string } | { kind: 'price', type: string, id: string }} OverviewTarget */
+
+/** How much of the latest run the overview shows. */
+const LATEST_HOURS = 7 * 24;
+
+/**
+ * @param {Api} api
+ * @param {string} iso
+ * @returns {Promise<{ id: string, name: string, timezone: string }[]>}
+ */
+export function listRegions(api, iso) {
+  return api.get(`/region/${iso}/demand/list`);
+}
+
+/**
+ * The ISO's trading hubs (its zones where it has no hubs, as NYISO), for the price chart.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} type dalmp | rtlmp
+ * @returns {Promise<{ id: string, name: string, node_type: string }[]>}
+ */
+export async function listPriceNodes(api, iso, type) {
+  /** @type {{ id: string, name: string, node_type: string }[]} */
+  const nodes = await api.get(`/lmp/${iso}/${type}/list`);
+  const hubs = nodes.filter((n) => n.node_type === 'hub');
+  return hubs.length > 0 ? hubs : nodes.filter((n) => n.node_type === 'zone');
+}
+
+/**
+ * Actuals for the overview between two instants, or a note saying why there are none. Regions
+ * have an `actual` route; for prices the API publishes only the day-ahead market's cleared
+ * prices of trading hubs (and NYISO's zones), in the ISO summary.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {OverviewTarget} target
+ * @param {string} start
+ * @param {string} end
+ * @returns {Promise<{ points: Point[] | null, note: string }>}
+ */
+async function overviewActuals(api, iso, target, start, end) {
+  if (target.kind === 'region') {
+    const ts = await api.get(`/region/${iso}/${target.metric}/actual`, { id: target.id, start, end });
+    return { points: columnPoints(ts), note: '' };
+  }
+  if (target.type !== 'dalmp') return { points: null, note: 'Real-time prices have no published actuals in the API.' };
+  /** @type {Timeseries} */
+  const summary = await api.get(`/region/${iso}/summary`);
+  const column = summary.columns.findIndex((c) => c[0] === target.id && c[1] === 'dalmp' && c[2] === 'actual');
+  if (column < 0) return { points: null, note: `The ISO summary carries no cleared prices for ${target.id}.` };
+  return { points: columnPoints(summary, column).filter(([, v]) => v !== null), note: 'Actuals: cleared day-ahead prices (ISO summary).' };
+}
+
+/**
+ * The overview of one metric: the latest run (next 7 days), the day-ahead continuous forecast
+ * (the default window: the week ending with the last day that has a run) and the actuals.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {OverviewTarget} target
+ */
+export async function overviewData(api, iso, target) {
+  const base = target.kind === 'region' ? `/region/${iso}/${target.metric}` : `/lmp/${iso}/${target.type}`;
+  /** @type {[Timeseries, Timeseries]} */
+  const [latest, dayAhead] = await Promise.all([
+    api.get(`${base}/forecast`, { id: target.id }),
+    api.get(`${base}/continuous`, { id: target.id }),
+  ]);
+  const createdAt = /** @type {string} */ (latest.created_at);
+  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, createdAt);
+  return {
+    units: latest.units,
+    timezone: latest.timezone,
+    createdAt,
+    latest: columnPoints(latest).slice(0, LATEST_HOURS),
+    dayAhead: columnPoints(dayAhead),
+    actual: actual.points,
+    note: actual.note,
+  };
+}
+
+/**
+ * The latest euro_ens run of a region: per hour the spread of its 51 members.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {string} id
+ */
+export async function ensembleData(api, iso, metric, id) {
+  /** @type {Timeseries} */
+  const ts = await api.get(`/region/${iso}/${metric}/ensemble`, { id });
+  return {
+    units: ts.units,
+    timezone: ts.timezone,
+    createdAt: ts.created_at,
+    members: ts.values.length,
+    times: ts.time_utc.map((t) => Date.parse(t)),
+    bands: memberBands(ts.values),
+  };
+}
+
+/**
+ * The time of the latest optimized run of a region's metric.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {string} id
+ */
+export async function latestRunTime(api, iso, metric, id) {
+  /** @type {Timeseries} */
+  const ts = await api.get(`/region/${iso}/${metric}/forecast`, { id });
+  return Date.parse(/** @type {string} */ (ts.created_at));
+}
+
+/**
+ * What successive runs forecast for one valid hour: one `forecast?forecasted_by=` request per
+ * run time (each answers with the latest run at or before it). This is the one function to
+ * replace when the service offers the vintages of an hour in a single request.
+ * @param {Api} api
+ * @param {{ iso: string, metric: string, id: string, hourMs: number, runTimes: number[] }} q
+ * @returns {Promise<{ createdAt: number, value: number | null }[]>}
+ */
+export async function forecastVintages(api, { iso, metric, id, hourMs, runTimes }) {
+  const hour = isoHour(hourMs);
+  const runs = await mapLimit(runTimes, 4, async (t) => {
+    /** @type {Timeseries} */
+    const ts = await api.get(`/region/${iso}/${metric}/forecast`, { id, forecasted_by: isoHour(t) });
+    const i = ts.time_utc.indexOf(hour);
+    return { createdAt: Date.parse(/** @type {string} */ (ts.created_at)), value: i >= 0 ? (ts.values[0][i] ?? null) : null };
+  });
+  // Several run times can name the same run (a model that runs less often than asked).
+  return runs.filter((r, i) => i === 0 || r.createdAt !== runs[i - 1].createdAt);
+}
+
+/**
+ * The actual of a region's metric at one hour, or null while it is not published.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {string} id
+ * @param {number} hourMs
+ * @returns {Promise<number | null>}
+ */
+export async function actualAt(api, iso, metric, id, hourMs) {
+  try {
+    /** @type {Timeseries} */
+    const ts = await api.get(`/region/${iso}/${metric}/actual`, { id, start: isoHour(hourMs), end: isoHour(hourMs) });
+    return ts.values[0]?.[0] ?? null;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 422) return null; // not published yet
+    throw e;
+  }
+}
+
+/**
+ * The ISO's H3 cells at a resolution (with their GeoJSON) and the latest forecast for each.
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {number} resolution
+ */
+export async function cellMapData(api, iso, metric, resolution) {
+  /** @type {[{ id: string, geojson: any }[], Timeseries]} */
+  const [cells, ts] = await Promise.all([
+    api.get(`/cells/${iso}/${metric}/list`, { resolution }),
+    api.get(`/cells/${iso}/${metric}/forecast`, { resolution }),
+  ]);
+  /** @type {Map<string, (number | null)[]>} */
+  const byCell = new Map(ts.columns.map((c, i) => [c[0], ts.values[i]]));
+  return { cells, byCell, times: ts.time_utc.map((t) => Date.parse(t)), units: ts.units, timezone: ts.timezone, createdAt: ts.created_at };
+}

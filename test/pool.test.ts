@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { ResponseCache } from '../src/api/responseCache.ts';
 import { openTestStore, startServer, waitFor, type TestServer, type TestStore } from './helpers.ts';
 
 let ts: TestStore;
@@ -59,6 +60,20 @@ describe('the same answers with workers as without', () => {
   });
 });
 
+test('a small body is sent again from the HTTP thread within the minute, the same bytes', async () => {
+  const before = await gauge(pooled, 'gridcast_response_cache_hits_total');
+  const query = { id: 'pjm_total' };
+  const first = await pooled.get('/v1/region/pjm/wind/forecast', { key, query });
+  const again = await pooled.get('/v1/region/pjm/wind/forecast', { key, query });
+  assert.equal(first.status, 200);
+  assert.ok(again.text === first.text);
+  assert.equal(await gauge(pooled, 'gridcast_response_cache_hits_total'), before + 1);
+  // Another parameter is another body.
+  const iso = await pooled.get('/v1/region/pjm/wind/forecast', { key, query: { ...query, model: 'iso' } });
+  assert.notEqual(iso.text, first.text);
+  assert.equal(await gauge(pooled, 'gridcast_response_cache_hits_total'), before + 1);
+});
+
 test('a large all-target body is shared out between two idle workers, byte for byte the same', async () => {
   const before = await gauge(pooled, 'gridcast_compute_splits_total');
   const query = { start: '2025-03-01', end: '2025-03-20' };
@@ -101,4 +116,15 @@ test('small requests are answered while four heavy requests compute', async () =
   for (const res of await Promise.all(heavy)) assert.equal(res.status, 200);
   assert.ok(latencies.length >= 3, `${latencies.length} small requests while the heavy ones ran`);
   assert.ok(Math.max(...latencies) < 2000, `slowest small request ${Math.max(...latencies).toFixed(0)} ms`);
+});
+
+test('the response cache keys on the minute and keeps within its byte budget', () => {
+  const t0 = Date.parse('2026-06-15T18:00:00Z');
+  const params = { iso: 'pjm', id: 'pjm_total' };
+  assert.equal(ResponseCache.keyOf('/p', params, t0), ResponseCache.keyOf('/p', params, t0 + 59_999));
+  assert.notEqual(ResponseCache.keyOf('/p', params, t0), ResponseCache.keyOf('/p', params, t0 + 60_000));
+  const cache = new ResponseCache(250);
+  for (let i = 0; i < 5; i++) cache.set(`k${i}`, { body: Buffer.alloc(100), values: 1 });
+  assert.equal(cache.get('k0'), undefined, 'the oldest went first');
+  assert.ok(cache.get('k3') && cache.get('k4'));
 });

@@ -29,6 +29,7 @@ import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.t
 import type { RouteDef } from './route.ts';
 import { API_PREFIX, ROUTES } from './routes/index.ts';
 import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './compute/pool.ts';
+import { ResponseCache } from './responseCache.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -81,6 +82,7 @@ function sendJson(reply: FastifyReply, status: number, body: unknown, headers: R
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const world = options.world ?? new WeatherWorld();
+  const responses = new ResponseCache(Number(process.env.GRIDCAST_RESPONSE_CACHE_MB ?? 32) * 1024 * 1024);
   const pool = new ComputePool({
     workers: options.workers ?? defaultWorkers(),
     seed: world.seed,
@@ -124,6 +126,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
+  metrics.addGauge(
+    'gridcast_response_cache_hits_total',
+    "Responses sent again from the HTTP thread's cache of small bodies.",
+    () => responses.hits,
+    'counter',
+  );
   metrics.addGauge('gridcast_compute_splits_total', 'Large responses whose columns two workers computed.', () => pool.splits, 'counter');
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
@@ -236,24 +244,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { 'retry-after': '5' },
       );
     }
+    const head = req.method === 'HEAD';
+    const nowMs = options.clock.now();
+    void reply.code(200).header('content-type', 'application/json');
+    // A small body served this minute is sent again as it was (responseCache.ts).
+    const cacheKey = ResponseCache.keyOf(def.path, values, nowMs);
+    const cached = head ? undefined : responses.get(cacheKey);
+    if (cached) {
+      state.values = cached.values;
+      return reply.send(cached.body);
+    }
     // The computing happens in the pool (compute/pool.ts); a client that goes away cancels it.
     let result: ComputeResult;
     try {
-      const job = { path: def.path, params: values, raw: query, key, nowMs: options.clock.now(), head: req.method === 'HEAD' };
+      const job = { path: def.path, params: values, raw: query, key, nowMs, head };
       // An all-target response may be shared out between two workers when one is idle.
       result = await pool.run(job, state.abort.signal, { splittable: state.heavy });
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;
     }
-    void reply.code(200).header('content-type', 'application/json');
     // HEAD answers as GET would (the query has checked ids and the window) without computing values.
     if (result.kind === 'head') return reply.send();
-    if (result.kind === 'records') {
-      if (req.method !== 'HEAD') state.values = result.count;
-      return reply.send(result.body);
-    }
-    state.values = result.values;
+    const served = result.kind === 'records' ? result.count : result.values;
+    if (!head) state.values = served;
+    if (Buffer.isBuffer(result.body)) responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
   }
 

@@ -3,7 +3,7 @@
  * validation, per-ISO authorisation and a streamed JSON response; plus the OpenAPI
  * document, interactive docs, and FastAPI's shapes for 404/405/307 and for errors.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -103,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(options.logger),
     // lifecycle.ts writes one line per request when it ends, abandoned ones included.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // A caller's X-Request-Id (if sane) names the request in our logs and comes back in the response.
     requestIdHeader: false,
     genReqId: (req) => {

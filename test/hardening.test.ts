@@ -156,7 +156,7 @@ describe('no key reaches the log', () => {
     assert.equal((await rawRequest(logged.baseUrl, `/v1/region/isone/demand/list?%61pi_key=gc_wrongwrongwrong`)).status, 401);
     await new Promise((r) => setTimeout(r, 100));
     const lines = log.split('\n').filter(Boolean);
-    assert.ok(lines.length >= 2 * (spellings.length + 3), `request log lines: ${lines.length}`);
+    assert.ok(lines.length >= spellings.length + 3, `request log lines: ${lines.length}`);
     for (const secret of [key, encodedValue, key.slice(3, 20), 'gc_wrongwrongwrong'])
       assert.ok(!log.includes(secret), `no ${secret} in the log`);
     const urls = lines.map((l) => JSON.parse(l).req?.url).filter(Boolean);

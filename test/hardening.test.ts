@@ -98,10 +98,15 @@ describe('aborted requests give back everything they took', () => {
       const plants = (await okJson<unknown[]>(server, '/v1/plant/ercot/wind/list', { key })).length;
       assert.ok(computed - cached < (plants * 365) / 2, `computed ${computed - cached} blocks for clients that had gone`);
       const keyId = (await t.store.keys.list()).find((k) => k.name === 'hardening')!.id;
-      await waitFor(async () => {
-        const rows = await t.store.usage.query({ keyId, endpoint: '/plant/{iso}/{metric}/backcast' });
-        return rows.length === 1 && rows[0].requests >= 4;
-      }, 'the usage of the aborted requests');
+      let rows: unknown[] = [];
+      await waitFor(
+        async () => {
+          const found = await t.store.usage.query({ keyId, endpoint: '/plant/{iso}/{metric}/backcast' });
+          rows = found;
+          return found.length === 1 && found[0].requests >= 4;
+        },
+        `the usage of the aborted requests (seen ${JSON.stringify(rows)})`,
+      );
       const metrics = (await server.get('/metrics')).text;
       assert.match(metrics, /gridcast_http_requests_total\{route="\/v1\/plant\/:iso\/:metric\/backcast",method="GET",status="499"\} 4/);
     } finally {

@@ -225,10 +225,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply, state: RequestState) {
     const query = req.query as Record<string, string | string[] | undefined>;
     const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query[KEY_PARAM]));
-    state.keyId = key.id;
     // The key's public id (never the secret) on this request's log lines.
     req.log = reply.log = req.log.child({ keyId: key.id });
-    state.endpoint = def.path;
+    tracker.identify(state, key.id, def.path);
     void reply.headers(checkRateLimit(meter, rateLimits, key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);

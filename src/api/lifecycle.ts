@@ -27,6 +27,8 @@ export interface RequestState {
   values?: number;
   /** Holds one of the heavy-request slots. */
   heavy?: boolean;
+  /** How the request ended, once it has (its response finished, or its client went away). */
+  ended?: { status: number; completed: boolean };
 }
 
 /** What the end of a request reports to: usage metering. */
@@ -62,9 +64,13 @@ export class RequestTracker {
     return state;
   }
 
-  /** Takes a heavy slot for the request; false when all are taken. */
+  /**
+   * Takes a heavy slot for the request; false when all are taken. A request that has already
+   * ended (its client left while it waited for its key lookup) takes none: nothing would give
+   * it back.
+   */
   tryTakeHeavy(state: RequestState): boolean {
-    if (state.heavy) return true;
+    if (state.heavy || state.ended) return true;
     if (this.metrics.heavyInFlight >= this.maxHeavy) {
       this.metrics.heavyRejected++;
       return false;
@@ -90,6 +96,17 @@ export class RequestTracker {
       { req, res: { statusCode: status }, responseTime: Math.round(seconds * 1e5) / 100 },
       completed ? 'request completed' : 'request abandoned by the client',
     );
-    this.onEnd(state, { status: reply.statusCode, completed });
+    state.ended = { status: reply.statusCode, completed };
+    if (state.keyId) this.onEnd(state, state.ended);
+  }
+
+  /**
+   * The request's key (and route) are known: its usage is recorded when it ends — at once if
+   * it already has (its client left while the key was being looked up).
+   */
+  identify(state: RequestState, keyId: string, endpoint: string): void {
+    state.keyId = keyId;
+    state.endpoint = endpoint;
+    if (state.ended) this.onEnd(state, state.ended);
   }
 }

@@ -147,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (error instanceof QueryError) return sendJson(reply, 422, { detail: error.items });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendJson(reply, status, { detail: error.message });
-    req.log.error({ err: error }, 'unhandled error');
+    req.log.error({ err: error, keyId: tracker.keyIdOf(req) }, 'unhandled error');
     return reply.code(500).header('content-type', 'text/plain; charset=utf-8').send('Internal Server Error');
   });
 
@@ -225,8 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   async function handle(def: RouteDef, req: FastifyRequest, reply: FastifyReply, state: RequestState) {
     const query = req.query as Record<string, string | string[] | undefined>;
     const key = await auth.authenticate(requestKey(req.headers['x-api-key'], query[KEY_PARAM]));
-    // The key's public id (never the secret) on this request's log lines.
-    req.log = reply.log = req.log.child({ keyId: key.id });
+    // The key's public id (never the secret) goes on the request's log line (lifecycle.ts).
     tracker.identify(state, key.id, def.path);
     void reply.headers(checkRateLimit(meter, rateLimits, key));
     const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });

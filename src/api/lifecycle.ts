@@ -58,6 +58,11 @@ export class RequestTracker {
     return state;
   }
 
+  /** The public id of the request's key, once known (for log lines). */
+  keyIdOf(req: FastifyRequest): string | undefined {
+    return this.states.get(req)?.keyId;
+  }
+
   stateOf(req: FastifyRequest): RequestState {
     const state = this.states.get(req);
     if (!state) throw new Error('request not tracked');
@@ -93,7 +98,7 @@ export class RequestTracker {
     this.metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, status, seconds);
     // One log line per request, at its end, however it ended (the URL redacted by the serializer).
     req.log.info(
-      { req, res: { statusCode: status }, responseTime: Math.round(seconds * 1e5) / 100 },
+      { req, res: { statusCode: status }, responseTime: Math.round(seconds * 1e5) / 100, keyId: state.keyId },
       completed ? 'request completed' : 'request abandoned by the client',
     );
     state.ended = { status: reply.statusCode, completed };

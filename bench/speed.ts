@@ -32,6 +32,7 @@ const SERVER_ENV: NodeJS.ProcessEnv = {
 };
 const LARGE = '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-11-19';
 const RESULTS = path.join(ROOT, 'bench', 'results');
+const STARTUP_SETTLE_MS = 10_000;
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -174,6 +175,9 @@ async function postgresFigures(pathAndQuery: string) {
 async function main() {
   const loadBefore = os.loadavg()[0];
   const embedded = await startServe({ env: SERVER_ENV });
+  // A new server builds its catalogs in the background (regions; cell geometry, ~3 s of CPU):
+  // "cold" means no computed block is cached yet, not that the server is still starting.
+  await new Promise((r) => setTimeout(r, STARTUP_SETTLE_MS));
   let large: Awaited<ReturnType<typeof largeFigures>>;
   let small: {
     path: string;

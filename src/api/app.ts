@@ -33,7 +33,7 @@ import { gasRoutes } from './routes/gas.ts';
 import { lmpRoutes } from './routes/lmp.ts';
 import { plantRoutes } from './routes/plant.ts';
 import { regionRoutes, summaryRoute } from './routes/region.ts';
-import { frameBody } from './writer.ts';
+import { chooseOutput, outputBody, withOutputParams } from './writers/registry.ts';
 
 export const API_PREFIX = '/v1';
 export const ROUTES: readonly RouteDef[] = [
@@ -44,7 +44,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...gasRoutes,
   ...lmpRoutes,
   ...cellRoutes,
-];
+].map(withOutputParams);
 const VERSION = '0.1.0';
 /** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
 const DATA_METHODS = ['GET', 'HEAD'];
@@ -241,18 +241,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (state.abort.signal.aborted) return reply;
     const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world, signal: state.abort.signal });
     const head = req.method === 'HEAD';
+    const output = chooseOutput(def, values, req.headers.accept);
+    void reply.code(200).headers(output.headers);
     if (!isFrame(result)) {
       if (!head) state.values = result.length;
-      return sendJson(reply, 200, result);
+      return reply.send(outputBody(output, result));
     }
     // HEAD answers as GET would (the query has checked ids and the window) without computing values.
-    if (head) return reply.code(200).header('content-type', 'application/json').send();
+    if (head) return reply.send();
     state.values = result.hours.length * result.columns.length;
-    const body = frameBody(result, state.abort.signal);
-    return reply
-      .code(200)
-      .header('content-type', 'application/json')
-      .send(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+    return reply.send(outputBody(output, result, state.abort.signal));
   }
 
   return app;

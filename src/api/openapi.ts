@@ -7,6 +7,7 @@ import { ISO_CODES } from '../catalog/isos.ts';
 import { UNIT_DECIMALS } from '../catalog/metrics.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
+import { openApiContent } from './writers/registry.ts';
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 
@@ -202,7 +203,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
         security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }],
         parameters: route.params.map(openApiParameter),
         responses: {
-          '200': { description: 'Successful Response', content: { 'application/json': { schema: responseSchema(route) } } },
+          '200': { description: 'Successful Response', content: openApiContent(responseSchema(route)) },
           '401': errorResponse('Missing or invalid API key'),
           '403': errorResponse('The key has no subscription at the needed level for this ISO'),
           '422': errorResponse('Validation Error', 'HTTPValidationError'),

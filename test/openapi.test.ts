@@ -102,11 +102,22 @@ describe('GET /v1/openapi.json', () => {
     assert.equal(doc.paths[CONTINUOUS].get.operationId, 'continuous_plant__iso___metric__continuous_get');
   });
 
-  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead in the query', () => {
+  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, then format, layout in the query', () => {
     const params: any[] = doc.paths[CONTINUOUS].get.parameters;
     assert.deepEqual(
       params.map((p) => `${p.in}:${p.name}`),
-      ['path:iso', 'path:metric', 'query:start', 'query:end', 'query:id', 'query:model', 'query:latest_hour', 'query:days_ahead'],
+      [
+        'path:iso',
+        'path:metric',
+        'query:start',
+        'query:end',
+        'query:id',
+        'query:model',
+        'query:latest_hour',
+        'query:days_ahead',
+        'query:format',
+        'query:layout',
+      ],
     );
     const byName = Object.fromEntries(params.map((p) => [p.name, p]));
     assert.equal(byName.iso.required, true);

@@ -212,6 +212,17 @@ describe('GET /v1/openapi.json', () => {
       '/cells/{iso}/{metric}/forecast': 'get_cells_forecast',
       '/cells/{iso}/{metric}/continuous': 'get_cells_continuous_forecast',
       '/cells/{iso}/{metric}/backcast': 'get_cells_day_ahead_backcast',
+      // Runs and vintages (issue 13): one summary per kind, the group segment makes each name unique.
+      '/region/{iso}/{metric}/runs': 'list_region_forecast_runs',
+      '/region/{iso}/{metric}/vintages': 'get_region_forecast_vintages',
+      '/plant/{iso}/{metric}/runs': 'list_plant_forecast_runs',
+      '/plant/{iso}/{metric}/vintages': 'get_plant_forecast_vintages',
+      '/county/{iso}/runs': 'list_county_forecast_runs',
+      '/county/{iso}/vintages': 'get_county_forecast_vintages',
+      '/lmp/{iso}/{type}/runs': 'list_lmp_forecast_runs',
+      '/lmp/{iso}/{type}/vintages': 'get_lmp_forecast_vintages',
+      '/cells/{iso}/{metric}/runs': 'list_cells_forecast_runs',
+      '/cells/{iso}/{metric}/vintages': 'get_cells_forecast_vintages',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

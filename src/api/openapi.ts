@@ -149,6 +149,18 @@ const SCHEMAS: Record<string, object> = {
     },
     additionalProperties: true,
   },
+  Run: {
+    type: 'object',
+    title: 'Run',
+    required: ['model', 'created_at', 'first_valid_time', 'last_valid_time', 'horizon_hours'],
+    properties: {
+      model: { type: 'string', title: 'Model' },
+      created_at: { type: 'string', format: 'date-time', title: 'Created At', description: 'When the run was issued (UTC).' },
+      first_valid_time: { type: 'string', format: 'date-time', title: 'First Valid Time', description: 'First hour the run covers.' },
+      last_valid_time: { type: 'string', format: 'date-time', title: 'Last Valid Time', description: 'Last hour the run covers.' },
+      horizon_hours: { type: 'integer', title: 'Horizon Hours' },
+    },
+  },
   GasHub: {
     type: 'object',
     title: 'GasHub',

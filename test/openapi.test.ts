@@ -223,6 +223,7 @@ describe('GET /v1/openapi.json', () => {
       '/lmp/{iso}/{type}/vintages': 'get_lmp_forecast_vintages',
       '/cells/{iso}/{metric}/runs': 'list_cells_forecast_runs',
       '/cells/{iso}/{metric}/vintages': 'get_cells_forecast_vintages',
+      '/status': 'get_data_status',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

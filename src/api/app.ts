@@ -33,6 +33,8 @@ import { gasRoutes } from './routes/gas.ts';
 import { lmpRoutes } from './routes/lmp.ts';
 import { plantRoutes } from './routes/plant.ts';
 import { regionRoutes, summaryRoute } from './routes/region.ts';
+import { statusRoute } from './routes/status.ts';
+import { freshnessOf, notModified } from './freshness.ts';
 import { chooseOutput, outputBody, withOutputParams } from './writers/registry.ts';
 
 export const API_PREFIX = '/v1';
@@ -44,6 +46,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...gasRoutes,
   ...lmpRoutes,
   ...cellRoutes,
+  statusRoute,
 ].map(withOutputParams);
 const VERSION = '0.1.0';
 /** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
@@ -239,10 +242,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     // A client that has gone by now gets nothing computed for it.
     if (state.abort.signal.aborted) return reply;
-    const result = await def.handle({ params: values, raw: query, key, nowMs: options.clock.now(), world, signal: state.abort.signal });
+    const nowMs = options.clock.now();
+    const result = await def.handle({ params: values, raw: query, key, nowMs, world, signal: state.abort.signal });
     const head = req.method === 'HEAD';
     const output = chooseOutput(def, values, req.headers.accept);
-    void reply.code(200).headers(output.headers);
+    const fresh = freshnessOf(def, values, output, result, nowMs, VERSION);
+    void reply.code(200).headers(output.headers).headers(fresh.headers);
+    if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
     if (!isFrame(result)) {
       if (!head) state.values = result.length;
       return reply.send(outputBody(output, result));

@@ -149,6 +149,18 @@ const SCHEMAS: Record<string, object> = {
     },
     additionalProperties: true,
   },
+  ModelStatus: {
+    type: 'object',
+    title: 'ModelStatus',
+    required: ['iso', 'model', 'last_run', 'next_run', 'last_actual_hour'],
+    properties: {
+      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      model: { type: 'string', title: 'Model' },
+      last_run: { type: 'string', format: 'date-time', title: 'Last Run', description: 'created_at of the last run issued.' },
+      next_run: { type: 'string', format: 'date-time', title: 'Next Run', description: 'created_at of the next run.' },
+      last_actual_hour: { type: 'string', format: 'date-time', title: 'Last Actual Hour', description: 'Last published actual hour.' },
+    },
+  },
   Run: {
     type: 'object',
     title: 'Run',

@@ -102,7 +102,7 @@ describe('GET /v1/openapi.json', () => {
     assert.equal(doc.paths[CONTINUOUS].get.operationId, 'continuous_plant__iso___metric__continuous_get');
   });
 
-  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, then format, layout in the query', () => {
+  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, then format, layout, resample, agg, tz in the query', () => {
     const params: any[] = doc.paths[CONTINUOUS].get.parameters;
     assert.deepEqual(
       params.map((p) => `${p.in}:${p.name}`),
@@ -117,6 +117,9 @@ describe('GET /v1/openapi.json', () => {
         'query:days_ahead',
         'query:format',
         'query:layout',
+        'query:resample',
+        'query:agg',
+        'query:tz',
       ],
     );
     const byName = Object.fromEntries(params.map((p) => [p.name, p]));

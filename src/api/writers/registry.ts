@@ -10,6 +10,7 @@
 import { Readable } from 'node:stream';
 import type { Frame } from '../../query/frame.ts';
 import { formatUtcInstant } from '../../time/hours.ts';
+import { AGGREGATIONS, RESAMPLE_PERIODS, resampleFrame, timeZoneOf, type Aggregation, type ResamplePeriod } from '../../query/resample.ts';
 import type { ParamSpec, ParamValue } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { frameBody, frameJsonPieces } from '../writer.ts';
@@ -117,9 +118,39 @@ export const LAYOUT_PARAM: ParamSpec = {
     'series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows.',
 };
 
-/** The route with the output parameters after its own (layout only where the answer is a time series). */
+export const RESAMPLE_PARAM: ParamSpec = {
+  name: 'resample',
+  in: 'query',
+  kind: 'enum',
+  values: RESAMPLE_PERIODS,
+  description:
+    'Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the ' +
+    'spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A ' +
+    "bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its " +
+    'first hour (local midnight) and is null when none of its values is present. Default: no resampling.',
+};
+
+export const AGG_PARAM: ParamSpec = {
+  name: 'agg',
+  in: 'query',
+  kind: 'enum',
+  values: AGGREGATIONS,
+  default: 'mean',
+  description: 'How resample combines the present values of a bucket: mean, sum, min or max.',
+};
+
+export const TZ_PARAM: ParamSpec = {
+  name: 'tz',
+  in: 'query',
+  kind: 'string',
+  description:
+    "Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name " +
+    "(e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone.",
+};
+
+/** The route with the output parameters after its own (layout, resampling and tz only where the answer is a time series). */
 export function withOutputParams(def: RouteDef): RouteDef {
-  const extra = def.response.kind === 'timeseries' ? [FORMAT_PARAM, LAYOUT_PARAM] : [FORMAT_PARAM];
+  const extra = def.response.kind === 'timeseries' ? [FORMAT_PARAM, LAYOUT_PARAM, RESAMPLE_PARAM, AGG_PARAM, TZ_PARAM] : [FORMAT_PARAM];
   return { ...def, params: [...def.params, ...extra] };
 }
 
@@ -144,6 +175,8 @@ export interface Output {
   writer: OutputWriter;
   layout: Layout;
   headers: Record<string, string>;
+  /** The frame as asked for: resampled and in the requested time zone (the same frame without those parameters). */
+  reshape(frame: Frame): Frame;
 }
 
 /** A download name from the route's path with its path parameters filled in, e.g. `region_ercot_wind_forecast.csv`. */
@@ -161,14 +194,19 @@ export function chooseOutput(def: RouteDef, params: Record<string, ParamValue>, 
   const layout = (params.layout as Layout | undefined) ?? 'wide';
   const headers: Record<string, string> = { 'content-type': writer.contentType };
   if (writer !== JSON_WRITER) headers['content-disposition'] = `attachment; filename="${fileName(def, params, writer.extension)}"`;
-  return { writer, layout, headers };
+  const timezone = typeof params.tz === 'string' ? timeZoneOf(params.tz) : undefined;
+  const period = params.resample as ResamplePeriod | undefined;
+  const reshape = (frame: Frame) =>
+    period === undefined && timezone === undefined ? frame : resampleFrame(frame, { period, agg: params.agg as Aggregation, timezone });
+  return { writer, layout, headers, reshape };
 }
 
 /**
  * The response body: JSON exactly as before (a small frame or a list as one Buffer, a large frame
  * as a stream), every other format as a stream of its pieces that stops when `signal` aborts.
  */
-export function outputBody(output: Output, content: Content, signal?: AbortSignal): Buffer | Readable {
+export function outputBody(output: Output, given: Content, signal?: AbortSignal): Buffer | Readable {
+  const content = isFrame(given) ? output.reshape(given) : given;
   if (output.writer === JSON_WRITER && output.layout === 'wide') {
     const body = isFrame(content) ? frameBody(content, signal) : JSON.stringify(content);
     return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;

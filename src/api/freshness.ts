@@ -17,7 +17,7 @@ import { nextActualMs, nextRunHour, RUN_SCHEDULES } from '../query/status.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import type { ParamValue, ParsedDateTime } from './params.ts';
 import type { RouteDef } from './route.ts';
-import type { Content, Output } from './writers/registry.ts';
+import { isFrame, type Content, type Output } from './writers/registry.ts';
 
 /** A year: what HTTP caches treat as "never expires". */
 const IMMUTABLE_SECONDS = 365 * 24 * 3600;
@@ -33,10 +33,6 @@ function pinnedAt(params: Record<string, ParamValue>): number | undefined {
   const last = instant('end') ?? instant('valid_time');
   if (last) return (last.dateOnly ? last.epochMs + DATE_SPAN_MS : last.epochMs) + HOUR_MS + ACTUAL_LAG_MINUTES * 60_000;
   return undefined;
-}
-
-function isFrame(content: Content): content is Frame {
-  return !Array.isArray(content);
 }
 
 export interface Freshness {

@@ -35,7 +35,7 @@ export interface OutputWriter {
   pieces(content: Content, options: WriteOptions): Pieces;
 }
 
-function isFrame(content: Content): content is Frame {
+export function isFrame(content: Content): content is Frame {
   return !Array.isArray(content);
 }
 

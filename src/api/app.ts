@@ -242,21 +242,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     // A client that has gone by now gets nothing computed for it.
     if (state.abort.signal.aborted) return reply;
+    // The output and the validators come from the request alone: a 304 computes nothing.
     const nowMs = options.clock.now();
-    const result = await def.handle({ params: values, raw: query, key, nowMs, world, signal: state.abort.signal });
-    const head = req.method === 'HEAD';
     const output = chooseOutput(def, values, req.headers.accept);
-    const fresh = freshnessOf(def, values, output, result, nowMs, VERSION);
+    const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
     void reply.code(200).headers(output.headers).headers(fresh.headers);
     if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
+    const result = await def.handle({ params: values, raw: query, key, nowMs, world, signal: state.abort.signal });
+    const head = req.method === 'HEAD';
     if (!isFrame(result)) {
       if (!head) state.values = result.length;
-      return reply.send(outputBody(output, result));
+      return reply.send(outputBody(result, output.options));
     }
     // HEAD answers as GET would (the query has checked ids and the window) without computing values.
     if (head) return reply.send();
     state.values = result.hours.length * result.columns.length;
-    return reply.send(outputBody(output, result, state.abort.signal));
+    return reply.send(outputBody(result, output.options, state.abort.signal));
   }
 
   return app;

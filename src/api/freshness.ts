@@ -8,16 +8,15 @@
  * published) always gets the same bytes: it is immutable. Otherwise the data in force changes
  * at the next run of the request's model (a latest forecast), or at the next hour (new runs,
  * plants coming online) or actual publication, whichever is first. The ETag hashes exactly
- * these inputs, so it is known before any value is computed, and a 304 computes none.
+ * these inputs, so it is known before anything is computed, and a 304 computes nothing.
  */
 import crypto from 'node:crypto';
-import type { Frame } from '../query/frame.ts';
 import { ACTUAL_LAG_MINUTES, lastActualHour } from '../query/runs.ts';
 import { nextActualMs, nextRunHour, RUN_SCHEDULES } from '../query/status.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import type { ParamValue, ParsedDateTime } from './params.ts';
 import type { RouteDef } from './route.ts';
-import { isFrame, type Content, type Output } from './writers/registry.ts';
+import type { OutputOptions } from './writers/registry.ts';
 
 /** A year: what HTTP caches treat as "never expires". */
 const IMMUTABLE_SECONDS = 365 * 24 * 3600;
@@ -43,24 +42,26 @@ export interface Freshness {
 export function freshnessOf(
   def: RouteDef,
   params: Record<string, ParamValue>,
-  output: Output,
-  content: Content,
+  output: OutputOptions,
   nowMs: number,
   version: string,
 ): Freshness {
   const nowHour = Math.floor(nowMs / HOUR_MS);
   const pinned = pinnedAt(params);
   const fixed = pinned !== undefined && pinned <= nowMs;
+  // The routes that answer one run (forecast, ensemble) are those that take forecasted_by.
   const schedule = typeof params.model === 'string' ? RUN_SCHEDULES.get(params.model) : undefined;
-  const singleRun = isFrame(content) && content.createdAtHour !== null && schedule !== undefined;
+  const singleRun = schedule !== undefined && def.params.some((p) => p.name === 'forecasted_by');
   let state: string;
   let lastModified: number;
   let maxAge: number;
   if (fixed) {
     state = 'fixed';
-    lastModified = singleRun ? (content as Frame).createdAtHour! * HOUR_MS : Math.min(pinned, nowMs);
+    // A pinned run was last modified when it was created.
+    const asOf = params.forecasted_by as ParsedDateTime | undefined;
+    lastModified = singleRun && asOf ? schedule(Math.floor(asOf.epochMs / HOUR_MS)) * HOUR_MS : Math.min(pinned, nowMs);
     maxAge = IMMUTABLE_SECONDS;
-  } else if (singleRun) {
+  } else if (singleRun && schedule) {
     // The latest run: true until the model's next run is issued.
     const run = schedule(nowHour);
     state = `run:${run}`;
@@ -72,7 +73,7 @@ export function freshnessOf(
     lastModified = Math.max(nowHour * HOUR_MS, (actualHour + 1) * HOUR_MS + ACTUAL_LAG_MINUTES * 60_000);
     maxAge = Math.floor((Math.min((nowHour + 1) * HOUR_MS, nextActualMs(nowMs)) - nowMs) / 1000);
   }
-  const key = JSON.stringify([version, def.path, Object.entries(params).sort(), output.writer.name, output.layout, state]);
+  const key = JSON.stringify([version, def.path, Object.entries(params).sort(), output, state]);
   const etag = `W/"${crypto.createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
   const headers: Record<string, string> = {
     etag,

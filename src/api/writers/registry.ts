@@ -171,12 +171,23 @@ export function writerForAccept(accept: string | undefined): OutputWriter {
   return best?.writer ?? JSON_WRITER;
 }
 
-export interface Output {
-  writer: OutputWriter;
+/**
+ * What a request asks of its output, as plain data (it can be posted to a worker thread with the
+ * query): the format (from `format=`, else negotiated from Accept), the layout, and how the frame
+ * is reshaped (resampling, time zone) before it is written.
+ */
+export interface OutputOptions {
+  format: string;
   layout: Layout;
+  resample?: ResamplePeriod;
+  agg: Aggregation;
+  /** Canonical IANA zone for time_local and buckets, when the request names one. */
+  timezone?: string;
+}
+
+export interface Output {
+  options: OutputOptions;
   headers: Record<string, string>;
-  /** The frame as asked for: resampled and in the requested time zone (the same frame without those parameters). */
-  reshape(frame: Frame): Frame;
 }
 
 /** A download name from the route's path with its path parameters filled in, e.g. `region_ercot_wind_forecast.csv`. */
@@ -188,30 +199,51 @@ function fileName(def: RouteDef, params: Record<string, ParamValue>, extension: 
   return `${stem.replace(/[^\w.-]/g, '_')}.${extension}`;
 }
 
-/** What the validated parameters and the Accept header ask for, and the headers that say so. */
+const writerNamed = (name: string) => OUTPUT_WRITERS.find((w) => w.name === name) ?? JSON_WRITER;
+
+/**
+ * What the validated parameters and the Accept header ask for, and the headers that say so. An
+ * unknown tz is a 422 here, before anything is computed.
+ */
 export function chooseOutput(def: RouteDef, params: Record<string, ParamValue>, accept: string | undefined): Output {
-  const writer = params.format === undefined ? writerForAccept(accept) : OUTPUT_WRITERS.find((w) => w.name === params.format)!;
-  const layout = (params.layout as Layout | undefined) ?? 'wide';
+  const writer = params.format === undefined ? writerForAccept(accept) : writerNamed(params.format as string);
+  const options: OutputOptions = {
+    format: writer.name,
+    layout: (params.layout as Layout | undefined) ?? 'wide',
+    resample: params.resample as ResamplePeriod | undefined,
+    agg: (params.agg as Aggregation | undefined) ?? 'mean',
+    timezone: typeof params.tz === 'string' ? timeZoneOf(params.tz) : undefined,
+  };
   const headers: Record<string, string> = { 'content-type': writer.contentType };
   if (writer !== JSON_WRITER) headers['content-disposition'] = `attachment; filename="${fileName(def, params, writer.extension)}"`;
-  const timezone = typeof params.tz === 'string' ? timeZoneOf(params.tz) : undefined;
-  const period = params.resample as ResamplePeriod | undefined;
-  const reshape = (frame: Frame) =>
-    period === undefined && timezone === undefined ? frame : resampleFrame(frame, { period, agg: params.agg as Aggregation, timezone });
-  return { writer, layout, headers, reshape };
+  return { options, headers };
+}
+
+/** The frame as asked for: resampled and in the requested time zone (the same frame without those options). */
+function reshape(frame: Frame, o: OutputOptions): Frame {
+  if (o.resample === undefined && o.timezone === undefined) return frame;
+  return resampleFrame(frame, { period: o.resample, agg: o.agg, timezone: o.timezone });
+}
+
+/**
+ * The body in pieces, computed as they are pulled, stopping when `signal` aborts: a pure function
+ * of the content and the options, for whichever thread computes the content.
+ */
+export function outputPieces(content: Content, options: OutputOptions, signal?: AbortSignal): Pieces {
+  const shaped = isFrame(content) ? reshape(content, options) : content;
+  return writerNamed(options.format).pieces(shaped, { layout: options.layout, signal });
 }
 
 /**
  * The response body: JSON exactly as before (a small frame or a list as one Buffer, a large frame
  * as a stream), every other format as a stream of its pieces that stops when `signal` aborts.
  */
-export function outputBody(output: Output, given: Content, signal?: AbortSignal): Buffer | Readable {
-  const content = isFrame(given) ? output.reshape(given) : given;
-  if (output.writer === JSON_WRITER && output.layout === 'wide') {
-    const body = isFrame(content) ? frameBody(content, signal) : JSON.stringify(content);
+export function outputBody(content: Content, options: OutputOptions, signal?: AbortSignal): Buffer | Readable {
+  if (options.format === JSON_WRITER.name && options.layout === 'wide') {
+    const body = isFrame(content) ? frameBody(reshape(content, options), signal) : JSON.stringify(content);
     return typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   }
-  const pieces = output.writer.pieces(content, { layout: output.layout, signal });
+  const pieces = outputPieces(content, options, signal);
   const stream = pieces instanceof Readable ? pieces : Readable.from(pieces, { objectMode: false, highWaterMark: 1 });
   signal?.addEventListener('abort', () => stream.destroy(), { once: true });
   return stream;

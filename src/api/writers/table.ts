@@ -96,10 +96,11 @@ function wideTable(frame: Frame): Table {
     *batches(signal) {
       const { utc, local } = timeColumns(frame, frame.timezone);
       const buffer = new Float64Array(frame.hours.length);
-      const values: (number | null)[][] = [];
+      // Held as rounded doubles (NaN = null), 8 bytes a value; a batch's rows become JS values only as it is written.
+      const values: Float64Array[] = [];
       for (let c = 0; c < frame.columns.length; c++) {
         if (signal?.aborted) return;
-        values.push(columnValues(frame, c, buffer));
+        values.push(Float64Array.from(columnValues(frame, c, buffer), (v) => v ?? Number.NaN));
       }
       const rowsPerBatch = Math.max(1, Math.floor(BATCH_VALUES / fields.length));
       // At least one batch, so that a frame without hours still gives a file with its columns.
@@ -107,7 +108,8 @@ function wideTable(frame: Frame): Table {
       do {
         if (signal?.aborted) return;
         const end = Math.min(utc.length, start + rowsPerBatch);
-        yield { rows: end - start, columns: [utc, local, ...values].map((col) => col.slice(start, end)) };
+        const series = values.map((col) => Array.from(col.subarray(start, end), (v) => (Number.isNaN(v) ? null : v)));
+        yield { rows: end - start, columns: [utc.slice(start, end), local.slice(start, end), ...series] };
         start = end;
       } while (start < utc.length);
     },

@@ -6,10 +6,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
+import { blockCache } from '../src/query/blockCache.ts';
 import { okJson, startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
 let t: TestApp;
@@ -246,6 +248,37 @@ describe('negotiation and headers', () => {
       assert.equal(res.status, 200);
       assert.equal(res.headers['transfer-encoding'], 'chunked', format);
       assert.equal(res.headers['content-length'], undefined, format);
+    }
+  });
+
+  test('a client that goes away stops the computing of any format', async () => {
+    const { port } = new URL(t.baseUrl);
+    const cases = [
+      ['csv', 'long', '2023'],
+      ['parquet', 'long', '2024'],
+      ['arrow', 'long', '2025'],
+      ['csv', 'wide', '2023-07'],
+    ] as const;
+    for (const [format, layout, year] of cases) {
+      const [start, end] =
+        year.length === 4
+          ? [`${year}-01-01`, `${year}-12-31`]
+          : [`${year}-01`, `${year}-31`].map((d, i) => (i ? '2023-12-31' : '2023-07-01'));
+      const path = `/v1/plant/ercot/wind/backcast?start=${start}&end=${end}&format=${format}&layout=${layout}`;
+      const before = blockCache.size;
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n\r\n`),
+        );
+        socket.on('error', () => {});
+        setTimeout(() => (socket.destroy(), resolve()), 400);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const computed = blockCache.size;
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(blockCache.size, computed, `${format} ${layout}: nothing computed after the client went away`);
+      const plants = (await okJson<unknown[]>(t, '/v1/plant/ercot/wind/list', { key })).length;
+      assert.ok(computed - before < (plants * 180) / 2, `${format} ${layout}: ${computed - before} blocks computed`);
     }
   });
 

@@ -46,10 +46,34 @@ export function arrowStream(table: Table, signal?: AbortSignal): Readable {
     table.fields.map((f) => new Field(f.name, arrowType(f.type), f.type !== 'timestamp')),
     new Map(Object.entries(table.metadata)),
   );
-  function* batches() {
-    for (const batch of table.batches(signal)) yield recordBatch(schema, batch);
-  }
-  // A table without rows still sends its schema (and the end-of-stream marker).
-  const writer = RecordBatchStreamWriter.throughNode({ autoDestroy: true });
-  return Readable.from(batches()).pipe(writer);
+  const batches = table.batches(signal);
+  const writer = new RecordBatchStreamWriter();
+  // A batch is encoded only when the response asks for more bytes (back-pressure): the writer
+  // queues the encoded messages, and a loop moves them to the response as they come.
+  let pulling = false;
+  const out = new Readable({
+    highWaterMark: 1,
+    read() {
+      if (pulling) return;
+      pulling = true;
+      batches.next().then(
+        (next) => {
+          pulling = false;
+          if (next.done) writer.close();
+          else writer.write(recordBatch(schema, next.value));
+        },
+        (e: Error) => out.destroy(e),
+      );
+    },
+    destroy(err, callback) {
+      void batches.return(undefined);
+      writer.abort();
+      callback(err);
+    },
+  });
+  void (async () => {
+    for await (const chunk of writer) out.push(chunk);
+    out.push(null);
+  })().catch((e: Error) => out.destroy(e));
+  return out;
 }

@@ -18,9 +18,9 @@ function cellText(value: number | string | boolean | null, type: ColumnType): st
 }
 
 /** The table as CSV text, one piece per batch of rows. */
-export function* csvPieces(table: Table, signal?: AbortSignal): Generator<string> {
+export async function* csvPieces(table: Table, signal?: AbortSignal): AsyncGenerator<string> {
   yield table.fields.map((f) => quoted(f.name)).join(',') + '\r\n';
-  for (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(signal)) {
     const lines = new Array<string>(batch.rows);
     for (let r = 0; r < batch.rows; r++) {
       lines[r] = batch.columns.map((col, c) => cellText(col[r], table.fields[c].type)).join(',');

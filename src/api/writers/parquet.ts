@@ -35,7 +35,7 @@ function drain(writer: ByteWriter): Uint8Array {
   return bytes;
 }
 
-export function* parquetPieces(table: Table, signal?: AbortSignal): Generator<Uint8Array> {
+export async function* parquetPieces(table: Table, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({
     writer,
@@ -43,7 +43,7 @@ export function* parquetPieces(table: Table, signal?: AbortSignal): Generator<Ui
     kvMetadata: Object.entries(table.metadata).map(([key, value]) => ({ key, value })),
     createdBy: 'gridcast',
   });
-  for (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(signal)) {
     void parquet.write({
       columnData: table.fields.map((f, c) => ({
         name: f.name,

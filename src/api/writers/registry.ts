@@ -66,10 +66,10 @@ const JSON_WRITER: OutputWriter = {
 };
 
 /** The long layout as a JSON array of row objects (time_utc as in the TimeseriesResponse). */
-function* longJsonPieces(table: Table, signal?: AbortSignal): Generator<string> {
+async function* longJsonPieces(table: Table, signal?: AbortSignal): AsyncGenerator<string> {
   let first = true;
   yield '[';
-  for (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(signal)) {
     const rows = new Array<string>(batch.rows);
     for (let r = 0; r < batch.rows; r++) {
       const row: Record<string, unknown> = {};

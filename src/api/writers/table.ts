@@ -29,8 +29,11 @@ export interface Table {
   fields: TableField[];
   /** Descriptive key/value pairs (model, created_at, units, timezone) for formats that carry metadata. */
   metadata: Record<string, string>;
-  /** The rows in batches, computed as they are pulled; stops early once `signal` aborts. */
-  batches(signal?: AbortSignal): Generator<TableBatch>;
+  /**
+   * The rows in batches, computed as they are pulled; between series it lets the event loop turn
+   * (so other requests, and a client's going away, are seen) and stops once `signal` aborts.
+   */
+  batches(signal?: AbortSignal): AsyncGenerator<TableBatch>;
 }
 
 export type Layout = 'wide' | 'long';
@@ -79,6 +82,9 @@ function columnValues(frame: Frame, c: number, buffer: Float64Array): (number | 
   return Array.from(buffer, (v) => roundedValue(v, decimals));
 }
 
+/** One turn of the event loop: a long computation lets I/O (and aborts) through. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const TIME_FIELDS: TableField[] = [
   { name: 'time_utc', type: 'timestamp' },
   { name: 'time_local', type: 'string' },
@@ -93,7 +99,7 @@ function wideTable(frame: Frame): Table {
   return {
     fields,
     metadata: frameMetadata(frame),
-    *batches(signal) {
+    async *batches(signal) {
       const { utc, local } = timeColumns(frame, frame.timezone);
       const buffer = new Float64Array(frame.hours.length);
       // Held as rounded doubles (NaN = null), 8 bytes a value; a batch's rows become JS values only as it is written.
@@ -101,6 +107,7 @@ function wideTable(frame: Frame): Table {
       for (let c = 0; c < frame.columns.length; c++) {
         if (signal?.aborted) return;
         values.push(Float64Array.from(columnValues(frame, c, buffer), (v) => v ?? Number.NaN));
+        await turn();
       }
       const rowsPerBatch = Math.max(1, Math.floor(BATCH_VALUES / fields.length));
       // At least one batch, so that a frame without hours still gives a file with its columns.
@@ -126,7 +133,7 @@ function longTable(frame: Frame): Table {
   return {
     fields: [...TIME_FIELDS, ...levelNames.map((name) => ({ name, type: 'string' as const })), { name: 'value', type: 'double' }],
     metadata: frameMetadata(frame),
-    *batches(signal) {
+    async *batches(signal) {
       const { utc, local } = timeColumns(frame, frame.timezone);
       const hours = utc.length;
       const buffer = new Float64Array(hours);
@@ -142,6 +149,8 @@ function longTable(frame: Frame): Table {
         for (let c = first; c < last; c++) {
           if (signal?.aborted) return;
           const values = columnValues(frame, c, buffer);
+          await turn();
+          if (signal?.aborted) return;
           const label = frame.columns[c].label;
           for (let i = 0; i < hours; i++) {
             utcOut.push(utc[i]);
@@ -197,7 +206,7 @@ export function recordsTable(records: readonly unknown[]): Table {
   return {
     fields: names.map((name, i) => ({ name, type: types[i] === 'json' ? 'string' : (types[i] as ColumnType) })),
     metadata: {},
-    *batches() {
+    async *batches() {
       yield { rows: rows.length, columns: cells };
     },
   };

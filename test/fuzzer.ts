@@ -395,6 +395,8 @@ function checkResponse(r: FuzzRequest, res: { status: number; headers: http.Inco
   if (res.status === 307) return res.headers.location ? null : '307 without Location';
   if (res.status === 200) {
     if (r.target.startsWith('/docs') || r.target === '/metrics') return null;
+    // format=csv|parquet|arrow (or their Accept types): the documented non-JSON bodies.
+    if (/^(text\/csv|application\/vnd\.apache\.(parquet|arrow\.stream))(;|$)/.test(String(res.headers['content-type']))) return null;
     try {
       JSON.parse(res.body);
       return null;

@@ -102,11 +102,25 @@ describe('GET /v1/openapi.json', () => {
     assert.equal(doc.paths[CONTINUOUS].get.operationId, 'continuous_plant__iso___metric__continuous_get');
   });
 
-  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead in the query', () => {
+  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, then format, layout, resample, agg, tz in the query', () => {
     const params: any[] = doc.paths[CONTINUOUS].get.parameters;
     assert.deepEqual(
       params.map((p) => `${p.in}:${p.name}`),
-      ['path:iso', 'path:metric', 'query:start', 'query:end', 'query:id', 'query:model', 'query:latest_hour', 'query:days_ahead'],
+      [
+        'path:iso',
+        'path:metric',
+        'query:start',
+        'query:end',
+        'query:id',
+        'query:model',
+        'query:latest_hour',
+        'query:days_ahead',
+        'query:format',
+        'query:layout',
+        'query:resample',
+        'query:agg',
+        'query:tz',
+      ],
     );
     const byName = Object.fromEntries(params.map((p) => [p.name, p]));
     assert.equal(byName.iso.required, true);
@@ -201,6 +215,18 @@ describe('GET /v1/openapi.json', () => {
       '/cells/{iso}/{metric}/forecast': 'get_cells_forecast',
       '/cells/{iso}/{metric}/continuous': 'get_cells_continuous_forecast',
       '/cells/{iso}/{metric}/backcast': 'get_cells_day_ahead_backcast',
+      // Runs and vintages (issue 13): one summary per kind, the group segment makes each name unique.
+      '/region/{iso}/{metric}/runs': 'list_region_forecast_runs',
+      '/region/{iso}/{metric}/vintages': 'get_region_forecast_vintages',
+      '/plant/{iso}/{metric}/runs': 'list_plant_forecast_runs',
+      '/plant/{iso}/{metric}/vintages': 'get_plant_forecast_vintages',
+      '/county/{iso}/runs': 'list_county_forecast_runs',
+      '/county/{iso}/vintages': 'get_county_forecast_vintages',
+      '/lmp/{iso}/{type}/runs': 'list_lmp_forecast_runs',
+      '/lmp/{iso}/{type}/vintages': 'get_lmp_forecast_vintages',
+      '/cells/{iso}/{metric}/runs': 'list_cells_forecast_runs',
+      '/cells/{iso}/{metric}/vintages': 'get_cells_forecast_vintages',
+      '/status': 'get_data_status',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

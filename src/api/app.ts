@@ -30,6 +30,8 @@ import type { RouteDef } from './route.ts';
 import { API_PREFIX, ROUTES } from './routes/index.ts';
 import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './compute/pool.ts';
 import { ResponseCache } from './responseCache.ts';
+import { freshnessOf, notModified } from './freshness.ts';
+import { chooseOutput, isPlainJson } from './writers/registry.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -244,9 +246,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     const head = req.method === 'HEAD';
     const nowMs = options.clock.now();
-    void reply.code(200).header('content-type', 'application/json');
+    // The output and the validators come from the request alone: a 304 computes nothing.
+    const output = chooseOutput(def, values, req.headers.accept);
+    const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
+    void reply.code(200).headers(output.headers).headers(fresh.headers);
+    if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
     // A small body served this minute is sent again as it was (responseCache.ts).
-    const cacheKey = ResponseCache.keyOf(def.path, values, nowMs);
+    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     const cached = head ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;
@@ -255,9 +261,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The computing happens in the pool (compute/pool.ts); a client that goes away cancels it.
     let result: ComputeResult;
     try {
-      const job = { path: def.path, params: values, raw: query, key, nowMs, head };
-      // An all-target response may be shared out between two workers when one is idle.
-      result = await pool.run(job, state.abort.signal, { splittable: state.heavy });
+      const job = { path: def.path, params: values, raw: query, key, nowMs, head, output: output.options };
+      // An all-target JSON response may be shared out between two workers when one is idle
+      // (the other formats cannot be glued together from halves).
+      result = await pool.run(job, state.abort.signal, { splittable: state.heavy && isPlainJson(output.options) });
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;

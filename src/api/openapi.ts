@@ -7,6 +7,7 @@ import { ISO_CODES } from '../catalog/isos.ts';
 import { UNIT_DECIMALS } from '../catalog/metrics.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
+import { openApiContent } from './writers/registry.ts';
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 
@@ -148,6 +149,30 @@ const SCHEMAS: Record<string, object> = {
     },
     additionalProperties: true,
   },
+  ModelStatus: {
+    type: 'object',
+    title: 'ModelStatus',
+    required: ['iso', 'model', 'last_run', 'next_run', 'last_actual_hour'],
+    properties: {
+      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      model: { type: 'string', title: 'Model' },
+      last_run: { type: 'string', format: 'date-time', title: 'Last Run', description: 'created_at of the last run issued.' },
+      next_run: { type: 'string', format: 'date-time', title: 'Next Run', description: 'created_at of the next run.' },
+      last_actual_hour: { type: 'string', format: 'date-time', title: 'Last Actual Hour', description: 'Last published actual hour.' },
+    },
+  },
+  Run: {
+    type: 'object',
+    title: 'Run',
+    required: ['model', 'created_at', 'first_valid_time', 'last_valid_time', 'horizon_hours'],
+    properties: {
+      model: { type: 'string', title: 'Model' },
+      created_at: { type: 'string', format: 'date-time', title: 'Created At', description: 'When the run was issued (UTC).' },
+      first_valid_time: { type: 'string', format: 'date-time', title: 'First Valid Time', description: 'First hour the run covers.' },
+      last_valid_time: { type: 'string', format: 'date-time', title: 'Last Valid Time', description: 'Last hour the run covers.' },
+      horizon_hours: { type: 'integer', title: 'Horizon Hours' },
+    },
+  },
   GasHub: {
     type: 'object',
     title: 'GasHub',
@@ -202,7 +227,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string): Reco
         security: [{ APIKeyHeader: [] }, { APIKeyQuery: [] }],
         parameters: route.params.map(openApiParameter),
         responses: {
-          '200': { description: 'Successful Response', content: { 'application/json': { schema: responseSchema(route) } } },
+          '200': { description: 'Successful Response', content: openApiContent(responseSchema(route)) },
           '401': errorResponse('Missing or invalid API key'),
           '403': errorResponse('The key has no subscription at the needed level for this ISO'),
           '422': errorResponse('Validation Error', 'HTTPValidationError'),

@@ -9,7 +9,6 @@
  * request always has the same bytes, and a new minute is a new key — never a stale body.
  * Only bodies up to MAX_BODY_BYTES are kept, within a byte budget, least recently used out first.
  */
-import type { ParamValue } from './params.ts';
 
 const MAX_BODY_BYTES = 256 * 1024;
 const MINUTE_MS = 60_000;
@@ -28,8 +27,8 @@ export class ResponseCache {
 
   constructor(private readonly budgetBytes: number) {}
 
-  /** The key of a request: the route, its validated parameters and the minute of `nowMs`. */
-  static keyOf(path: string, params: Record<string, ParamValue>, nowMs: number): string {
+  /** The key of a request: the route, its validated parameters (and output options) and the minute of `nowMs`. */
+  static keyOf(path: string, params: unknown, nowMs: number): string {
     return `${path}\u0000${JSON.stringify(params)}\u0000${Math.floor(nowMs / MINUTE_MS)}`;
   }
 

@@ -5,6 +5,7 @@
  * and solar are the sums of the cell's plants. For any model, run and hour the cells add up
  * to the ISO total.
  */
+import { vintageQueriesFor } from './vintages.ts';
 import { getResolution, isValidCell } from 'h3-js';
 import { DEFAULT_CELL_RESOLUTION, geometryAreaKm2, type Cell } from '../catalog/cells.ts';
 import { cellMembers } from '../catalog/disaggregation.ts';
@@ -89,3 +90,4 @@ function cellGroup(world: WeatherWorld, r: CellRequest): SeriesGroup<Cell> {
 
 /** forecast, continuous and backcast of cells (and actual, which the API does not route). */
 export const cellQueries = queriesFor(cellGroup);
+export const cellVintages = vintageQueriesFor(cellGroup);

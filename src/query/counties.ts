@@ -3,6 +3,7 @@
  * by population (catalog/disaggregation.ts), so the counties add up to the ISO total for any
  * model, run and hour. Counties carry demand only, as in the public service.
  */
+import { vintageQueriesFor } from './vintages.ts';
 import { countyShares } from '../catalog/disaggregation.ts';
 import { countiesOf, countyGeometry, type IsoCounty } from '../catalog/geography.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
@@ -54,3 +55,4 @@ function countyGroup(world: WeatherWorld, { iso, id }: CountyRequest): SeriesGro
 
 /** forecast and continuous of county demand (the group has no actuals or backcast routes). */
 export const countyQueries = queriesFor(countyGroup);
+export const countyVintages = vintageQueriesFor(countyGroup);

@@ -17,6 +17,7 @@
  * (ERCOT West, SPP North, MISO LRZ 1 on windy nights). A node is the weighted mix of its zones,
  * times its loss factor.
  */
+import { vintageQueriesFor } from './vintages.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
@@ -231,3 +232,4 @@ function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
 
 /** forecast and continuous of LMPs (no actual or backcast routes, as in the public service). */
 export const lmpQueries = queriesFor(lmpGroup);
+export const lmpVintages = vintageQueriesFor(lmpGroup);

@@ -1,4 +1,5 @@
 /** Queries over the plant catalog: the plant list and continuous plant forecasts. */
+import { vintageQueriesFor } from './vintages.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { plantById, plantFirstHour, plantsOf } from '../catalog/plants.ts';
 import type { Plant } from '../catalog/types.ts';
@@ -67,3 +68,4 @@ function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<Plan
 export const plantQueries = queriesFor(plantGroup);
 export const plantContinuous = plantQueries.continuous;
 export type PlantContinuousRequest = TargetRequest<PlantMetric> & ContinuousParams;
+export const plantVintages = vintageQueriesFor(plantGroup);

@@ -5,6 +5,7 @@
  * weighted temperature come from the weather at each region's load centres
  * (src/world/demand.ts); total demand is the sum of the zones' demand.
  */
+import { vintageQueriesFor } from './vintages.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { METRICS, metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
 import { plantsByZone, populationShare, regionById, regionsOf, zoneRegionsOf, type Region } from '../catalog/regions.ts';
@@ -13,7 +14,7 @@ import { RegionWeatherComputer } from '../world/demand.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
-import { queryValueError } from './errors.ts';
+import { QueryError, queryValueError } from './errors.ts';
 import {
   queriesFor,
   type ContinuousParams,
@@ -165,3 +166,18 @@ export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
       ? dailyBackcastFrame(outageGroup(world, r.iso, r.id), r)
       : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
 };
+
+/** Runs and vintages of the hourly metrics (outage is daily: its runs are those of its daily series). */
+export const regionVintages = vintageQueriesFor((world: WeatherWorld, r: TargetRequest<RegionMetric>) => {
+  if (isDaily(r)) {
+    throw new QueryError([
+      {
+        type: 'value_error',
+        loc: ['path', 'metric'],
+        msg: 'Value error, runs and vintages are served for the hourly metrics; outage is daily',
+        input: r.metric,
+      },
+    ]);
+  }
+  return regionGroup(world, r as TargetRequest<HourlyRegionMetric>);
+});

@@ -13,6 +13,7 @@ import type { KeyInfo } from '../../store/keys.ts';
 import { HttpError } from '../errors.ts';
 import type { ParamValue } from '../params.ts';
 import type { BodyPart } from '../writer.ts';
+import type { OutputOptions } from '../writers/registry.ts';
 
 export interface Job {
   id: number;
@@ -24,7 +25,9 @@ export interface Job {
   nowMs: number;
   /** HEAD: check that the answer exists (ids, window) without computing values. */
   head: boolean;
-  /** Only this part of a large body (its other columns are computed by another worker). */
+  /** The body's format, layout and reshaping (writers/registry.ts). */
+  output: OutputOptions;
+  /** Only this part of a large JSON body (its other columns are computed by another worker). */
   part?: BodyPart;
   /** Chunks the job may send before the HTTP thread grants more (default INITIAL_CREDIT). */
   credit?: number;

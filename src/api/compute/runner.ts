@@ -14,6 +14,7 @@ import type { Frame } from '../../query/frame.ts';
 import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
+import { isPlainJson, outputPieces } from '../writers/registry.ts';
 import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
 
 /** Credit a large job starts with: chunks it may compute before its client has read any. */
@@ -21,9 +22,12 @@ export const INITIAL_CREDIT = 2;
 
 interface Streaming {
   id: number;
-  pieces: Iterator<string>;
+  pieces: Iterator<string | Uint8Array> | AsyncIterator<string | Uint8Array>;
   credit: number;
-  part: BodyPart;
+  /** The JSON part being written (a split body), or null for another writer. */
+  part: BodyPart | null;
+  /** Aborts the writer's own work (the tabular writers check it between batches). */
+  abort: AbortController;
 }
 
 const encoder = new TextEncoder();
@@ -47,6 +51,7 @@ export class JobRunner {
   /** Round-robin order of the streaming jobs. */
   private turn: number[] = [];
   private scheduled = false;
+  private stepping = false;
 
   constructor(
     seed: number,
@@ -64,10 +69,10 @@ export class JobRunner {
         this.schedule();
       }
     } else if (message.type === 'limit') {
-      const job = this.streaming.get(message.id);
-      if (job) {
-        job.part.to = Math.min(job.part.to, message.to);
-        job.part.close = false;
+      const part = this.streaming.get(message.id)?.part;
+      if (part) {
+        part.to = Math.min(part.to, message.to);
+        part.close = false;
       }
     } else if (this.starting.has(message.id)) {
       this.cancelled.add(message.id);
@@ -89,28 +94,33 @@ export class JobRunner {
       const result = await def.handle({ params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, world: this.world });
       this.starting.delete(job.id);
       if (this.cancelled.delete(job.id)) return;
-      if (Array.isArray(result)) {
+      const plain = isPlainJson(job.output);
+      if (Array.isArray(result) && plain) {
         const body = encoder.encode(JSON.stringify(result));
         this.emit({ type: 'records', id: job.id, body, count: result.length }, [body.buffer as ArrayBuffer]);
         return;
       }
-      const frame = result as Frame;
-      const values = frame.hours.length * frame.columns.length;
+      const frame = Array.isArray(result) ? null : (result as Frame);
+      const values = frame ? frame.hours.length * frame.columns.length : (result as unknown[]).length;
       if (job.head) {
         this.emit({ type: 'head', id: job.id, values });
-      } else if (!isLargeFrame(frame)) {
+      } else if (plain && frame && !isLargeFrame(frame)) {
         const body = encoder.encode([...frameJsonPieces(frame)].join(''));
         this.emit({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
       } else {
-        const columns = frame.columns.length;
+        const columns = frame?.columns.length ?? 0;
         this.emit({ type: 'start', id: job.id, values, columns });
-        const part = job.part ? { ...job.part } : { from: 0, to: columns, header: true, close: true };
-        this.streaming.set(job.id, {
-          id: job.id,
-          pieces: frameJsonPieces(frame, undefined, part),
-          credit: job.credit ?? INITIAL_CREDIT,
-          part,
-        });
+        const abort = new AbortController();
+        let pieces: Streaming['pieces'];
+        let part: BodyPart | null = null;
+        if (plain && frame) {
+          part = job.part ? { ...job.part } : { from: 0, to: columns, header: true, close: true };
+          pieces = frameJsonPieces(frame, undefined, part);
+        } else {
+          const all = outputPieces(result, job.output, abort.signal);
+          pieces = Symbol.asyncIterator in all ? all[Symbol.asyncIterator]() : all[Symbol.iterator]();
+        }
+        this.streaming.set(job.id, { id: job.id, pieces, credit: job.credit ?? INITIAL_CREDIT, part, abort });
         this.turn.push(job.id);
         this.schedule();
       }
@@ -120,9 +130,12 @@ export class JobRunner {
     }
   }
 
-  /** Computes the next piece of the next job that holds credit, then yields to other messages. */
+  /**
+   * Computes the next piece of the next job that holds credit, then yields to other messages.
+   * One piece at a time: a writer's piece may be awaited, and no other starts meanwhile.
+   */
   private schedule(): void {
-    if (this.scheduled) return;
+    if (this.scheduled || this.stepping) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -130,23 +143,33 @@ export class JobRunner {
       if (runnable === undefined) return;
       // Next turn goes to the job after this one.
       this.turn = [...this.turn.filter((id) => id !== runnable), runnable];
-      const job = this.streaming.get(runnable)!;
-      try {
-        const next = job.pieces.next();
-        if (next.done) {
-          this.finish(job.id);
-          this.emit({ type: 'end', id: job.id });
-        } else {
-          job.credit--;
-          const data = encoder.encode(next.value);
-          this.emit({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
-        }
-      } catch (e) {
-        this.finish(job.id);
-        this.emit({ type: 'error', id: job.id, error: serializeError(e) });
-      }
-      this.schedule();
+      this.stepping = true;
+      void this.step(this.streaming.get(runnable)!).finally(() => {
+        this.stepping = false;
+        this.schedule();
+      });
     });
+  }
+
+  /** Computes and sends the job's next piece (the tabular writers' pieces may be awaited). */
+  private async step(job: Streaming): Promise<void> {
+    try {
+      const next = await job.pieces.next();
+      if (!this.streaming.has(job.id)) return; // cancelled meanwhile
+      if (next.done) {
+        this.finish(job.id);
+        this.emit({ type: 'end', id: job.id });
+      } else {
+        job.credit--;
+        // A copy for writers that reuse their buffers; the copy's memory moves to the HTTP thread.
+        const data = typeof next.value === 'string' ? encoder.encode(next.value) : new Uint8Array(next.value);
+        this.emit({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
+      }
+    } catch (e) {
+      if (!this.streaming.has(job.id)) return;
+      this.finish(job.id);
+      this.emit({ type: 'error', id: job.id, error: serializeError(e) });
+    }
   }
 
   private finish(id: number): void {
@@ -154,6 +177,7 @@ export class JobRunner {
     if (!job) return;
     this.streaming.delete(id);
     this.turn = this.turn.filter((t) => t !== id);
-    job.pieces.return?.(undefined);
+    job.abort.abort();
+    void job.pieces.return?.(undefined);
   }
 }

@@ -1,4 +1,5 @@
 /** The H3 cell group: /cells/{iso}/{metric}/… (access level: advanced; backcast: enterprise). */
+import { cellVintages } from '../../query/cells.ts';
 import { loadCells } from '../../catalog/cellCatalog.ts';
 import { DEFAULT_CELL_RESOLUTION, MAX_CELL_RESOLUTION, MIN_CELL_RESOLUTION } from '../../catalog/cells.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
@@ -61,6 +62,7 @@ export const cellRoutes: RouteDef[] = [
     targetParams: [RESOLUTION_PARAM],
     target: cellTarget,
     queries: cellQueries,
+    vintages: cellVintages,
     kinds: GROUP_KINDS.cells,
     forecastSummary: 'Get Cells Forecast',
     note: 'Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).',

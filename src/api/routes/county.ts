@@ -1,4 +1,5 @@
 /** The county group: /county/{iso}/… (demand only; access level: core). */
+import { countyVintages } from '../../query/counties.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { GROUP_KINDS } from '../../catalog/metrics.ts';
 import { countyList, countyQueries, type CountyRequest } from '../../query/counties.ts';
@@ -28,6 +29,7 @@ export const countyRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM],
     target: ({ params }) => ({ iso: params.iso as IsoCode, id: params.id as string | undefined }),
     queries: countyQueries,
+    vintages: countyVintages,
     kinds: GROUP_KINDS.county,
     forecastSummary: 'Get County Forecast',
     note: "County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.",

@@ -6,6 +6,8 @@ import { REGION_METRICS } from '../../query/regions.ts';
 import { describeMetrics } from '../../catalog/metrics.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
+import { ENSEMBLE_STATS, summarizeEnsemble, type EnsembleStat } from '../../query/ensembleStats.ts';
+import { QueryError, type QueryErrorItem } from '../../query/errors.ts';
 import { FORECASTED_BY_PARAM, ISO_PARAM, requestInstant } from './common.ts';
 
 const ENSEMBLE_METRIC_PARAM: ParamSpec = {
@@ -40,6 +42,63 @@ const ENSEMBLE_ID_PARAM: ParamSpec = {
   description: 'Unique identifier of the region (an ensemble is served for one specific region).',
 };
 
+/** At most this many quantiles in one request. */
+const MAX_QUANTILES = 99;
+
+const QUANTILES_PARAM: ParamSpec = {
+  name: 'quantiles',
+  in: 'query',
+  kind: 'string',
+  description:
+    'Comma-separated probabilities between 0 and 1 (e.g. 0.1,0.5,0.9; at most 99, repeats dropped): instead of the members, ' +
+    'one column per quantile across the 51 members, labelled [region_id, "q0.1"] …. Estimator: Hyndman–Fan type 7 ' +
+    '(linear interpolation between order statistics, as R, NumPy and PERCENTILE.INC): with the members sorted ' +
+    'x[0] ≤ … ≤ x[50] and h = 50·p, the quantile is x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]); P10 = x[5], P90 = x[45].',
+};
+
+const STATS_PARAM: ParamSpec = {
+  name: 'stats',
+  in: 'query',
+  kind: 'string',
+  description:
+    'Comma-separated statistics across the members, after any quantiles, instead of the members: mean (arithmetic mean) ' +
+    'and spread (sample standard deviation, divisor 50), labelled [region_id, "mean"], [region_id, "spread"].',
+};
+
+/** The comma-separated items of a parameter, trimmed (undefined when the parameter is absent). */
+function listItems(value: unknown): string[] | undefined {
+  return typeof value === 'string' ? value.split(',').map((s) => s.trim()) : undefined;
+}
+
+/** The validated `quantiles` and `stats` of a request, or a pydantic-style 422 naming each bad one. */
+function ensembleSummaryOf(params: Record<string, unknown>): { quantiles: number[]; stats: EnsembleStat[] } | undefined {
+  const errors: QueryErrorItem[] = [];
+  const fail = (name: string, msg: string) =>
+    errors.push({ type: 'value_error', loc: ['query', name], msg: `Value error, ${msg}`, input: params[name] });
+  const quantileItems = listItems(params.quantiles);
+  const statItems = listItems(params.stats);
+  const quantiles: number[] = [];
+  for (const item of quantileItems ?? []) {
+    const p = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(item) ? Number(item) : Number.NaN;
+    if (!(p >= 0 && p <= 1)) {
+      fail('quantiles', `quantiles must be comma-separated numbers between 0 and 1 (e.g. 0.1,0.5,0.9); got ${JSON.stringify(item)}`);
+      break;
+    }
+    if (!quantiles.includes(p)) quantiles.push(p);
+  }
+  if (quantiles.length > MAX_QUANTILES) fail('quantiles', `at most ${MAX_QUANTILES} quantiles, got ${quantiles.length}`);
+  const stats: EnsembleStat[] = [];
+  for (const item of statItems ?? []) {
+    if (!(ENSEMBLE_STATS as readonly string[]).includes(item)) {
+      fail('stats', `stats must be comma-separated names among ${ENSEMBLE_STATS.join(', ')}; got ${JSON.stringify(item)}`);
+      break;
+    }
+    if (!stats.includes(item as EnsembleStat)) stats.push(item as EnsembleStat);
+  }
+  if (errors.length > 0) throw new QueryError(errors);
+  return quantileItems || statItems ? { quantiles, stats } : undefined;
+}
+
 export const ensembleRoute: RouteDef = {
   path: '/region/{iso}/{metric}/ensemble',
   name: 'ensemble',
@@ -48,18 +107,22 @@ export const ensembleRoute: RouteDef = {
     'Every member of the latest ensemble run for one region, or with forecasted_by the latest run created at or before ' +
     'that instant (history from the runs of 2025-12-01). One column per member, labelled [region_id, "m00"] … ' +
     '[region_id, "m50"]; created_at is the run. The members scatter around the truth with a spread that matches the ' +
-    "ensemble mean's error; beyond about two weeks their skill is close to climatology.",
+    "ensemble mean's error; beyond about two weeks their skill is close to climatology. With quantiles and/or stats, " +
+    'the summaries across the members replace the member columns.',
   tag: 'regions',
   level: 'core',
-  params: [ISO_PARAM, ENSEMBLE_METRIC_PARAM, FORECASTED_BY_PARAM, ENSEMBLE_MODEL_PARAM, ENSEMBLE_ID_PARAM],
+  params: [ISO_PARAM, ENSEMBLE_METRIC_PARAM, FORECASTED_BY_PARAM, ENSEMBLE_MODEL_PARAM, ENSEMBLE_ID_PARAM, QUANTILES_PARAM, STATS_PARAM],
   response: { kind: 'timeseries' },
-  handle: ({ params, raw, nowMs, world }) =>
-    ensembleFrame(world, {
+  handle: ({ params, raw, nowMs, world }) => {
+    const summary = ensembleSummaryOf(params);
+    const members = ensembleFrame(world, {
       iso: params.iso as IsoCode,
       metric: params.metric as string,
       id: params.id as string,
       model: params.model as EnsembleModelName,
       forecastedBy: requestInstant(params.forecasted_by, raw.forecasted_by),
       nowMs,
-    }),
+    });
+    return summary ? summarizeEnsemble(members, summary) : members;
+  },
 };

@@ -6,6 +6,8 @@ import { gasRoutes } from './gas.ts';
 import { lmpRoutes } from './lmp.ts';
 import { plantRoutes } from './plant.ts';
 import { regionRoutes, summaryRoute } from './region.ts';
+import { statusRoute } from './status.ts';
+import { withOutputParams } from '../writers/registry.ts';
 
 export const API_PREFIX = '/v1';
 
@@ -17,7 +19,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...gasRoutes,
   ...lmpRoutes,
   ...cellRoutes,
-];
+  statusRoute,
+].map(withOutputParams);
 
 /** A route by its OpenAPI path (e.g. /plant/{iso}/{metric}/continuous). */
 export const ROUTE_BY_PATH: ReadonlyMap<string, RouteDef> = new Map(ROUTES.map((r) => [r.path, r]));

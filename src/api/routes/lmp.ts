@@ -1,4 +1,5 @@
 /** The LMP group: /lmp/{iso}/{type}/list|forecast|continuous (access level: core). */
+import { lmpVintages } from '../../query/lmp.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { LMP_TYPES, lmpNodeList, lmpQueries, type LmpRequest, type LmpType } from '../../query/lmp.ts';
@@ -35,6 +36,7 @@ export const lmpRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, TYPE_PARAM],
     target: ({ params }) => ({ iso: params.iso as IsoCode, type: params.type as LmpType, id: params.id as string | undefined }),
     queries: lmpQueries,
+    vintages: lmpVintages,
     kinds: GROUP_KINDS.lmp,
     forecastSummary: 'Get LMP Forecast',
     note:

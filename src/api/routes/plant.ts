@@ -1,4 +1,5 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced; backcast: enterprise). */
+import { plantVintages } from '../../query/plants.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { listPlants, plantQueries } from '../../query/plants.ts';
@@ -37,6 +38,7 @@ export const plantRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, METRIC_PARAM],
     target: isoMetricTarget,
     queries: plantQueries,
+    vintages: plantVintages,
     kinds: GROUP_KINDS.plant,
     forecastSummary: 'Get Plant Forecast',
     note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',

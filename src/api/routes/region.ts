@@ -1,4 +1,5 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
+import { regionVintages } from '../../query/regions.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
 import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
@@ -38,6 +39,7 @@ export const regionRoutes: RouteDef[] = [
     pathParams: [ISO_PARAM, METRIC_PARAM],
     target: isoMetricTarget,
     queries: regionQueries,
+    vintages: regionVintages,
     kinds: GROUP_KINDS.region,
     forecastSummary: 'Get Regional Forecast',
     forecastModelParam: REGION_FORECAST_MODEL_PARAM,

@@ -7,6 +7,7 @@ import type { IsoCode } from '../../catalog/isos.ts';
 import type { RequestKind } from '../../catalog/metrics.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
 import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
+import type { VintageQueries } from '../../query/vintages.ts';
 import type { Level } from '../../store/keys.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
@@ -44,7 +45,42 @@ export interface GroupRoutesSpec<R> {
   note?: string;
   /** `model` of the forecast route when the group has more models than continuous (regions: + normal). */
   forecastModelParam?: ParamSpec;
+  /** The group's runs and vintages (`…/runs`, `…/vintages`), for groups with hourly forecast runs. */
+  vintages?: VintageQueries<R>;
 }
+
+const RUNS_START_PARAM: ParamSpec = {
+  ...START_PARAM,
+  description:
+    'Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). ' +
+    "Default: local midnight (the ISO's time zone) of end's day.",
+};
+
+const RUNS_END_PARAM: ParamSpec = {
+  ...END_PARAM,
+  description:
+    'Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. ' +
+    'Default: now (the latest run).',
+};
+
+const VALID_TIME_PARAM: ParamSpec = {
+  name: 'valid_time',
+  in: 'query',
+  kind: 'datetime',
+  required: true,
+  description:
+    'The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare ' +
+    'date means every hour of that local day of the ISO (23, 24 or 25 columns).',
+};
+
+const VINTAGE_ID_PARAM: ParamSpec = {
+  name: 'id',
+  in: 'query',
+  kind: 'string',
+  required: true,
+  minLength: 1,
+  description: 'Unique identifier of the target (vintages are served for one target).',
+};
 
 /** The `iso`, `metric` and `id` of a request, for groups whose path is /{segment}/{iso}/{metric}/…. */
 export function isoMetricTarget<M extends string>({ params }: RouteContext): TargetRequest<M> {
@@ -62,7 +98,7 @@ const BACKCAST_DESCRIPTION =
   'from 2023-01-01, for evaluating the model against actuals.';
 
 export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
-  const path = (kind: Kind) => `/${[spec.segment, ...spec.pathParams.map((p) => `{${p.name}}`), kind].join('/')}`;
+  const path = (kind: string) => `/${[spec.segment, ...spec.pathParams.map((p) => `{${p.name}}`), kind].join('/')}`;
   const describe = (text: string) => (spec.note ? `${text} ${spec.note}` : text);
   const params = (...own: ParamSpec[]) => [...spec.pathParams, ...own, ...(spec.targetParams ?? [])];
   const common = { tag: spec.tag, response: { kind: 'timeseries' } as const };
@@ -130,5 +166,50 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       handle: async (ctx) => spec.queries.backcast(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx) }),
     },
   };
-  return spec.kinds.map((k) => all[k]);
+  const routes = spec.kinds.map((k) => all[k]);
+  const vintages = spec.vintages;
+  if (!vintages) return routes;
+  const forecastModel = spec.forecastModelParam ?? MODEL_PARAM;
+  return [
+    ...routes,
+    {
+      ...common,
+      response: { kind: 'records', schema: 'Run' },
+      path: path('runs'),
+      name: 'runs',
+      summary: 'List Forecast Runs',
+      description: describe(
+        'The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest ' +
+          'first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. ' +
+          'Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created.',
+      ),
+      level: spec.level,
+      params: params(RUNS_START_PARAM, RUNS_END_PARAM, forecastModel),
+      handle: async (ctx) =>
+        vintages.runs(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx), model: ctx.params.model as ForecastModelName }),
+    },
+    {
+      ...common,
+      path: path('vintages'),
+      name: 'vintages',
+      summary: 'Get Forecast Vintages',
+      description: describe(
+        "Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and " +
+          "time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour " +
+          'to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled ' +
+          '[id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time ' +
+          "of a value is its column's valid hour minus its row's created_at. Row r, column c equals " +
+          '/forecast?forecasted_by=<created_at of r> at hour c.',
+      ),
+      level: spec.level,
+      params: params(VALID_TIME_PARAM, VINTAGE_ID_PARAM, forecastModel),
+      handle: async (ctx) =>
+        vintages.vintages(ctx.world, {
+          ...(await spec.target(ctx)),
+          model: ctx.params.model as ForecastModelName,
+          validTime: requestInstant(ctx.params.valid_time, ctx.raw.valid_time)!,
+          nowMs: ctx.nowMs,
+        }),
+    },
+  ];
 }

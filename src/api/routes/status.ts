@@ -1,0 +1,19 @@
+/** `/status`: when each model's runs come out and how far actuals are published. */
+import { serviceStatus } from '../../query/status.ts';
+import type { RouteDef } from '../route.ts';
+
+export const statusRoute: RouteDef = {
+  path: '/status',
+  name: 'status',
+  summary: 'Get Data Status',
+  description:
+    'Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by ' +
+    'now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, ' +
+    'period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and ' +
+    'Cache-Control like every data response) to know when a new run is out.',
+  tag: 'status',
+  level: 'core',
+  params: [],
+  response: { kind: 'records', schema: 'ModelStatus' },
+  handle: ({ nowMs }) => serviceStatus(nowMs),
+};

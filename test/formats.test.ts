@@ -1,0 +1,299 @@
+/**
+ * Output formats: every format is read back with a reader that shares no code with our writers
+ * (DuckDB for CSV and Parquet; the Apache Arrow reader for Arrow IPC) and every value is compared
+ * with the JSON response of the same request; plus negotiation, headers, errors and OpenAPI.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { tableFromIPC } from 'apache-arrow';
+import { blockCache } from '../src/query/blockCache.ts';
+import { okJson, startTestApp, type TestApp, type Timeseries } from './helpers.ts';
+
+let t: TestApp;
+let key: string;
+let duck: DuckDBConnection;
+let tmp: string;
+
+before(async () => {
+  t = await startTestApp();
+  key = await t.key({ ercot: 'enterprise', nyiso: 'enterprise', pjm: 'enterprise' });
+  duck = await (await DuckDBInstance.create(':memory:')).connect();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-formats-'));
+});
+after(async () => {
+  duck.closeSync();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  await t.close();
+});
+
+type Row = Record<string, unknown>;
+
+/** The wide name of a label, as documented: levels joined by |, with \ and | escaped by \. */
+const wideName = (label: string[]) => label.map((l) => l.replace(/[\\|]/g, (c) => '\\' + c)).join('|');
+
+/** The JSON response as the rows of each layout, values as JSON gives them. */
+function expectedRows(ts: Timeseries, layout: 'wide' | 'long'): Row[] {
+  if (layout === 'wide') {
+    return ts.time_utc.map((utc, i) => ({
+      time_utc: utc,
+      time_local: ts.time_local[i],
+      ...Object.fromEntries(ts.columns.map((label, c) => [wideName(label), ts.values[c][i]])),
+    }));
+  }
+  const depth = Math.max(...ts.columns.map((l) => l.length));
+  return ts.columns.flatMap((label, c) =>
+    ts.time_utc.map((utc, i) => ({
+      time_utc: utc,
+      time_local: ts.time_local[i],
+      ...Object.fromEntries(Array.from({ length: depth }, (_, l) => [l === 0 ? 'id' : `label_${l}`, label[l] ?? null])),
+      value: ts.values[c][i],
+    })),
+  );
+}
+
+const isoSecond = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Rows of a file DuckDB reads, with timestamps as ISO text and every number a JS number. */
+async function duckRows(sql: string): Promise<Row[]> {
+  const reader = await duck.runAndReadAll(sql);
+  return reader
+    .getRowObjectsJS()
+    .map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))) as Row[];
+}
+
+/** The rows of a body; `timed`: the table starts with time_utc (a time series, not a list). */
+async function readBack(format: 'csv' | 'parquet' | 'arrow', bytes: Buffer, timed = true): Promise<Row[]> {
+  const file = path.join(tmp, `body-${Math.random().toString(36).slice(2)}.${format}`);
+  if (format === 'arrow') {
+    const table = tableFromIPC(bytes);
+    return table.toArray().map((r) => {
+      const row = r.toJSON() as Row;
+      return timed ? { ...row, time_utc: isoSecond(row.time_utc as number) } : row;
+    });
+  }
+  fs.writeFileSync(file, bytes);
+  if (format === 'parquet' && !timed) return duckRows(`SELECT * FROM read_parquet('${file}')`);
+  if (format === 'parquet') {
+    // time_utc is a UTC-adjusted TIMESTAMP: DuckDB reads it as TIMESTAMPTZ.
+    return (await duckRows(`SELECT epoch_ms(time_utc) AS __ms, * EXCLUDE (time_utc) FROM read_parquet('${file}')`)).map(
+      ({ __ms, ...rest }) => ({ time_utc: isoSecond(__ms as number), ...rest }),
+    );
+  }
+  // CSV as text, so that the comparison sees exactly what was written; empty fields are NULL.
+  const rows = await duckRows(`SELECT * FROM read_csv('${file}', header = true, all_varchar = true, delim = ',', quote = '"')`);
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [
+        k,
+        v === null || ['time_utc', 'time_local', 'id'].includes(k) || k.startsWith('label_') ? v : Number(v),
+      ]),
+    ),
+  );
+}
+
+function assertSameRows(actual: Row[], expected: Row[], what: string): void {
+  assert.equal(actual.length, expected.length, `${what}: row count`);
+  assert.deepEqual(Object.keys(actual[0] ?? {}), Object.keys(expected[0] ?? {}), `${what}: columns`);
+  for (let i = 0; i < expected.length; i++) assert.deepEqual(actual[i], expected[i], `${what}: row ${i}`);
+}
+
+const CASES: { name: string; path: string; query: Record<string, string> }[] = [
+  {
+    name: 'region forecast, all regions',
+    path: '/v1/region/ercot/wind/forecast',
+    query: { forecasted_by: '2026-06-10T15:00:00Z' },
+  },
+  // Two label levels ([region, member]).
+  {
+    name: 'ensemble',
+    path: '/v1/region/ercot/demand/ensemble',
+    query: { id: 'ercot_total', forecasted_by: '2026-05-02T12:00:00Z' },
+  },
+  // Three label levels, per-column decimals and nulls (actuals after as_of).
+  { name: 'summary', path: '/v1/region/nyiso/summary', query: { as_of: '2026-03-10T12:00:00Z' } },
+  // A DST day (23 hours) in the local times.
+  {
+    name: 'continuous over spring forward',
+    path: '/v1/region/pjm/demand/continuous',
+    query: { id: 'pjm_total', start: '2026-03-07', end: '2026-03-09' },
+  },
+];
+
+describe('each format read back by an independent reader equals the JSON', () => {
+  for (const c of CASES) {
+    test(c.name, async () => {
+      const json = await okJson(t, c.path, { key, query: c.query });
+      assert.ok(json.values.flat().some((v) => v === null) || c.name !== 'summary', 'the summary case has nulls');
+      for (const layout of ['wide', 'long'] as const) {
+        for (const format of ['csv', 'parquet', 'arrow'] as const) {
+          const res = await t.get(c.path, { key, query: { ...c.query, format, layout } });
+          assert.equal(res.status, 200, res.text);
+          assertSameRows(await readBack(format, res.raw), expectedRows(json, layout), `${c.name} ${format} ${layout}`);
+        }
+      }
+    });
+  }
+
+  test('Parquet and Arrow carry model, created_at, units and timezone as metadata', async () => {
+    const c = CASES[0];
+    const json = await okJson(t, c.path, { key, query: c.query });
+    const arrow = tableFromIPC((await t.get(c.path, { key, query: { ...c.query, format: 'arrow' } })).raw);
+    assert.equal(arrow.schema.metadata.get('model'), json.model);
+    assert.equal(arrow.schema.metadata.get('created_at'), json.created_at);
+    assert.equal(arrow.schema.metadata.get('units'), json.units);
+    assert.equal(arrow.schema.metadata.get('timezone'), json.timezone);
+    const file = path.join(tmp, 'meta.parquet');
+    fs.writeFileSync(file, (await t.get(c.path, { key, query: { ...c.query, format: 'parquet' } })).raw);
+    const meta = await duckRows(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${file}')`);
+    assert.deepEqual(Object.fromEntries(meta.map((m) => [m.k, m.v])), {
+      units: json.units,
+      timezone: json.timezone,
+      model: json.model,
+      created_at: json.created_at,
+    });
+  });
+
+  test('lists as records: one column per field, nested values (GeoJSON) as JSON text', async () => {
+    for (const p of ['/v1/region/ercot/wind/list', '/v1/plant/ercot/solar/list', '/v1/county/ercot/list']) {
+      const json = await okJson<Row[]>(t, p, { key });
+      const expected = json.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v])),
+      );
+      for (const format of ['parquet', 'arrow'] as const) {
+        const res = await t.get(p, { key, query: { format } });
+        assert.equal(res.status, 200, res.text);
+        assertSameRows(await readBack(format, res.raw, false), expected, `${p} ${format}`);
+      }
+      // CSV has no types: compare the text of each field.
+      const csv = await t.get(p, { key, query: { format: 'csv' } });
+      const file = path.join(tmp, 'list.csv');
+      fs.writeFileSync(file, csv.raw);
+      const rows = await duckRows(`SELECT * FROM read_csv('${file}', header = true, all_varchar = true, delim = ',', quote = '"')`);
+      assertSameRows(
+        rows,
+        expected.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)]))),
+        `${p} csv`,
+      );
+    }
+  });
+});
+
+describe('negotiation and headers', () => {
+  const p = '/v1/region/ercot/wind/forecast';
+  const query = { id: 'ercot_total', forecasted_by: '2026-06-10T15:00:00Z' };
+
+  test('Accept picks the format; format= wins over Accept; anything else is JSON', async () => {
+    const cases: [Record<string, string>, Record<string, string>, string][] = [
+      [{}, { accept: 'text/csv' }, 'text/csv; charset=utf-8'],
+      [{}, { accept: 'application/vnd.apache.parquet' }, 'application/vnd.apache.parquet'],
+      [{}, { accept: 'application/vnd.apache.arrow.stream' }, 'application/vnd.apache.arrow.stream'],
+      [{}, { accept: 'text/csv;q=0.5, application/vnd.apache.parquet;q=0.9' }, 'application/vnd.apache.parquet'],
+      [{}, { accept: 'text/csv;q=0, application/json' }, 'application/json'],
+      [{}, { accept: 'text/html, */*' }, 'application/json'],
+      [{ format: 'json' }, { accept: 'text/csv' }, 'application/json'],
+      [{ format: 'arrow' }, { accept: 'text/csv' }, 'application/vnd.apache.arrow.stream'],
+    ];
+    for (const [extra, headers, type] of cases) {
+      const res = await t.get(p, { key, query: { ...query, ...extra }, headers });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['content-type'], type, JSON.stringify([extra, headers]));
+    }
+  });
+
+  test('JSON is unchanged by the new parameters and has no Content-Disposition; files have a name', async () => {
+    const plain = await t.get(p, { key, query });
+    const explicit = await t.get(p, { key, query: { ...query, format: 'json', layout: 'wide' } });
+    assert.equal(explicit.text, plain.text);
+    assert.equal(plain.headers['content-disposition'], undefined);
+    const csv = await t.get(p, { key, query: { ...query, format: 'csv' } });
+    assert.equal(csv.headers['content-disposition'], 'attachment; filename="region_ercot_wind_forecast.csv"');
+    const arrow = await t.get(p, { key, query: { ...query, format: 'arrow' } });
+    assert.equal(arrow.headers['content-disposition'], 'attachment; filename="region_ercot_wind_forecast.arrows"');
+  });
+
+  test('unknown format or layout is a pydantic-style 422', async () => {
+    const bad = await t.get(p, { key, query: { ...query, format: 'xml', layout: 'tall' } });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.json(), {
+      detail: [
+        {
+          type: 'enum',
+          loc: ['query', 'format'],
+          msg: "Input should be 'json', 'csv', 'parquet' or 'arrow'",
+          input: 'xml',
+          ctx: { expected: "'json', 'csv', 'parquet' or 'arrow'" },
+        },
+        {
+          type: 'enum',
+          loc: ['query', 'layout'],
+          msg: "Input should be 'wide' or 'long'",
+          input: 'tall',
+          ctx: { expected: "'wide' or 'long'" },
+        },
+      ],
+    });
+  });
+
+  test('a large body is streamed (chunked), not sent with a length computed up front', async () => {
+    for (const format of ['csv', 'parquet', 'arrow']) {
+      const res = await t.get('/v1/region/pjm/demand/actual', {
+        key,
+        query: { start: '2026-01-01', end: '2026-03-31', format, layout: 'long' },
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['transfer-encoding'], 'chunked', format);
+      assert.equal(res.headers['content-length'], undefined, format);
+    }
+  });
+
+  test('a client that goes away stops the computing of any format', async () => {
+    const { port } = new URL(t.baseUrl);
+    const cases = [
+      ['csv', 'long', '2023'],
+      ['parquet', 'long', '2024'],
+      ['arrow', 'long', '2025'],
+      ['csv', 'wide', '2023-07'],
+    ] as const;
+    for (const [format, layout, year] of cases) {
+      const [start, end] =
+        year.length === 4
+          ? [`${year}-01-01`, `${year}-12-31`]
+          : [`${year}-01`, `${year}-31`].map((d, i) => (i ? '2023-12-31' : '2023-07-01'));
+      const path = `/v1/plant/ercot/wind/backcast?start=${start}&end=${end}&format=${format}&layout=${layout}`;
+      const before = blockCache.size;
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n\r\n`),
+        );
+        socket.on('error', () => {});
+        setTimeout(() => (socket.destroy(), resolve()), 400);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const computed = blockCache.size;
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(blockCache.size, computed, `${format} ${layout}: nothing computed after the client went away`);
+      const plants = (await okJson<unknown[]>(t, '/v1/plant/ercot/wind/list', { key })).length;
+      assert.ok(computed - before < (plants * 180) / 2, `${format} ${layout}: ${computed - before} blocks computed`);
+    }
+  });
+
+  test('the OpenAPI document lists every content type of each 200 response and the new parameters', async () => {
+    const doc = await okJson<any>(t, '/v1/openapi.json');
+    for (const [route, ops] of Object.entries<any>(doc.paths)) {
+      const content = ops.get.responses['200'].content;
+      assert.deepEqual(
+        Object.keys(content),
+        ['application/json', 'text/csv', 'application/vnd.apache.parquet', 'application/vnd.apache.arrow.stream'],
+        route,
+      );
+      const names = ops.get.parameters.map((x: any) => x.name);
+      assert.ok(names.includes('format'), route);
+      assert.equal(names.includes('layout'), content['application/json'].schema.type !== 'array', route);
+    }
+  });
+});

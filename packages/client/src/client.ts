@@ -18,6 +18,7 @@ import {
   type Iso,
   type LmpNode,
   type LmpType,
+  type ModelStatus,
   type OperationName,
   type Operations,
   type OptionsOf,
@@ -27,6 +28,7 @@ import {
   type Region,
   type RegionMetric,
   type ResponseOf,
+  type Run,
   type TimeseriesBody,
   type WindowedOperationName,
 } from './operations.ts';
@@ -296,5 +298,54 @@ export class GridcastClient {
 
   getCellsDayAheadBackcast(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsDayAheadBackcast'> = {}): Promise<TimeseriesResponse> {
     return this.windowed('getCellsDayAheadBackcast', { iso, metric }, options);
+  }
+
+  // ---- runs, vintages and status -------------------------------------------------------
+
+  /** The runs of a model created between `start` and `end` (regions). */
+  listRegionForecastRuns(iso: Iso, metric: RegionMetric, options: OptionsOf<'listRegionForecastRuns'> = {}): Promise<Run[]> {
+    return this.get('listRegionForecastRuns', { iso, metric }, options);
+  }
+
+  /** Every run's value for the hours of `valid_time` (or a window), one row per run. */
+  getRegionForecastVintages(iso: Iso, metric: RegionMetric, options: OptionsOf<'getRegionForecastVintages'>): Promise<TimeseriesResponse> {
+    return this.timeseries('getRegionForecastVintages', { iso, metric }, options);
+  }
+
+  listPlantForecastRuns(iso: Iso, metric: PlantMetric, options: OptionsOf<'listPlantForecastRuns'> = {}): Promise<Run[]> {
+    return this.get('listPlantForecastRuns', { iso, metric }, options);
+  }
+
+  getPlantForecastVintages(iso: Iso, metric: PlantMetric, options: OptionsOf<'getPlantForecastVintages'>): Promise<TimeseriesResponse> {
+    return this.timeseries('getPlantForecastVintages', { iso, metric }, options);
+  }
+
+  listCellsForecastRuns(iso: Iso, metric: CellMetric, options: OptionsOf<'listCellsForecastRuns'> = {}): Promise<Run[]> {
+    return this.get('listCellsForecastRuns', { iso, metric }, options);
+  }
+
+  getCellsForecastVintages(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsForecastVintages'>): Promise<TimeseriesResponse> {
+    return this.timeseries('getCellsForecastVintages', { iso, metric }, options);
+  }
+
+  listCountyForecastRuns(iso: Iso, options: OptionsOf<'listCountyForecastRuns'> = {}): Promise<Run[]> {
+    return this.get('listCountyForecastRuns', { iso }, options);
+  }
+
+  getCountyForecastVintages(iso: Iso, options: OptionsOf<'getCountyForecastVintages'>): Promise<TimeseriesResponse> {
+    return this.timeseries('getCountyForecastVintages', { iso }, options);
+  }
+
+  listLmpForecastRuns(iso: Iso, type: LmpType, options: OptionsOf<'listLmpForecastRuns'> = {}): Promise<Run[]> {
+    return this.get('listLmpForecastRuns', { iso, type }, options);
+  }
+
+  getLmpForecastVintages(iso: Iso, type: LmpType, options: OptionsOf<'getLmpForecastVintages'>): Promise<TimeseriesResponse> {
+    return this.timeseries('getLmpForecastVintages', { iso, type }, options);
+  }
+
+  /** Per ISO and model: the last and next run and the last published actual hour. */
+  getDataStatus(options: CallOptions = {}): Promise<ModelStatus[]> {
+    return this.get('getDataStatus', {}, options);
   }
 }

@@ -116,6 +116,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/region/{iso}/{metric}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Forecast Runs
+     * @description The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created.
+     *
+     *     Access level: core.
+     */
+    get: operations['runs_region__iso___metric__runs_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/region/{iso}/{metric}/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Vintages
+     * @description Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled [id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time of a value is its column's valid hour minus its row's created_at. Row r, column c equals /forecast?forecasted_by=<created_at of r> at hour c.
+     *
+     *     Access level: core.
+     */
+    get: operations['vintages_region__iso___metric__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/region/{iso}/{metric}/ensemble': {
     parameters: {
       query?: never;
@@ -125,7 +169,7 @@ export interface paths {
     };
     /**
      * Get Ensemble Forecast
-     * @description Every member of the latest ensemble run for one region, or with forecasted_by the latest run created at or before that instant (history from the runs of 2025-12-01). One column per member, labelled [region_id, "m00"] … [region_id, "m50"]; created_at is the run. The members scatter around the truth with a spread that matches the ensemble mean's error; beyond about two weeks their skill is close to climatology.
+     * @description Every member of the latest ensemble run for one region, or with forecasted_by the latest run created at or before that instant (history from the runs of 2025-12-01). One column per member, labelled [region_id, "m00"] … [region_id, "m50"]; created_at is the run. The members scatter around the truth with a spread that matches the ensemble mean's error; beyond about two weeks their skill is close to climatology. With quantiles and/or stats, the summaries across the members replace the member columns.
      *
      *     Access level: core.
      */
@@ -248,6 +292,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/plant/{iso}/{metric}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Forecast Runs
+     * @description The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['runs_plant__iso___metric__runs_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Vintages
+     * @description Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled [id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time of a value is its column's valid hour minus its row's created_at. Row r, column c equals /forecast?forecasted_by=<created_at of r> at hour c. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['vintages_plant__iso___metric__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/county/{iso}/list': {
     parameters: {
       query?: never;
@@ -306,6 +394,50 @@ export interface paths {
      *     Access level: core.
      */
     get: operations['continuous_county__iso__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/county/{iso}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Forecast Runs
+     * @description The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created. County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
+     *
+     *     Access level: core.
+     */
+    get: operations['runs_county__iso__runs_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/county/{iso}/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Vintages
+     * @description Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled [id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time of a value is its column's valid hour minus its row's created_at. Row r, column c equals /forecast?forecasted_by=<created_at of r> at hour c. County demand (MW) is the county's population share of its zone's demand; the counties of an ISO add up to its total.
+     *
+     *     Access level: core.
+     */
+    get: operations['vintages_county__iso__vintages_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -468,6 +600,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/lmp/{iso}/{type}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Forecast Runs
+     * @description The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['runs_lmp__iso___type__runs_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Vintages
+     * @description Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled [id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time of a value is its column's valid hour minus its row's created_at. Row r, column c equals /forecast?forecasted_by=<created_at of r> at hour c. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['vintages_lmp__iso___type__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cells/{iso}/{metric}/list': {
     parameters: {
       query?: never;
@@ -548,6 +724,72 @@ export interface paths {
      *     Access level: enterprise.
      */
     get: operations['backcast_cells__iso___metric__backcast_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List Forecast Runs
+     * @description The runs of a model created between start and end (never after now; history from the runs of 2025-12-31), oldest first: created_at, the first and last valid hour it covers (period-beginning, UTC) and its horizon in hours. Each run can be fetched whole with /forecast?forecasted_by=<created_at>; it never changes once created. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['runs_cells__iso___metric__runs_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Vintages
+     * @description Every run's forecast for the valid hours of valid_time, for one target: rows are the runs (time_utc and time_local are the run's created_at), oldest first, from the first run whose horizon reaches the first valid hour to the last run created at or before the last valid hour (and now); columns are the valid hours, labelled [id, valid hour in UTC]; a run has null for a valid hour before its creation or beyond its horizon. The lead time of a value is its column's valid hour minus its row's created_at. Row r, column c equals /forecast?forecasted_by=<created_at of r> at hour c. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['vintages_cells__iso___metric__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Data Status
+     * @description Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and Cache-Control like every data response) to know when a new run is out.
+     *
+     *     Access level: core.
+     */
+    get: operations['status_status_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -738,6 +980,59 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** ModelStatus */
+    ModelStatus: {
+      /**
+       * Iso
+       * @enum {string}
+       */
+      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      /** Model */
+      model: string;
+      /**
+       * Last Run
+       * Format: date-time
+       * @description created_at of the last run issued.
+       */
+      last_run: string;
+      /**
+       * Next Run
+       * Format: date-time
+       * @description created_at of the next run.
+       */
+      next_run: string;
+      /**
+       * Last Actual Hour
+       * Format: date-time
+       * @description Last published actual hour.
+       */
+      last_actual_hour: string;
+    };
+    /** Run */
+    Run: {
+      /** Model */
+      model: string;
+      /**
+       * Created At
+       * Format: date-time
+       * @description When the run was issued (UTC).
+       */
+      created_at: string;
+      /**
+       * First Valid Time
+       * Format: date-time
+       * @description First hour the run covers.
+       */
+      first_valid_time: string;
+      /**
+       * Last Valid Time
+       * Format: date-time
+       * @description Last hour the run covers.
+       */
+      last_valid_time: string;
+      /** Horizon Hours */
+      horizon_hours: number;
+    };
     /** GasHub */
     GasHub: {
       /** Id */
@@ -813,7 +1108,10 @@ export type $defs = Record<string, never>;
 export interface operations {
   list_regions_region__iso___metric__list_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
       header?: never;
       path: {
         /** @description ISO identifier. */
@@ -832,6 +1130,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Region'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -872,6 +1173,16 @@ export interface operations {
         model?: 'optimized' | 'iso' | 'normal';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -891,6 +1202,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -937,6 +1251,16 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -956,6 +1280,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -996,6 +1323,16 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1015,6 +1352,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1055,6 +1395,16 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1074,6 +1424,145 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  runs_region__iso___metric__runs_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). Default: local midnight (the ISO's time zone) of end's day. */
+        start?: string | null;
+        /** @description Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. Default: now (the latest run). */
+        end?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead), iso (the ISO's own forecast: four runs a day, 8 days ahead) or normal (climatology, the baseline for anomalies: one run a day at 00 UTC, 15 days ahead). */
+        model?: 'optimized' | 'iso' | 'normal';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  vintages_region__iso___metric__vintages_get: {
+    parameters: {
+      query: {
+        /** @description The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare date means every hour of that local day of the ISO (23, 24 or 25 columns). */
+        valid_time: string;
+        /** @description Unique identifier of the target (vintages are served for one target). */
+        id: string;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead), iso (the ISO's own forecast: four runs a day, 8 days ahead) or normal (climatology, the baseline for anomalies: one run a day at 00 UTC, 15 days ahead). */
+        model?: 'optimized' | 'iso' | 'normal';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1114,6 +1603,20 @@ export interface operations {
         model?: 'euro_ens' | 'euro_ec46' | 'euro_seas5';
         /** @description Unique identifier of the region (an ensemble is served for one specific region). */
         id: string;
+        /** @description Comma-separated probabilities between 0 and 1 (e.g. 0.1,0.5,0.9; at most 99, repeats dropped): instead of the members, one column per quantile across the 51 members, labelled [region_id, "q0.1"] …. Estimator: Hyndman–Fan type 7 (linear interpolation between order statistics, as R, NumPy and PERCENTILE.INC): with the members sorted x[0] ≤ … ≤ x[50] and h = 50·p, the quantile is x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]); P10 = x[5], P90 = x[45]. */
+        quantiles?: string | null;
+        /** @description Comma-separated statistics across the members, after any quantiles, instead of the members: mean (arithmetic mean) and spread (sample standard deviation, divisor 50), labelled [region_id, "mean"], [region_id, "spread"]. */
+        stats?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1133,6 +1636,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1169,6 +1675,16 @@ export interface operations {
       query?: {
         /** @description The summary as it stood at this instant (a datetime without an offset is UTC). Default: now. Actuals exist from 2023-01-01 and forecasts from the runs of 2025-12-31: columns outside their history are null, and an as_of with no data at all is a 422. */
         as_of?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1186,6 +1702,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1219,7 +1738,10 @@ export interface operations {
   };
   list_plants_plant__iso___metric__list_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
       header?: never;
       path: {
         /** @description ISO identifier. */
@@ -1238,6 +1760,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Plant'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1278,6 +1803,16 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1297,6 +1832,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1343,6 +1881,16 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1362,6 +1910,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1402,6 +1953,16 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1421,6 +1982,145 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  runs_plant__iso___metric__runs_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). Default: local midnight (the ISO's time zone) of end's day. */
+        start?: string | null;
+        /** @description Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. Default: now (the latest run). */
+        end?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  vintages_plant__iso___metric__vintages_get: {
+    parameters: {
+      query: {
+        /** @description The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare date means every hour of that local day of the ISO (23, 24 or 25 columns). */
+        valid_time: string;
+        /** @description Unique identifier of the target (vintages are served for one target). */
+        id: string;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1454,7 +2154,10 @@ export interface operations {
   };
   list_counties_county__iso__list_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
       header?: never;
       path: {
         /** @description ISO identifier. */
@@ -1471,6 +2174,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['County'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1511,6 +2217,16 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1528,6 +2244,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1574,6 +2293,16 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1591,6 +2320,141 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  runs_county__iso__runs_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). Default: local midnight (the ISO's time zone) of end's day. */
+        start?: string | null;
+        /** @description Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. Default: now (the latest run). */
+        end?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  vintages_county__iso__vintages_get: {
+    parameters: {
+      query: {
+        /** @description The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare date means every hour of that local day of the ISO (23, 24 or 25 columns). */
+        valid_time: string;
+        /** @description Unique identifier of the target (vintages are served for one target). */
+        id: string;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1624,7 +2488,10 @@ export interface operations {
   };
   list_gas_hubs_gas_list_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -1638,6 +2505,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['GasHub'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1678,6 +2548,16 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path?: never;
@@ -1692,6 +2572,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1738,6 +2621,16 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path?: never;
@@ -1752,6 +2645,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1792,6 +2688,16 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path?: never;
@@ -1806,6 +2712,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1839,7 +2748,10 @@ export interface operations {
   };
   list_lmp_nodes_lmp__iso___type__list_get: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
       header?: never;
       path: {
         /** @description ISO identifier. */
@@ -1858,6 +2770,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['LmpNode'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1898,6 +2813,16 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1917,6 +2842,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -1963,6 +2891,16 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -1982,6 +2920,145 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  runs_lmp__iso___type__runs_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). Default: local midnight (the ISO's time zone) of end's day. */
+        start?: string | null;
+        /** @description Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. Default: now (the latest run). */
+        end?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  vintages_lmp__iso___type__vintages_get: {
+    parameters: {
+      query: {
+        /** @description The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare date means every hour of that local day of the ISO (23, 24 or 25 columns). */
+        valid_time: string;
+        /** @description Unique identifier of the target (vintages are served for one target). */
+        id: string;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -2018,6 +3095,8 @@ export interface operations {
       query?: {
         /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
         resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
       header?: never;
       path: {
@@ -2037,6 +3116,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Cell'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -2079,6 +3161,16 @@ export interface operations {
         id?: string | null;
         /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
         resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -2098,6 +3190,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -2146,6 +3241,16 @@ export interface operations {
         days_ahead?: number;
         /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
         resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -2165,6 +3270,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */
@@ -2207,6 +3315,16 @@ export interface operations {
         id?: string | null;
         /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
         resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
       };
       header?: never;
       path: {
@@ -2226,6 +3344,202 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  runs_cells__iso___metric__runs_get: {
+    parameters: {
+      query?: {
+        /** @description Only runs created at or after this instant (a bare date is a local day of the ISO; a datetime without an offset is UTC). Default: local midnight (the ISO's time zone) of end's day. */
+        start?: string | null;
+        /** @description Only runs created at or before this instant (a bare date includes that whole local day); at most 365 days after start. Default: now (the latest run). */
+        end?: string | null;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  vintages_cells__iso___metric__vintages_get: {
+    parameters: {
+      query: {
+        /** @description The valid hour whose vintages are wanted: a datetime means the hour containing it (without an offset it is UTC); a bare date means every hour of that local day of the ISO (23, 24 or 25 columns). */
+        valid_time: string;
+        /** @description Unique identifier of the target (vintages are served for one target). */
+        id: string;
+        /** @description Forecast model: optimized (hourly runs, 15 days ahead) or iso (the ISO's own forecast: four runs a day, 8 days ahead). */
+        model?: 'optimized' | 'iso';
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  status_status_get: {
+    parameters: {
+      query?: {
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModelStatus'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
         };
       };
       /** @description Missing or invalid API key */

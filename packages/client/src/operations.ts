@@ -32,6 +32,17 @@ export const OPERATIONS = {
   getCellsForecast: '/cells/{iso}/{metric}/forecast',
   getCellsContinuousForecast: '/cells/{iso}/{metric}/continuous',
   getCellsDayAheadBackcast: '/cells/{iso}/{metric}/backcast',
+  listRegionForecastRuns: '/region/{iso}/{metric}/runs',
+  getRegionForecastVintages: '/region/{iso}/{metric}/vintages',
+  listPlantForecastRuns: '/plant/{iso}/{metric}/runs',
+  getPlantForecastVintages: '/plant/{iso}/{metric}/vintages',
+  listCellsForecastRuns: '/cells/{iso}/{metric}/runs',
+  getCellsForecastVintages: '/cells/{iso}/{metric}/vintages',
+  listCountyForecastRuns: '/county/{iso}/runs',
+  getCountyForecastVintages: '/county/{iso}/vintages',
+  listLmpForecastRuns: '/lmp/{iso}/{type}/runs',
+  getLmpForecastVintages: '/lmp/{iso}/{type}/vintages',
+  getDataStatus: '/status',
 } as const satisfies Record<string, keyof paths>;
 
 export type Operations = typeof OPERATIONS;
@@ -57,6 +68,8 @@ export type County = Schemas['County'];
 export type Cell = Schemas['Cell'];
 export type GasHub = Schemas['GasHub'];
 export type LmpNode = Schemas['LmpNode'];
+export type Run = Schemas['Run'];
+export type ModelStatus = Schemas['ModelStatus'];
 
 export type Iso = PathParamsOfPath<'/region/{iso}/{metric}/list'>['iso'];
 export type RegionMetric = PathParamsOfPath<'/region/{iso}/{metric}/forecast'>['metric'];
@@ -82,9 +95,16 @@ export type OptionsOf<M extends OperationName> = {
   [K in keyof QueryOf<Operations[M]>]: K extends InstantParam ? QueryOf<Operations[M]>[K] | Date : QueryOf<Operations[M]>[K];
 } & CallOptions;
 
-/** Operations with a start/end window: those the client splits into chunks of at most 365 days. */
+/**
+ * Operations with a start/end window over time series: those the client splits into chunks of
+ * at most 365 days (not the runs lists and vintages, whose windows are of another kind).
+ */
 export type WindowedOperationName = {
-  [M in OperationName]: 'end' extends keyof QueryOf<Operations[M]> ? M : never;
+  [M in OperationName]: 'end' extends keyof QueryOf<Operations[M]>
+    ? M extends `${string}ForecastRuns` | `${string}ForecastVintages`
+      ? never
+      : M
+    : never;
 }[OperationName];
 
 /** The path parameters of an operation, in path order (positional, like the Python client). */

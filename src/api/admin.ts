@@ -31,6 +31,7 @@ import type { Store } from '../store/store.ts';
 import { formatUtcSecond } from '../time/hours.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { ERROR_SCHEMAS, errorResponse } from './openapi.ts';
+import { sendJson } from './protocol.ts';
 import { errorItem, validateValue, type ParamSpec, type ParsedDate, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
 
 const ISO_SPEC: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: SUBSCRIPTION_ISOS };
@@ -226,13 +227,8 @@ type AdminRequest = FastifyRequest<{ Params: Record<string, string>; Querystring
 
 /** Registers the /admin routes and their OpenAPI document (/admin/openapi.json). */
 export async function registerAdmin(app: FastifyInstance, { store, token, version }: AdminOptions): Promise<void> {
-  const send = (reply: FastifyReply, status: number, body: unknown) =>
-    reply
-      .code(status)
-      .header('content-type', 'application/json')
-      .send(Buffer.from(JSON.stringify(body), 'utf8'));
   const document = buildAdminOpenApi(version);
-  app.get('/admin/openapi.json', { schema: { hide: true } as never }, (_req, reply) => send(reply, 200, document));
+  app.get('/admin/openapi.json', { schema: { hide: true } as never }, (_req, reply) => sendJson(reply, 200, document));
 
   await app.register(async (scope) => {
     // The token is checked before the body is read, so that without it nothing about the
@@ -272,15 +268,15 @@ export async function registerAdmin(app: FastifyInstance, { store, token, versio
       }
       if (errors.length) throw validationError(errors);
       const created = await store.keys.create(name!, subs);
-      return send(reply, 201, { ...keyRecord(await keyOr404(created.id)), key: created.key });
+      return sendJson(reply, 201, { ...keyRecord(await keyOr404(created.id)), key: created.key });
     });
 
-    route('GET', '/admin/keys/:key_id', async (req, reply) => send(reply, 200, keyRecord(await keyOr404(req.params.key_id))));
+    route('GET', '/admin/keys/:key_id', async (req, reply) => sendJson(reply, 200, keyRecord(await keyOr404(req.params.key_id))));
 
     route('DELETE', '/admin/keys/:key_id', async (req, reply) => {
       const k = await keyOr404(req.params.key_id);
       await store.keys.revoke(k.id);
-      return send(reply, 200, keyRecord(await keyOr404(k.id)));
+      return sendJson(reply, 200, keyRecord(await keyOr404(k.id)));
     });
 
     route('PUT', '/admin/keys/:key_id/subscriptions/:iso', async (req, reply) => {
@@ -291,7 +287,7 @@ export async function registerAdmin(app: FastifyInstance, { store, token, versio
       const s = body && subscriptionOf(body, ['body'], errors, iso);
       if (errors.length || !s) throw validationError(errors);
       if (!(await store.keys.subscribe(k.id, s))) throw noKey(k.id);
-      return send(reply, 200, keyRecord(await keyOr404(k.id)));
+      return sendJson(reply, 200, keyRecord(await keyOr404(k.id)));
     });
 
     // Ending and removing a subscription differ only in the store call.
@@ -303,11 +299,11 @@ export async function registerAdmin(app: FastifyInstance, { store, token, versio
         const iso = pathIso(req.params.iso) as SubscriptionIso;
         const k = await keyOr404(req.params.key_id);
         if (!(await change(k.id, iso))) throw serviceError(404, `Key '${k.id}' has no subscription for '${iso}'.`);
-        return send(reply, 200, keyRecord(await keyOr404(k.id)));
+        return sendJson(reply, 200, keyRecord(await keyOr404(k.id)));
       });
     }
 
-    route('GET', '/admin/usage', async (req, reply) => send(reply, 200, await store.usage.query(usageFilter(req.query))));
+    route('GET', '/admin/usage', async (req, reply) => sendJson(reply, 200, await store.usage.query(usageFilter(req.query))));
   });
 }
 

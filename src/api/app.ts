@@ -23,7 +23,7 @@ import { DEFAULT_FLUSH_MS, UsageMeter } from '../store/meter.ts';
 import { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { validateParams } from './params.ts';
-import { answerClientError, registerProtocol, requireHost, RouteRegistry } from './protocol.ts';
+import { answerClientError, registerProtocol, requireHost, RouteRegistry, sendJson } from './protocol.ts';
 import { parseQueryString } from './querystring.ts';
 import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
 import type { RouteDef } from './route.ts';
@@ -68,18 +68,6 @@ export interface AppOptions {
 function envInt(name: string, fallback: number): number {
   const n = Number(process.env[name]);
   return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/**
- * JSON bodies go out as Buffers: for a string Fastify appends `; charset=utf-8`, while the
- * public service (Starlette JSONResponse) sends exactly `application/json`.
- */
-function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
-  return reply
-    .code(status)
-    .headers(headers)
-    .header('content-type', 'application/json')
-    .send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

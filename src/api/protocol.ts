@@ -72,7 +72,11 @@ export class RouteRegistry {
   }
 }
 
-function sendBody(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
+/**
+ * A JSON body as the public service sends it: as a Buffer, because for a string Fastify appends
+ * `; charset=utf-8`, while Starlette's JSONResponse sends exactly `application/json`.
+ */
+export function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): FastifyReply {
   return reply
     .code(status)
     .headers(headers)
@@ -86,14 +90,14 @@ export function unmatchedRequestHandler(registry: RouteRegistry) {
     const q = req.url.indexOf('?');
     const path = q < 0 ? req.url : req.url.slice(0, q);
     const allowed = registry.methodsAt(path);
-    if (allowed.length > 0) return sendBody(reply, 405, METHOD_NOT_ALLOWED, { allow: allowed.join(', ') });
+    if (allowed.length > 0) return sendJson(reply, 405, METHOD_NOT_ALLOWED, { allow: allowed.join(', ') });
     if (path.length > 1 && path.endsWith('/') && registry.methodsAt(path.slice(0, -1)).length > 0) {
       return reply
         .code(307)
         .header('location', path.slice(0, -1) + (q < 0 ? '' : req.url.slice(q)))
         .send();
     }
-    return sendBody(reply, 404, NOT_FOUND);
+    return sendJson(reply, 404, NOT_FOUND);
   };
 }
 

@@ -250,7 +250,7 @@ export async function registerAdmin(app: FastifyInstance, { store, token, versio
     ) => scope.route({ method, url, schema: { hide: true } as never, handler: handler as never });
 
     route('GET', '/admin/keys', async (_req, reply) =>
-      send(
+      sendJson(
         reply,
         200,
         (await store.keys.list()).map((k) => keyRecord(k)),

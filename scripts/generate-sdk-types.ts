@@ -1,5 +1,5 @@
 /**
- * Generates packages/client/src/openapi.generated.ts, the TypeScript SDK's types, from the
+ * Generates src/client/openapi.generated.ts, the TypeScript SDK's types, from the
  * OpenAPI document the app serves at /v1/openapi.json, built in-process from the route
  * declarations. Only the public API is kept: should the document carry operations under
  * /admin (the operators' API, which has its own document), they and the schemas only they
@@ -17,7 +17,7 @@ import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-t
 import * as prettier from 'prettier';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const SDK_TYPES_FILE = path.join(ROOT, 'packages', 'client', 'src', 'openapi.generated.ts');
+export const SDK_TYPES_FILE = path.join(ROOT, 'src', 'client', 'openapi.generated.ts');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** The parts of an OpenAPI document the filter reads; the rest passes through. */

@@ -21,7 +21,7 @@ import {
   TimeseriesResponse,
   type Chunk,
   type RetryEvent,
-} from '../packages/client/src/index.ts';
+} from '../src/client/index.ts';
 import { publicOpenApi, SDK_TYPES_FILE, sdkTypesSource } from '../scripts/generate-sdk-types.ts';
 import { okJson, ROOT, startServer, startTestApp, type TestApp, type TestServer, type Timeseries } from './helpers.ts';
 
@@ -96,7 +96,7 @@ describe('typed from the OpenAPI document', () => {
     assert.equal(
       fs.readFileSync(SDK_TYPES_FILE, 'utf8'),
       await sdkTypesSource(document),
-      'packages/client/src/openapi.generated.ts is out of date: run npm run sdk:generate',
+      'src/client/openapi.generated.ts is out of date: run npm run sdk:generate',
     );
   });
 

@@ -14,6 +14,7 @@ import { MAX_NAME_LENGTH } from '../api/admin.ts';
 import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../api/params.ts';
 import { clockFromEnv } from '../time/clock.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
+import { GET_USAGE, getCommand } from './get.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -44,6 +45,7 @@ const USAGE = `Usage:
       Ends one subscription of a key now.
   gridcast usage [--key ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
       Requests and values served per UTC day, key and endpoint.
+${GET_USAGE}
 Every command takes --data DIR; with DATABASE_URL=postgres://… set, all of them use that
 PostgreSQL server instead (several serve processes may share it).`;
 
@@ -210,6 +212,7 @@ async function main(argv: string[]): Promise<void> {
     if (command === 'serve') await serveCommand(rest);
     else if (command === 'keys') await keysCommand(rest);
     else if (command === 'usage') await usageCommand(rest);
+    else if (command === 'get') await getCommand(rest);
     else if (command === undefined || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE + '\n');
     else throw new UsageError(`unknown command '${command}'`);
   } catch (e) {

@@ -17,12 +17,8 @@ import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
 import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
 
-/**
- * Credit a large job starts with: chunks it may compute before its client has read any. Enough
- * to keep a worker busy across the message round trip to the HTTP thread (with 2, a warm year
- * of every ERCOT wind plant took ~20 % longer), and a bounded memory: a few columns.
- */
-export const INITIAL_CREDIT = 8;
+/** Credit a large job starts with: chunks it may compute before its client has read any. */
+export const INITIAL_CREDIT = 2;
 
 interface Streaming {
   id: number;

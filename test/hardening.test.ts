@@ -10,7 +10,7 @@ import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { KeyStore } from '../src/store/keys.ts';
 import { blockCache } from '../src/query/blockCache.ts';
-import { okJson, rawRequest, startServer, startTestApp, waitFor, type Response, type TestApp, type TestServer } from './helpers.ts';
+import { gauge, okJson, rawRequest, startServer, startTestApp, waitFor, type Response, type TestApp, type TestServer } from './helpers.ts';
 
 const TOKEN = 'hardening-admin-token-0123456789';
 /** A year of every ERCOT wind plant: seconds of computing on a cold process. */
@@ -69,13 +69,6 @@ function rawExchange(baseUrl: string, bytes: string): Promise<string> {
     socket.on('error', reject);
     setTimeout(() => socket.destroy(), 5000);
   });
-}
-
-async function gauge(server: TestServer, name: string): Promise<number> {
-  const text = (await server.get('/metrics')).text;
-  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(text);
-  assert.ok(m, `${name} in /metrics`);
-  return Number(m[1]);
 }
 
 describe('aborted requests give back everything they took', () => {

@@ -341,6 +341,13 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
   }
 }
 
+/** A gauge or counter without labels from the server's /metrics. */
+export async function gauge(server: Pick<TestServer, 'get'>, name: string): Promise<number> {
+  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec((await server.get('/metrics')).text);
+  assert.ok(m, `${name} in /metrics`);
+  return Number(m[1]);
+}
+
 /** GET that must answer 200 (the body is shown on failure); returns the parsed JSON. */
 export async function okJson<T = Timeseries>(server: Pick<TestServer, 'get'>, path: string, options: GetOptions = {}): Promise<T> {
   const res = await server.get(path, options);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ResponseCache } from '../src/api/responseCache.ts';
-import { openTestStore, startServer, waitFor, type TestServer, type TestStore } from './helpers.ts';
+import { gauge, openTestStore, startServer, waitFor, type TestServer, type TestStore } from './helpers.ts';
 
 let ts: TestStore;
 let pooled: TestServer;
@@ -26,12 +26,6 @@ after(async () => {
   await local?.close();
   await ts?.close();
 });
-
-async function gauge(server: TestServer, name: string): Promise<number> {
-  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec((await server.get('/metrics')).text);
-  assert.ok(m, name);
-  return Number(m[1]);
-}
 
 describe('the same answers with workers as without', () => {
   const cases: [string, Record<string, string>][] = [

@@ -12,7 +12,7 @@ import type { IsoCode } from '../catalog/isos.ts';
 import { QueryError } from '../query/errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
-import { WeatherWorld } from '../world/weather/world.ts';
+import { DEFAULT_WORLD_SEED } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
 import { registerDashboard } from './dashboard.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
@@ -43,7 +43,8 @@ const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 export interface AppOptions {
   store: Store;
   clock: Clock;
-  world?: WeatherWorld;
+  /** The world's seed (the workers build the world; the HTTP thread computes nothing). */
+  seed?: number;
   /** The JSON request log: false (default) for none, true for stdout, or a stream (tests read it). */
   logger?: LogOption;
   /** How long a key lookup is cached (ms); a revoked key stops working within this time. */
@@ -71,11 +72,10 @@ function envInt(name: string, fallback: number): number {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const world = options.world ?? new WeatherWorld();
   const responses = new ResponseCache(Number(process.env.GRIDCAST_RESPONSE_CACHE_MB ?? 32) * 1024 * 1024);
   const pool = new ComputePool({
     workers: options.workers ?? defaultWorkers(),
-    seed: world.seed,
+    seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
   });

@@ -67,9 +67,10 @@ export class BlockCache {
   }
 }
 
-function budgetFromEnv(): number {
+/** The cache's budget in MB: GRIDCAST_CACHE_MB, 256 by default (0 turns it off). */
+export function cacheBudgetMb(): number {
   const mb = Number(process.env.GRIDCAST_CACHE_MB ?? '256');
-  return Number.isFinite(mb) && mb >= 0 ? mb * 1024 * 1024 : 256 * 1024 * 1024;
+  return Number.isFinite(mb) && mb >= 0 ? mb : 256;
 }
 
-export const blockCache = new BlockCache(budgetFromEnv());
+export const blockCache = new BlockCache(cacheBudgetMb() * 1024 * 1024);

@@ -15,6 +15,7 @@
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
+import { cacheBudgetMb } from '../../query/blockCache.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
 import { deserializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
 import { JobRunner, warmCatalog } from './runner.ts';
@@ -281,7 +282,7 @@ export class ComputePool {
   }
 
   private workerLane(index: number): Lane {
-    const cacheMb = this.options.cacheMb ?? Number(process.env.GRIDCAST_CACHE_MB ?? 256);
+    const cacheMb = this.options.cacheMb ?? cacheBudgetMb();
     const lane: Lane & { worker?: Worker } = {
       jobs: 0,
       post: (message) => lane.worker?.postMessage(message),

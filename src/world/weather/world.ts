@@ -2,13 +2,16 @@
 import { SpectralField, type FieldSpec } from '../field.ts';
 import { GROUP_SPECS, type GroupName } from './fields.ts';
 
+/** The seed of the world every gridcast serves unless told otherwise. */
+export const DEFAULT_WORLD_SEED = 20260101;
+
 /** The world: its fields are fixed by the seed. One instance serves the whole process. */
 export class WeatherWorld {
   readonly seed: number;
   private readonly truth = new Map<GroupName, SpectralField>();
   private readonly errors = new Map<string, SpectralField>();
 
-  constructor(seed = 20260101) {
+  constructor(seed = DEFAULT_WORLD_SEED) {
     this.seed = seed;
     for (const [name, spec] of Object.entries(GROUP_SPECS) as [GroupName, Omit<FieldSpec, 'name'>][]) {
       this.truth.set(name, new SpectralField({ name, ...spec }, seed));

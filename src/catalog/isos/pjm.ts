@@ -1,6 +1,29 @@
 /** PJM Interconnection: every fact of the ISO the service uses (data only; see profile.ts for the fields). */
 import { defineIsoProfile, S, type PriceNodeSpec, W } from './profile.ts';
 
+/** Zones [id, name] in the order the ISO publishes them (the region list's order); each also has a zone price node. */
+const ZONES = [
+  ['aeco', 'AECO'],
+  ['aep', 'AEP'],
+  ['aps', 'APS'],
+  ['atsi', 'ATSI'],
+  ['bge', 'BGE'],
+  ['comed', 'ComEd'],
+  ['dayton', 'Dayton'],
+  ['deok', 'DEOK'],
+  ['dom', 'Dominion'],
+  ['dpl', 'DPL'],
+  ['duq', 'Duquesne'],
+  ['ekpc', 'EKPC'],
+  ['jcpl', 'JCP&L'],
+  ['meted', 'Met-Ed'],
+  ['peco', 'PECO'],
+  ['penelec', 'Penelec'],
+  ['pepco', 'Pepco'],
+  ['ppl', 'PPL'],
+  ['pseg', 'PSEG'],
+] as const;
+
 export const pjm = defineIsoProfile({
   code: 'pjm',
   name: 'PJM Interconnection',
@@ -9,28 +32,7 @@ export const pjm = defineIsoProfile({
   isoNumber: 0,
   /** Prefix of region names ("PJM ComEd"). */
   label: 'PJM',
-  /** Zones [id, name] in the order the ISO publishes them (the region list's order). */
-  zones: [
-    ['aeco', 'AECO'],
-    ['aep', 'AEP'],
-    ['aps', 'APS'],
-    ['atsi', 'ATSI'],
-    ['bge', 'BGE'],
-    ['comed', 'ComEd'],
-    ['dayton', 'Dayton'],
-    ['deok', 'DEOK'],
-    ['dom', 'Dominion'],
-    ['dpl', 'DPL'],
-    ['duq', 'Duquesne'],
-    ['ekpc', 'EKPC'],
-    ['jcpl', 'JCP&L'],
-    ['meted', 'Met-Ed'],
-    ['peco', 'PECO'],
-    ['penelec', 'Penelec'],
-    ['pepco', 'Pepco'],
-    ['ppl', 'PPL'],
-    ['pseg', 'PSEG'],
-  ],
+  zones: ZONES,
   /** Installed utility-scale wind and solar (docs/realism-targets.md §2b) and how many plants carry it. */
   fleets: { wind: { targetMw: 11_500, count: 110 }, solar: { targetMw: 14_000, count: 380 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
@@ -69,27 +71,7 @@ export const pjm = defineIsoProfile({
     ['N ILLINOIS HUB', 'PJM Northern Illinois Hub', 'hub', { comed: 1 }],
     ['DOMINION HUB', 'PJM Dominion Hub', 'hub', { dom: 1 }],
     ['CHICAGO GEN HUB', 'PJM Chicago Gen Hub', 'hub', { comed: 1 }],
-    ...[
-      'aeco',
-      'aep',
-      'aps',
-      'atsi',
-      'bge',
-      'comed',
-      'dayton',
-      'deok',
-      'dom',
-      'dpl',
-      'duq',
-      'ekpc',
-      'jcpl',
-      'meted',
-      'peco',
-      'penelec',
-      'pepco',
-      'ppl',
-      'pseg',
-    ].map((z): PriceNodeSpec => [
+    ...ZONES.map(([z]): PriceNodeSpec => [
       z === 'dayton' ? 'DAY' : z.toUpperCase(),
       `PJM ${z === 'dayton' ? 'DAY' : z.toUpperCase()} zone`,
       'zone',

@@ -7,6 +7,7 @@
  * clearest in the desert Southwest.
  */
 import { STANDARD_PRESSURE_PA } from './physics/atmosphere.ts';
+import { logistic } from '../util/math.ts';
 const DEG = Math.PI / 180;
 
 export interface PointClimate {
@@ -95,11 +96,19 @@ export function pointClimate(lat: number, lon: number): PointClimate {
   const passes = Math.max(gauss(lat, 35.05, 0.35) * gauss(lon, -118.3, 0.5), gauss(lat, 38.0, 0.4) * gauss(lon, -121.7, 0.4));
   const lakes = gauss(lat, 42.5, 2.5) * gauss(lon, -86, 6);
   const northeast = gauss(lat, 44, 2.5) * gauss(lon, -72, 5);
+  const newEngland = gauss(lat, 44.5, 2) * gauss(lon, -70, 2.5);
   const southeast = lat < 36 && lon > -95 ? 1 : 0;
-  const windMean = 5.1 + 2.2 * plains + 2.2 * passes + 0.8 * lakes + 0.5 * northeast - 0.6 * southeast;
-  // Windiest in late winter and spring, calmest in late summer (US fleet CF ~40 % in
-  // March-April, ~25 % in July-August); California's passes instead peak in early summer.
-  const [wsc, wss] = seasonPhasor(0.2 * (1 - passes) + 0.12 * passes, 55 * (1 - passes) + 170 * passes);
+  // The southern plains (Texas) are less windy than Kansas–Dakotas: ERCOT's fleet runs at
+  // ~34–36 % a year against SPP's ~38–40 % (EIA 923 state capacity factors, 2023–2024).
+  const southernPlains = plains * Math.min(1, Math.max(0, (35 - lat) / 4));
+  const windMean = 5.1 + 2.2 * plains - 0.7 * southernPlains + 2.2 * passes + 0.8 * lakes + 0.5 * newEngland - 0.6 * southeast;
+  // Seasons: the interior fleets are windiest in March–April and calmest in August–September
+  // (US fleet CF ~40 % in spring, ~25 % in late summer), Texas with a flatter year (coastal
+  // and low-level-jet summer winds); California's wind is driven by the summer thermal low over
+  // the deserts, so its passes peak May–July and are calmest in November–January (CAISO).
+  const california = logistic((-114.5 - lon) / 0.4);
+  const interiorAmp = 0.17 - 0.12 * southernPlains;
+  const [wsc, wss] = seasonPhasor(interiorAmp * (1 - california) + 0.22 * california, 80 * (1 - california) + 170 * california);
   const [wdc, wds] = diurnalPhasor(0.13 * plains + 0.05 - 0.1 * passes, 2 + 16 * passes, lon);
 
   const cloudLogit = -0.3 - 1.6 * desert - 0.6 * marine + 0.4 * lakes + 0.3 * northeast;

@@ -27,11 +27,11 @@ export const nyiso = defineIsoProfile({
   fleets: { wind: { targetMw: 3_100, count: 40 }, solar: { targetMw: 1_500, count: 90 } },
   /** Where its wind plants stand: resource clusters (centre, spread km, weight, landscape, IEC class). */
   windClusters: [
-    W([43.75, -75.6], 25, 30, 'east', 'III'), // Tug Hill: Lewis, Jefferson
-    W([44.85, -73.9], 25, 20, 'east', 'III'), // North Country: Clinton, Franklin
-    W([42.55, -77.9], 55, 32, 'east', 'III'), // Wyoming, Livingston, Steuben, Allegany
-    W([42.85, -75.35], 25, 10, 'east', 'III'), // Madison, Herkimer, Otsego
-    W([42.3, -79.3], 25, 8, 'east', 'III'), // Chautauqua
+    W([43.75, -75.6], 25, 30, 'east', 'II'), // Tug Hill: Lewis, Jefferson
+    W([44.85, -73.9], 25, 20, 'east', 'II'), // North Country: Clinton, Franklin
+    W([42.55, -77.9], 55, 32, 'east', 'II'), // Wyoming, Livingston, Steuben, Allegany
+    W([42.85, -75.35], 25, 10, 'east', 'II'), // Madison, Herkimer, Otsego
+    W([42.3, -79.3], 25, 8, 'east', 'II'), // Chautauqua
   ],
   /** Where its solar plants stand (centre, spread km, weight, landscape, tracker shares before/after 2018). */
   solarClusters: [

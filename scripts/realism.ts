@@ -38,6 +38,7 @@ import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
 import type { RequestInstant } from '../src/query/window.ts';
 import type { CivilDate } from '../src/time/zones.ts';
+import type { PriceTruth } from './realism/audit.ts';
 
 // The plant block cache (src/query/blockCache.ts) would only fill up here: every frame of this
 // report is computed once. It reads GRIDCAST_CACHE_MB when first imported, so it is turned off
@@ -47,12 +48,14 @@ const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
 const { metricSpec } = await import('../src/catalog/metrics.ts');
 const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
-const { priceNodesOf } = await import('../src/catalog/priceNodes.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
 const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
+const { auditGas, auditIso } = await import('./realism/audit.ts');
+const { MAIN_NODE, TARGETS, formatBand, verdictOf } = await import('./realism/targets.ts');
+const { daForecastMape, reportedNodes } = await import('./realism/sample.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
 const {
@@ -586,6 +589,8 @@ interface IsoSummary {
   demandMape1: Map<string, number>;
   /** Price statistics of the reported nodes (empty if none). */
   prices: PriceStats[];
+  /** Audit figures (scripts/realism/targets.ts ids) of the ISO. */
+  audit: Map<string, number>;
 }
 
 interface IsoReport extends IsoSummary {
@@ -636,21 +641,9 @@ function meanOf(s: Series, cap: Capacity | null): number {
 // ---------------------------------------------------------------------------------------------
 // Prices (docs/realism-targets.md §3) and gas hubs (§4)
 
-/** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
-const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };
 /** On-peak: weekdays, local hours beginning 07 to 22 (07:00–23:00, the 5×16 block; holidays not excluded). */
 const ON_PEAK_FIRST = 7;
 const ON_PEAK_LAST = 22;
-
-/** The price nodes reported for an ISO: its hubs; without hubs, PRICE_ZONES or else all its zones. */
-function reportedNodes(iso: IsoCode): PriceNode[] {
-  const nodes = priceNodesOf(iso);
-  const hubs = nodes.filter((n) => n.node_type === 'hub');
-  if (hubs.length) return hubs;
-  const zones = nodes.filter((n) => n.node_type === 'zone');
-  const picked = (PRICE_ZONES[iso] ?? []).map((id) => zones.find((n) => n.id === id)).filter((n): n is PriceNode => n !== undefined);
-  return picked.length ? picked : zones;
-}
 
 /** Price statistics of one node over every hour of the period (USD/MWh; shares in %). */
 interface PriceStats {
@@ -744,7 +737,7 @@ function summarizePrices(node: PriceNode, rt: Float64Array, da: Float64Array, on
  * rtlmp and dalmp truth of the reported nodes over every hour of the days (local to the ISO),
  * in chunks of at most PRICE_CHUNK_DAYS consecutive days.
  */
-function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
+function priceStats(iso: IsoCode, days: CivilDate[]): { stats: PriceStats[]; truth: PriceTruth } {
   const tz = ISOS[iso].timezone;
   const nodes = reportedNodes(iso);
   const spans = chunks(days, PRICE_CHUNK_DAYS);
@@ -753,6 +746,7 @@ function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
   const da = nodes.map(() => new Float64Array(total));
   const onPeak = new Uint8Array(total);
   const month = new Int32Array(total);
+  const hours: number[] = [];
   let offset = 0;
   for (const [a, b] of spans) {
     const valid: number[] = [];
@@ -776,8 +770,12 @@ function priceStats(iso: IsoCode, days: CivilDate[]): PriceStats[] {
       nodes.forEach((node, j) => out[j].set(pricesOf(node), offset));
     }
     offset += valid.length;
+    hours.push(...valid);
   }
-  return nodes.map((node, j) => summarizePrices(node, rt[j], da[j], onPeak, month));
+  return {
+    stats: nodes.map((node, j) => summarizePrices(node, rt[j], da[j], onPeak, month)),
+    truth: { hours, nodes: nodes.map((n) => n.id), rt, da },
+  };
 }
 
 /** The price section of an ISO (section 5). */
@@ -787,7 +785,7 @@ function priceSection(
   to: CivilDate,
   requestedTo: CivilDate,
   nowMs: number,
-): { lines: string[]; stats: PriceStats[] } {
+): { lines: string[]; stats: PriceStats[]; truth?: PriceTruth } {
   const t0 = performance.now();
   const period = `${formatDate(from)}..${formatDate(to)}`;
   const lines = [''];
@@ -796,8 +794,9 @@ function priceSection(
     return { lines, stats: [] };
   }
   let stats: PriceStats[];
+  let truth: PriceTruth;
   try {
-    stats = priceStats(iso, daysFrom(from, to));
+    ({ stats, truth } = priceStats(iso, daysFrom(from, to)));
   } catch (e) {
     lines.push(`Prices: not available (${message(e)})`);
     return { lines, stats: [] };
@@ -845,18 +844,18 @@ function priceSection(
   lines.push('', `  RT mean by local month, USD/MWh, and share of negative hours`);
   lines.push(...table(['month', ...stats.map((s) => s.node)], monthRows).map((l) => '  ' + l));
   lines.push(`  (prices computed in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-  return { lines, stats };
+  return { lines, stats, truth };
 }
 
 /** Gas hub prices (truth) on every gas day of the period up to now (section 6, once). */
-function gasSection(o: Options): string {
+function gasSection(o: Options): { text: string; audit: Map<string, number> } {
   const t0 = performance.now();
   const lastDay = localDateOfHour(GAS_TIMEZONE, Math.floor(o.nowMs / HOUR_MS) - 1);
   const to = compareDates(o.to, lastDay) <= 0 ? o.to : lastDay;
   const out = ['', `=== Gas hubs — truth, $/MMBtu, every gas day of ${formatDate(o.from)}..${formatDate(to)} (${GAS_TIMEZONE}) ===`];
   if (compareDates(to, o.to) !== 0)
     out.push(`  (truth ends at now, ${new Date(o.nowMs).toISOString()}: gas days after ${formatDate(to)} are left out)`);
-  if (compareDates(to, o.from) < 0) return out.join('\n');
+  if (compareDates(to, o.from) < 0) return { text: out.join('\n'), audit: new Map() };
   const days = daysFrom(o.from, to);
   let pricesOf: (hub: (typeof GAS_HUBS)[number]) => Float64Array;
   try {
@@ -867,7 +866,7 @@ function gasSection(o: Options): string {
     );
   } catch (e) {
     out.push(`  not available (${message(e)})`);
-    return out.join('\n');
+    return { text: out.join('\n'), audit: new Map() };
   }
   const years: number[] = [];
   for (let y = o.from.year; y <= to.year; y++) years.push(y);
@@ -920,7 +919,7 @@ function gasSection(o: Options): string {
       `basis = mean(hub − Henry Hub)`,
   );
   out.push(`  (gas done in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-  return out.join('\n');
+  return { text: out.join('\n'), audit: henryPrices ? auditGas(henryPrices) : new Map() };
 }
 
 /** One row per reported price node of every ISO (when more than one ISO is reported). */
@@ -990,6 +989,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   const unavailable = new Map<string, string[]>();
   const periodActuals = new Map<string, Series>();
   const demandMape1 = new Map<string, number>();
+  const demandMape = new Map<string, Map<number, number>>();
   for (const metric of metrics) {
     const spec = specOf(metric);
     const actual = actualOf(metric, periodDays);
@@ -1024,7 +1024,10 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       ]);
       first = false;
       for (const note of score.notes) notes.push(`${metric}/${model}: ${note}`);
-      if (metric === 'demand') demandMape1.set(model, score.byLead.get(1)!.mean);
+      if (metric === 'demand') {
+        demandMape1.set(model, score.byLead.get(1)!.mean);
+        demandMape.set(model, new Map(LEADS.filter((l) => !score.beyond.has(l)).map((l) => [l, score.byLead.get(l)!.mean])));
+      }
     }
   }
   const everyText = o.every === 1 ? 'every day' : `${everyNth(o.every)} (${sampled.length} days)`;
@@ -1152,6 +1155,21 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   // 5. Prices at the hubs, every hour of the period up to now.
   const prices = priceSection(iso, o.from, scoredTo, o.to, o.nowMs);
   out.push(...prices.lines);
+  const daForecast = prices.truth ? daForecastSection(iso, sampled, o.nowMs, prices.truth) : undefined;
+  if (daForecast) out.push(...daForecast.lines);
+  const audit = auditIso({
+    iso,
+    timezone: tz,
+    demand: pd,
+    wind: pw,
+    solar: ps,
+    poptemp: pt,
+    outage: periodActuals.get('outage'),
+    windCapacityAt: (h) => caps.wind.at(h),
+    demandMape,
+    prices: prices.truth,
+    daForecastMape: daForecast?.mape,
+  });
   out.push(`  (${iso} done in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   return {
     text: out.join('\n'),
@@ -1165,7 +1183,29 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
     solarCfYear: yearMean.solar?.get(o.from.year) ?? Number.NaN,
     demandMape1,
     prices: prices.stats,
+    audit,
   };
+}
+
+/** DA price forecasts at the ISO's MAIN_NODE against the DA clearing, on the sampled days of forecast history. */
+function daForecastSection(
+  iso: IsoCode,
+  sampled: CivilDate[],
+  nowMs: number,
+  truth: PriceTruth,
+): { lines: string[]; mape: Map<number, number> } | undefined {
+  const node = truth.nodes.indexOf(MAIN_NODE[iso]);
+  const days = sampled.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
+  if (node < 0 || days.length === 0) return undefined;
+  const scores = daForecastMape(world, iso, days, new Map(truth.hours.map((h, i) => [h, truth.da[node][i]])), nowMs);
+  const rows = [...scores].map(([lead, s]) => [`d${lead}`, fmt(s.mape, 1), String(s.hours)]);
+  const lines = [
+    '',
+    `DA price forecasts (dalmp continuous, optimized, latest_hour ${LATEST_HOUR}) vs the DA clearing at ${MAIN_NODE[iso]}, ` +
+      `${days.length} sampled days from ${formatDate(FORECAST_HISTORY_START)} (hours with |clearing| ≥ $5)`,
+    ...table(['days_ahead', 'MAPE %', 'hours'], rows).map((l) => '  ' + l),
+  ];
+  return { lines, mape: new Map([...scores].map(([lead, s]) => [lead, s.mape])) };
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -1238,13 +1278,17 @@ if (!isMainThread) {
       summaries.push(report);
     }
   }
+  let gasAudit = new Map<string, number>();
   try {
-    console.log(gasSection(options));
+    const gas = gasSection(options);
+    console.log(gas.text);
+    gasAudit = gas.audit;
   } catch (e) {
     console.log(`\n=== Gas hubs ===\n  not available (${message(e)})`);
   }
   printSummary(summaries, options);
   printPriceSummary(summaries, options);
+  printAudit(new Map([...summaries.flatMap((s) => [...s.audit]), ...gasAudit]), options);
   console.log(`\nrun time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -1272,4 +1316,30 @@ function printSummary(summaries: IsoSummary[], options: Options): void {
         .join('\n'),
     );
   }
+}
+
+/**
+ * Every audit figure (scripts/realism/targets.ts) next to its band, with a verdict; figures the
+ * period or the ISOs reported cannot give are shown as n/a with the reason.
+ */
+function printAudit(values: Map<string, number>, options: Options): void {
+  console.log(
+    `\nRealism audit, ${formatDate(options.from)}..${formatDate(options.to)}: each figure against its target band ` +
+      `(item = issue 14's item, 0 = kept in band from earlier rounds; sources in scripts/realism/targets.ts and the README)`,
+  );
+  const rows = TARGETS.map((t) => {
+    const v = values.get(t.id);
+    const verdict = verdictOf(v, t.band);
+    return [String(t.item), t.id, v === undefined ? '—' : fmt(v, Math.abs(v) >= 100 ? 0 : 2), formatBand(t.band), verdict, t.figure];
+  });
+  console.log(
+    table(['item', 'figure', 'value', 'band', 'verdict', 'what'], rows, 2)
+      .map((l) => '  ' + l)
+      .join('\n'),
+  );
+  const counted = rows.filter((r) => r[4] !== 'n/a');
+  const inBand = counted.filter((r) => r[4] === 'in band').length;
+  console.log(
+    `  ${inBand} of ${counted.length} figures in band; ${rows.length - counted.length} n/a (not measurable from this period or these ISOs)`,
+  );
 }

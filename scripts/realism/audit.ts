@@ -1,0 +1,444 @@
+/**
+ * The realism audit's figures (ids and bands in targets.ts), computed from series the realism
+ * report already holds: hourly actuals of an ISO's total (demand, wind, solar, poptemp), its
+ * daily outages, the truth of RT and DA prices at its hubs, the demand error by lead of its
+ * models, the DA price forecast error and Henry Hub's daily prices. Pure statistics: nothing
+ * here queries the world, so test/realism.test.ts can audit a sample the same way.
+ */
+import { isoTable, type IsoCode } from '../../src/catalog/isos.ts';
+import { nercHolidayOf } from '../../src/world/demand.ts';
+import { addDays, localDateOfHour, localHourOfDay, type CivilDate } from '../../src/time/zones.ts';
+import { MAIN_NODE, RECORD_PEAK_GW } from './targets.ts';
+
+/** Hourly (or daily, at local midnight) values keyed by epoch hour. */
+export interface HourlySeries {
+  hours: readonly number[];
+  values: readonly number[];
+}
+
+/** Truth of RT and DA prices at nodes over the same hours. */
+export interface PriceTruth {
+  hours: readonly number[];
+  nodes: readonly string[];
+  rt: readonly Float64Array[];
+  da: readonly Float64Array[];
+}
+
+export interface IsoAuditInput {
+  iso: IsoCode;
+  timezone: string;
+  demand?: HourlySeries;
+  wind?: HourlySeries;
+  solar?: HourlySeries;
+  poptemp?: HourlySeries;
+  /** Daily outages (MW), one value per local day. */
+  outage?: HourlySeries;
+  /** Operating wind capacity (MW) at an hour. */
+  windCapacityAt: (hour: number) => number;
+  /** Demand MAPE (%) by lead day, per model. */
+  demandMape: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  prices?: PriceTruth;
+  /** DA price forecast MAPE (%) at MAIN_NODE by days_ahead. */
+  daForecastMape?: ReadonlyMap<number, number>;
+}
+
+const PRICE_BOUNDS: Readonly<Record<IsoCode, { floor: number; cap: number }>> = isoTable((p) => ({ floor: p.lmp.floor, cap: p.lmp.cap }));
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+export function meanOf(xs: ArrayLike<number>): number {
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) {
+    if (!Number.isFinite(xs[i])) continue;
+    s += xs[i];
+    n++;
+  }
+  return n ? s / n : Number.NaN;
+}
+
+/** Sample skewness and excess kurtosis (moment estimators). */
+export function shapeOf(xs: readonly number[]): { skew: number; excessKurtosis: number } {
+  const m = meanOf(xs);
+  let m2 = 0;
+  let m3 = 0;
+  let m4 = 0;
+  for (const x of xs) {
+    const d = x - m;
+    m2 += d * d;
+    m3 += d * d * d;
+    m4 += d * d * d * d;
+  }
+  const n = xs.length;
+  if (n < 4 || m2 === 0) return { skew: Number.NaN, excessKurtosis: Number.NaN };
+  m2 /= n;
+  m3 /= n;
+  m4 /= n;
+  return { skew: m3 / m2 ** 1.5, excessKurtosis: m4 / (m2 * m2) - 3 };
+}
+
+/** Lag-1 autocorrelation over pairs of consecutive hours (gaps break pairs). */
+export function lag1Autocorrelation(hours: readonly number[], xs: ArrayLike<number>): number {
+  const m = meanOf(xs);
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    if (!Number.isFinite(xs[i])) continue;
+    const d = xs[i] - m;
+    den += d * d;
+    if (i > 0 && hours[i] === hours[i - 1] + 1 && Number.isFinite(xs[i - 1])) num += d * (xs[i - 1] - m);
+  }
+  return den ? num / den : Number.NaN;
+}
+
+/** How many of the largest values make up half of their (positive) sum. */
+export function hoursForHalf(values: readonly number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => b - a);
+  const total = sorted.reduce((s, v) => s + v, 0);
+  let acc = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    acc += sorted[i];
+    if (acc >= total / 2) return i + 1;
+  }
+  return Number.NaN;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calendar
+
+const dateKey = (d: CivilDate) => d.year * 10000 + d.month * 100 + d.day;
+const weekday = (d: CivilDate) => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
+const isWeekday = (d: CivilDate) => weekday(d) >= 1 && weekday(d) <= 5;
+
+/** Thanksgiving: the fourth Thursday of November. */
+function thanksgiving(year: number): CivilDate {
+  const first = weekday({ year, month: 11, day: 1 });
+  return { year, month: 11, day: 1 + ((4 - first + 7) % 7) + 21 };
+}
+
+/** Bridge days of a year: the Friday after Thanksgiving, and Dec 24, 26 and 31 when they are working weekdays. */
+export function bridgeDays(year: number): CivilDate[] {
+  const candidates = [addDays(thanksgiving(year), 1), ...[24, 26, 31].map((day) => ({ year, month: 12, day }))];
+  return candidates.filter((d) => isWeekday(d) && nercHolidayOf(d) < 0);
+}
+
+interface Day {
+  date: CivilDate;
+  mean: number;
+  max: number;
+  hours: number;
+}
+
+/** Daily mean and max of an hourly series by local day. */
+function dailyOf(timezone: string, s: HourlySeries): Map<number, Day> {
+  const days = new Map<number, Day & { sum: number }>();
+  for (let i = 0; i < s.hours.length; i++) {
+    const v = s.values[i];
+    if (!Number.isFinite(v)) continue;
+    const date = localDateOfHour(timezone, s.hours[i]);
+    const k = dateKey(date);
+    let d = days.get(k);
+    if (!d) days.set(k, (d = { date, mean: 0, max: -Infinity, hours: 0, sum: 0 }));
+    d.sum += v;
+    d.hours++;
+    if (v > d.max) d.max = v;
+  }
+  for (const d of days.values()) d.mean = d.sum / d.hours;
+  return days;
+}
+
+/** Day-of-year (1–366) of a civil date. */
+function dayOfYear(d: CivilDate): number {
+  return Math.round((Date.UTC(d.year, d.month - 1, d.day) - Date.UTC(d.year, 0, 1)) / 86_400_000) + 1;
+}
+
+/** Daily anomalies against a climatology: the mean of every year's days within ±15 days of the same day of year. */
+function dailyAnomalies(days: Map<number, Day>): { date: CivilDate; anomaly: number }[] {
+  const byDoy = new Array<{ sum: number; n: number }>(367).fill({ sum: 0, n: 0 }).map(() => ({ sum: 0, n: 0 }));
+  for (const d of days.values()) {
+    const b = byDoy[dayOfYear(d.date)];
+    b.sum += d.mean;
+    b.n++;
+  }
+  const climate = (doy: number) => {
+    let sum = 0;
+    let n = 0;
+    for (let k = -15; k <= 15; k++) {
+      const b = byDoy[((doy - 1 + k + 366) % 366) + 1];
+      sum += b.sum;
+      n += b.n;
+    }
+    return n ? sum / n : Number.NaN;
+  };
+  return [...days.values()].map((d) => ({ date: d.date, anomaly: d.mean - climate(dayOfYear(d.date)) }));
+}
+
+/** Years of which the series covers at least `share` of the days. */
+function fullYears(days: Map<number, Day>, share = 0.95): number[] {
+  const count = new Map<number, number>();
+  for (const d of days.values()) count.set(d.date.year, (count.get(d.date.year) ?? 0) + 1);
+  return [...count]
+    .filter(([, n]) => n >= share * 365)
+    .map(([y]) => y)
+    .sort((a, b) => a - b);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per ISO
+
+export function auditIso(x: IsoAuditInput): Map<string, number> {
+  const out = new Map<string, number>();
+  const { iso } = x;
+  const set = (id: string, v: number) => out.set(id, v);
+
+  // Demand error by lead (item 5; day 1 kept in band).
+  const optimized = x.demandMape.get('optimized');
+  if (optimized) {
+    set(`load.mape.d1.${iso}`, optimized.get(1) ?? Number.NaN);
+    set(`load.mape.d7.${iso}`, optimized.get(7) ?? Number.NaN);
+    set(`load.mape.d10to14.${iso}`, ((optimized.get(10) ?? Number.NaN) + (optimized.get(14) ?? Number.NaN)) / 2);
+  }
+  const normal = x.demandMape.get('normal');
+  if (normal) set(`load.mape.normal.${iso}`, normal.get(1) ?? Number.NaN);
+
+  if (x.demand) auditLoad(x, x.demand, set);
+  if (x.poptemp) auditWeather(x, x.poptemp, set);
+  if (x.outage && x.outage.values.length && (iso === 'ercot' || iso === 'pjm')) {
+    set(`outage.${iso}Max`, Math.max(...x.outage.values.filter(Number.isFinite)) / 1000);
+  }
+  if (x.wind) auditWind(x, x.wind, set);
+  if (x.prices) auditPrices(x, x.prices, set);
+  if (x.daForecastMape) {
+    const d1 = x.daForecastMape.get(1) ?? Number.NaN;
+    set(`price.daForecastMape.d1.${iso}`, d1);
+    set(`price.daForecastGrowth.${iso}`, (x.daForecastMape.get(7) ?? Number.NaN) / d1);
+  }
+  return out;
+}
+
+type Setter = (id: string, v: number) => void;
+
+function auditLoad(x: IsoAuditInput, demand: HourlySeries, set: Setter): void {
+  const { iso, timezone: tz } = x;
+  const days = dailyOf(tz, demand);
+  const peakByYear = new Map<number, number>();
+  let winterPeak = -Infinity;
+  let summerPeak = -Infinity;
+  let min = Infinity;
+  for (const d of days.values()) {
+    peakByYear.set(d.date.year, Math.max(peakByYear.get(d.date.year) ?? -Infinity, d.max));
+    if (d.date.month === 12 || d.date.month <= 2) winterPeak = Math.max(winterPeak, d.max);
+    if (d.date.month >= 6 && d.date.month <= 8) summerPeak = Math.max(summerPeak, d.max);
+  }
+  for (const v of demand.values) if (Number.isFinite(v)) min = Math.min(min, v);
+  set(`load.yearsAboveRecord.${iso}`, [...peakByYear.values()].filter((p) => p / 1000 > RECORD_PEAK_GW[iso]).length);
+  set(`load.min.${iso}`, min / 1000);
+  if (iso === 'ercot' && winterPeak > -Infinity) set('load.ercotWinterPeak', winterPeak / 1000);
+  if (iso === 'isone' && summerPeak > -Infinity) set('load.isoneSummerPeak', summerPeak / 1000);
+
+  const years = fullYears(days);
+  if (years.length >= 2) {
+    const annual = (y: number) => meanOf([...days.values()].filter((d) => d.date.year === y).map((d) => d.mean));
+    const first = years[0];
+    const last = years[years.length - 1];
+    set(`load.growth.${iso}`, 100 * ((annual(last) / annual(first)) ** (1 / (last - first)) - 1));
+  }
+
+  // Bridge days against the same weekday one and two weeks around (working days only).
+  const effects: number[] = [];
+  const yearsInData = [...new Set([...days.values()].map((d) => d.date.year))];
+  const bridges = yearsInData.flatMap(bridgeDays);
+  const bridgeKeys = new Set(bridges.map(dateKey));
+  for (const b of bridges) {
+    const day = days.get(dateKey(b));
+    if (!day || day.hours < 23) continue;
+    const refs = [-14, -7, 7, 14]
+      .map((k) => addDays(b, k))
+      .filter((d) => nercHolidayOf(d) < 0 && !bridgeKeys.has(dateKey(d)))
+      .map((d) => days.get(dateKey(d))?.mean)
+      .filter((v): v is number => v !== undefined);
+    if (refs.length >= 2) effects.push(100 * (day.mean / meanOf(refs) - 1));
+  }
+  if (effects.length) set(`load.bridgeDays.${iso}`, meanOf(effects));
+}
+
+function auditWeather(x: IsoAuditInput, poptemp: HourlySeries, set: Setter): void {
+  const days = dailyOf(x.timezone, poptemp);
+  const winter = dailyAnomalies(days)
+    .filter((d) => d.date.month === 12 || d.date.month <= 2)
+    .map((d) => d.anomaly)
+    .filter(Number.isFinite);
+  if (winter.length >= 60) {
+    const shape = shapeOf(winter);
+    set(`weather.winterKurtosis.${x.iso}`, shape.excessKurtosis);
+    set(`weather.winterSkew.${x.iso}`, shape.skew);
+  }
+  if (x.iso === 'ercot') set('weather.ercotColdestDay', Math.min(...[...days.values()].map((d) => d.mean)));
+}
+
+function auditWind(x: IsoAuditInput, wind: HourlySeries, set: Setter): void {
+  const { iso, timezone: tz } = x;
+  const cf: number[] = [];
+  const winter: number[] = [];
+  const byMonth = Array.from({ length: 12 }, () => [] as number[]);
+  let over80 = 0;
+  for (let i = 0; i < wind.hours.length; i++) {
+    const cap = x.windCapacityAt(wind.hours[i]);
+    if (!(cap > 0) || !Number.isFinite(wind.values[i])) continue;
+    const c = wind.values[i] / cap;
+    cf.push(c);
+    if (c > 0.8) over80++;
+    const month = localDateOfHour(tz, wind.hours[i]).month;
+    byMonth[month - 1].push(c);
+    if (month === 12 || month <= 2) winter.push(c);
+  }
+  if (!cf.length) return;
+  set(`wind.cf.${iso}`, 100 * meanOf(cf));
+  if (winter.length) set(`wind.winterCf.${iso}`, 100 * meanOf(winter));
+  set(`wind.hoursOver80.${iso}`, (over80 * 8766) / cf.length);
+  if (byMonth.every((m) => m.length)) {
+    const means = byMonth.map(meanOf);
+    set(`wind.peakMonth.${iso}`, means.indexOf(Math.max(...means)) + 1);
+  }
+}
+
+function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
+  const { iso, timezone: tz } = x;
+  const node = p.nodes.indexOf(MAIN_NODE[iso]);
+  const dates = p.hours.map((h) => localDateOfHour(tz, h));
+  const localHour = p.hours.map((h) => localHourOfDay(tz, h));
+  /** True when the prices cover at least 90 % of the year's hours. */
+  const inYear = (y: number) => dates.filter((d) => d.year === y).length >= 0.9 * 8760;
+  const meanWhere = (xs: Float64Array, keep: (i: number) => boolean) => meanOf(Array.from(xs).filter((_, i) => keep(i)));
+
+  // Floors and caps at every reported node.
+  const bounds = PRICE_BOUNDS[iso];
+  let inside = 0;
+  let total = 0;
+  for (const series of [...p.rt, ...p.da]) {
+    for (const v of series) {
+      if (!Number.isFinite(v)) continue;
+      total++;
+      if (v >= bounds.floor - 1e-9 && v <= bounds.cap + 1e-9) inside++;
+    }
+  }
+  if (total) set(`price.withinFloorCap.${iso}`, (100 * inside) / total);
+  if (node < 0) return;
+  const rt = p.rt[node];
+  const da = p.da[node];
+
+  set(`price.daMinusRt.${iso}`, meanOf(Array.from(rt, (r, i) => da[i] - r)));
+  const onPeak = (i: number) => isWeekday(dates[i]) && localHour[i] >= 7 && localHour[i] <= 22;
+  set(`price.onOffPeak.${iso}`, meanWhere(rt, onPeak) / meanWhere(rt, (i) => !onPeak(i)));
+  set(
+    `price.rtDaLag1.${iso}`,
+    lag1Autocorrelation(
+      p.hours,
+      Array.from(rt, (r, i) => r - da[i]),
+    ),
+  );
+
+  // Load-linked figures need the hourly demand (and wind/solar for net load) on the price hours.
+  const valueAt = (s: HourlySeries | undefined) => {
+    const m = new Map<number, number>();
+    if (s) for (let i = 0; i < s.hours.length; i++) m.set(s.hours[i], s.values[i]);
+    return p.hours.map((h) => m.get(h) ?? Number.NaN);
+  };
+  const load = valueAt(x.demand);
+  const wind = valueAt(x.wind);
+  const solar = valueAt(x.solar);
+  const net = load.map((l, i) => l - (wind[i] || 0) - (solar[i] || 0));
+  const ramp = net.map((v, i) => (i > 0 && p.hours[i] === p.hours[i - 1] + 1 ? v - net[i - 1] : Number.NaN));
+  const threshold = (xs: number[], q: number) => {
+    const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+    return s.length ? s[Math.floor(q * (s.length - 1))] : Number.NaN;
+  };
+  const tightNet = threshold(net, 0.85);
+  const steepRamp = threshold(ramp, 0.9);
+  let spikes = 0;
+  let tightSpikes = 0;
+  for (let i = 0; i < rt.length; i++) {
+    if (!(rt[i] > da[i] + Math.max(50, da[i]))) continue;
+    spikes++;
+    if (net[i] >= tightNet || ramp[i] >= steepRamp) tightSpikes++;
+  }
+  if (spikes) set(`price.spikesInTightHours.${iso}`, (100 * tightSpikes) / spikes);
+
+  if (iso === 'nyiso' || iso === 'isone') {
+    const top = threshold(load, 0.99);
+    set(`price.topLoadRatio.${iso}`, meanWhere(rt, (i) => load[i] >= top) / meanOf(rt));
+  }
+
+  if (iso === 'ercot') {
+    for (const y of [2023, 2024])
+      if (inYear(y))
+        set(
+          `price.ercotDaMean.${y}`,
+          meanWhere(da, (i) => dates[i].year === y),
+        );
+    const years = [...new Set(dates.map((d) => d.year))].filter(inYear);
+    if (years.length) {
+      set('price.ercotHalfCostHours', meanOf(years.map((y) => hoursForHalf(load.map((l, i) => (dates[i].year === y ? l * rt[i] : NaN))))));
+      set('price.ercotHoursOver1000', meanOf(years.map((y) => Array.from(rt).filter((r, i) => dates[i].year === y && r >= 1000).length)));
+    }
+    set('price.ercotRtMax', Math.max(...rt));
+    const byMonth = Array.from({ length: 12 }, (_, m) => meanWhere(rt, (i) => dates[i].month === m + 1));
+    if (byMonth.every(Number.isFinite)) set('price.ercotTopMonth', byMonth.indexOf(Math.max(...byMonth)) + 1);
+    const west = p.nodes.indexOf('HB_WEST');
+    if (west >= 0 && inYear(2024)) {
+      const in2024 = (i: number) => dates[i].year === 2024;
+      set('price.ercotWestToNorth.2024', meanWhere(p.rt[west], in2024) / meanWhere(rt, in2024));
+    }
+  }
+  if (iso === 'caiso') {
+    const years = [...new Set(dates.map((d) => d.year))];
+    const negIn = (months: number[]) =>
+      years
+        .filter((y) => months.every((m) => dates.some((d) => d.year === y && d.month === m)))
+        .map((y) => Array.from(rt).filter((r, i) => r < 0 && dates[i].year === y && months.includes(dates[i].month)).length);
+    const march = negIn([3]);
+    const spring = negIn([3, 4, 5]);
+    if (march.length) set('price.caisoNegativeMarch', meanOf(march));
+    if (spring.length) set('price.caisoNegativeSpring', meanOf(spring));
+    // DA maximum on each full summer's highest-load day.
+    const peakDayMax: number[] = [];
+    for (const y of years) {
+      if (!dates.some((d) => d.year === y && d.month === 9)) continue;
+      let best = -1;
+      for (let i = 0; i < load.length; i++) if (dates[i].year === y && (best < 0 || load[i] > load[best])) best = i;
+      if (best < 0 || !Number.isFinite(load[best])) continue;
+      const key = dateKey(dates[best]);
+      peakDayMax.push(Math.max(...Array.from(da).filter((_, i) => dateKey(dates[i]) === key)));
+    }
+    if (peakDayMax.length) set('price.caisoPeakDayDaMax', Math.min(...peakDayMax));
+  }
+  if (iso === 'spp') {
+    set('price.sppRtNegative', (100 * Array.from(rt).filter((r) => r < 0).length) / rt.length);
+    set('price.sppDaNegative', (100 * Array.from(da).filter((r) => r < 0).length) / da.length);
+  }
+  if (iso === 'isone' && inYear(2024)) {
+    set(
+      'price.isoneSummer.2024',
+      meanWhere(rt, (i) => dates[i].year === 2024 && dates[i].month >= 6 && dates[i].month <= 8),
+    );
+  }
+  if (iso === 'miso' && inYear(2024)) {
+    const shoulder = new Set([4, 5, 9, 10, 11]);
+    set(
+      'price.misoShoulder.2024',
+      meanWhere(rt, (i) => dates[i].year === 2024 && shoulder.has(dates[i].month)),
+    );
+  }
+  if (iso === 'pjm' && inYear(2024))
+    set(
+      'price.pjmWest.2024',
+      meanWhere(rt, (i) => dates[i].year === 2024),
+    );
+}
+
+/** Henry Hub's maximum over the gas days given. */
+export function auditGas(henry: ArrayLike<number>): Map<string, number> {
+  const values = Array.from(henry).filter(Number.isFinite);
+  return new Map(values.length ? [['gas.henryMax', Math.max(...values)]] : []);
+}

@@ -1,0 +1,238 @@
+/**
+ * Inputs of the realism audit (audit.ts) gathered through the query layer, as the API would
+ * serve them, over any set of local days: the series `npm run realism` prints, and the sample
+ * test/realism.test.ts checks against the bands. Importing this loads the query layer: the
+ * realism script imports it only after it has set GRIDCAST_CACHE_MB.
+ */
+import { ISOS, type IsoCode } from '../../src/catalog/isos.ts';
+import { plantFirstHour, plantsOf } from '../../src/catalog/plants.ts';
+import { priceNodesOf, type PriceNode } from '../../src/catalog/priceNodes.ts';
+import { FORECAST_HISTORY_START } from '../../src/query/kinds.ts';
+import type { Frame } from '../../src/query/frame.ts';
+import { lmpQueries, lmpSource } from '../../src/query/lmp.ts';
+import { regionQueries, type RegionMetric } from '../../src/query/regions.ts';
+import type { RequestInstant } from '../../src/query/window.ts';
+import { HOUR_MS } from '../../src/time/hours.ts';
+import {
+  addDays,
+  compareDates,
+  daysBetween,
+  formatDate,
+  localDayStartHour,
+  localWallHourToEpochHour,
+  type CivilDate,
+} from '../../src/time/zones.ts';
+import type { WeatherWorld } from '../../src/world/weather/world.ts';
+import { auditIso, type HourlySeries, type PriceTruth } from './audit.ts';
+import { MAIN_NODE } from './targets.ts';
+
+/** Zones reported for an ISO that has no hubs (an ISO not listed here: all its zones). */
+const PRICE_ZONES: Partial<Record<IsoCode, readonly string[]>> = { nyiso: ['WEST', 'CAPITL', 'N.Y.C.', 'LONGIL'] };
+
+/** The price nodes reported for an ISO: its hubs; without hubs, PRICE_ZONES or else all its zones. */
+export function reportedNodes(iso: IsoCode): PriceNode[] {
+  const nodes = priceNodesOf(iso);
+  const hubs = nodes.filter((n) => n.node_type === 'hub');
+  if (hubs.length) return hubs;
+  const zones = nodes.filter((n) => n.node_type === 'zone');
+  const picked = (PRICE_ZONES[iso] ?? []).map((id) => zones.find((n) => n.id === id)).filter((n): n is PriceNode => n !== undefined);
+  return picked.length ? picked : zones;
+}
+
+/** Splits sorted days into runs of consecutive days, each at most `maxDays` long. */
+export function consecutiveRuns(days: readonly CivilDate[], maxDays: number): [CivilDate, CivilDate][] {
+  const out: [CivilDate, CivilDate][] = [];
+  for (let i = 0; i < days.length;) {
+    let j = i;
+    while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < maxDays) j++;
+    out.push([days[i], days[j]]);
+    i = j + 1;
+  }
+  return out;
+}
+
+export function dayInstant(d: CivilDate): RequestInstant {
+  return { epochMs: Date.UTC(d.year, d.month - 1, d.day), dateOnly: true, raw: formatDate(d) };
+}
+
+/** The first column of a frame (the one column asked for). */
+function firstColumn(frame: Frame): Float64Array {
+  const out = new Float64Array(frame.hours.length);
+  frame.columns[0].fill(out);
+  return out;
+}
+
+/** Operating capacity (MW) of an ISO's wind or solar plants at an epoch hour. */
+export function capacityAt(iso: IsoCode, type: 'wind' | 'solar'): (hour: number) => number {
+  const plants = [...plantsOf(iso, type)].map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
+  const starts = plants.map((p) => p.start);
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const p of plants) cumulative.push((sum += p.mw));
+  return (hour) => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] <= hour) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : cumulative[lo - 1];
+  };
+}
+
+/** Truth of rtlmp and dalmp at the reported nodes over every hour of the days. */
+export function priceTruth(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], chunkDays = 31): PriceTruth {
+  const tz = ISOS[iso].timezone;
+  const nodes = reportedNodes(iso);
+  const hours: number[] = [];
+  const rt: number[][] = nodes.map(() => []);
+  const da: number[][] = nodes.map(() => []);
+  for (const [a, b] of consecutiveRuns(days, chunkDays)) {
+    const valid: number[] = [];
+    for (let h = localDayStartHour(tz, a); h < localDayStartHour(tz, addDays(b, 1)); h++) valid.push(h);
+    const rows = { valid, created: valid.map(() => Number.NaN) };
+    const rtOf = lmpSource(world, iso, 'rtlmp', rows, null);
+    const daOf = lmpSource(world, iso, 'dalmp', rows, null);
+    nodes.forEach((node, j) => {
+      rt[j].push(...rtOf(node));
+      da[j].push(...daOf(node));
+    });
+    hours.push(...valid);
+  }
+  return { hours, nodes: nodes.map((n) => n.id), rt: rt.map((v) => Float64Array.from(v)), da: da.map((v) => Float64Array.from(v)) };
+}
+
+/**
+ * MAPE (%) of the DA price forecasts (dalmp continuous, optimized, latest_hour 10) at the ISO's
+ * MAIN_NODE against the clearing, per days_ahead, on the days from the start of forecast history;
+ * hours whose clearing is within $5 of zero are left out (a percentage error means nothing there).
+ */
+export function daForecastMape(
+  world: WeatherWorld,
+  iso: IsoCode,
+  days: readonly CivilDate[],
+  clearing: ReadonlyMap<number, number>,
+  nowMs: number,
+  leads: readonly number[] = [1, 3, 7],
+): Map<number, { mape: number; hours: number }> {
+  const forecastDays = days.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
+  const out = new Map<number, { mape: number; hours: number }>();
+  for (const lead of leads) {
+    let sum = 0;
+    let n = 0;
+    for (const [a, b] of consecutiveRuns(forecastDays, 92)) {
+      const frame = lmpQueries.continuous(world, {
+        iso,
+        type: 'dalmp',
+        id: MAIN_NODE[iso],
+        model: 'optimized',
+        daysAhead: lead,
+        latestHour: 10,
+        start: dayInstant(a),
+        end: dayInstant(b),
+        nowMs,
+      });
+      const values = firstColumn(frame);
+      for (let i = 0; i < values.length; i++) {
+        const actual = clearing.get(frame.hours[i]);
+        if (actual === undefined || !(Math.abs(actual) >= 5)) continue;
+        sum += Math.abs(values[i] - actual) / Math.abs(actual);
+        n++;
+      }
+    }
+    out.set(lead, { mape: n ? (100 * sum) / n : Number.NaN, hours: n });
+  }
+  return out;
+}
+
+/** Actuals of `<iso>_total` for a metric over the days (hourly; outage: one row per day). */
+export function seriesOf(world: WeatherWorld, iso: IsoCode, metric: RegionMetric, days: readonly CivilDate[], nowMs: number): HourlySeries {
+  const hours: number[] = [];
+  const values: number[] = [];
+  for (const [a, b] of consecutiveRuns(days, 92)) {
+    const frame = regionQueries.actual(world, { iso, metric, id: `${iso}_total`, start: dayInstant(a), end: dayInstant(b), nowMs });
+    hours.push(...Array.from(frame.hours));
+    values.push(...firstColumn(frame));
+  }
+  return { hours, values };
+}
+
+/** Demand MAPE (%) of the optimized model's continuous series at the given leads and of `normal` runs made at 10:00 the day before. */
+function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], truth: HourlySeries, nowMs: number) {
+  const actual = new Map(truth.hours.map((h, i) => [h, truth.values[i]]));
+  const forecastDays = days.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
+  const tz = ISOS[iso].timezone;
+  /** MAPE of forecast values at hours, over the hours in [from, to) when given. */
+  const score = (parts: { frame: Frame; from?: number; to?: number }[]) => {
+    let sum = 0;
+    let n = 0;
+    for (const { frame, from = -Infinity, to = Infinity } of parts) {
+      const values = firstColumn(frame);
+      for (let i = 0; i < values.length; i++) {
+        const a = actual.get(frame.hours[i]);
+        if (a === undefined || !(a > 0) || frame.hours[i] < from || frame.hours[i] >= to) continue;
+        sum += Math.abs(values[i] - a) / a;
+        n++;
+      }
+    }
+    return n ? (100 * sum) / n : Number.NaN;
+  };
+  const optimized = new Map<number, number>();
+  for (const lead of [1, 7, 10, 14]) {
+    const parts = consecutiveRuns(forecastDays, 92).map(([a, b]) => ({
+      frame: regionQueries.continuous(world, {
+        iso,
+        metric: 'demand',
+        id: `${iso}_total`,
+        model: 'optimized',
+        daysAhead: lead,
+        latestHour: 10,
+        start: dayInstant(a),
+        end: dayInstant(b),
+        nowMs,
+      }),
+    }));
+    optimized.set(lead, score(parts));
+  }
+  // `normal` is served as single runs: the run made at 10:00 of D − 1, scored on day D.
+  const normal = forecastDays.map((d) => {
+    const by = localWallHourToEpochHour(tz, addDays(d, -1), 10) * HOUR_MS;
+    const frame = regionQueries.forecast(world, {
+      iso,
+      metric: 'demand',
+      id: `${iso}_total`,
+      model: 'normal',
+      forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+      nowMs,
+    });
+    return { frame, from: localDayStartHour(tz, d), to: localDayStartHour(tz, addDays(d, 1)) };
+  });
+  return new Map([
+    ['optimized', optimized],
+    ['normal', new Map([[1, score(normal)]])],
+  ]);
+}
+
+/** Every audit figure an ISO gives over a set of local days (forecast figures from the days in forecast history). */
+export function sampleAudit(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], nowMs: number): Map<string, number> {
+  const series = (metric: RegionMetric) => seriesOf(world, iso, metric, days, nowMs);
+  const demand = series('demand');
+  const prices = priceTruth(world, iso, days);
+  const main = prices.nodes.indexOf(MAIN_NODE[iso]);
+  const clearing = new Map(prices.hours.map((h, i) => [h, prices.da[main][i]]));
+  const da = daForecastMape(world, iso, days, clearing, nowMs);
+  return auditIso({
+    iso,
+    timezone: ISOS[iso].timezone,
+    demand,
+    wind: series('wind'),
+    solar: series('solar'),
+    poptemp: series('poptemp'),
+    outage: series('outage'),
+    windCapacityAt: capacityAt(iso, 'wind'),
+    demandMape: demandMape(world, iso, days, demand, nowMs),
+    prices,
+    daForecastMape: new Map([...da].map(([lead, s]) => [lead, s.mape])),
+  });
+}

@@ -1,0 +1,469 @@
+/**
+ * The realism audit's target bands: every figure `npm run realism` judges, the band it must
+ * stay in, and what the band is compared against (public source, or the reasoning when no
+ * source states it; [S..] are the source numbers of docs/realism-targets.md). One place for
+ * these numbers: the report prints them and test/realism.test.ts checks its sample against them.
+ *
+ * Ids are `<topic>.<figure>[.<iso>]`; scripts/realism/audit.ts computes the values.
+ */
+import type { IsoCode } from '../../src/catalog/isos.ts';
+
+export interface Target {
+  id: string;
+  /** Issue 14 item (1–9) the figure answers, or 0 for a figure kept in band from earlier rounds. */
+  item: number;
+  /** What is measured, in words, with its unit. */
+  figure: string;
+  /**
+   * What the figure needs to be meaningful: any sample of days (a few weeks of each season),
+   * every winter day of the history, or whole years (the full report only).
+   */
+  scope: 'sample' | 'winters' | 'years';
+  /** Inclusive band; ±Infinity for one-sided bands. */
+  band: readonly [number, number];
+  /** What the band is compared against: the public figure and its source. */
+  source: string;
+}
+
+/** The node each ISO's single-node price figures are measured at. */
+export const MAIN_NODE: Readonly<Record<IsoCode, string>> = {
+  pjm: 'WESTERN HUB',
+  miso: 'INDIANA.HUB',
+  spp: 'SPPNORTH_HUB',
+  ercot: 'HB_NORTH',
+  caiso: 'TH_SP15_GEN-APND',
+  nyiso: 'N.Y.C.',
+  isone: '.H.INTERNAL_HUB',
+};
+
+/** All-time record peaks (GW), docs/realism-targets.md §2a. */
+export const RECORD_PEAK_GW: Readonly<Record<IsoCode, number>> = {
+  pjm: 165.6,
+  miso: 127,
+  spp: 56,
+  ercot: 85.4,
+  caiso: 52.1,
+  nyiso: 34.0,
+  isone: 28.1,
+};
+
+/** Minimum-load bands (GW), docs/realism-targets.md §2a (C estimates from the ISOs' load duration). */
+const MIN_LOAD_GW: Readonly<Record<IsoCode, readonly [number, number]>> = {
+  pjm: [55, 60],
+  miso: [50, 55],
+  spp: [20, 22],
+  ercot: [35, 40],
+  caiso: [18, 21],
+  nyiso: [11, 13],
+  isone: [8, 10],
+};
+
+/** Annual wind capacity factor bands (%), EIA-923 state/ISO fleet figures 2023–2024 (docs §2c). */
+const WIND_CF: Readonly<Record<IsoCode, readonly [number, number]>> = {
+  pjm: [25, 33],
+  miso: [29, 37],
+  spp: [34, 42],
+  ercot: [32, 38],
+  caiso: [26, 34],
+  nyiso: [22, 28],
+  isone: [24, 32],
+};
+
+/** Year-over-year growth of annual mean load (%/yr): ERCOT ~+4 %/yr 2023–2025, PJM +1–2 % (data centres), others flat to +1.5 %. */
+const LOAD_GROWTH: Readonly<Record<IsoCode, readonly [number, number]>> = {
+  pjm: [0.8, 2.5],
+  miso: [-0.5, 1.5],
+  spp: [0, 2],
+  ercot: [2.5, 5.5],
+  caiso: [-0.5, 1.5],
+  nyiso: [-0.5, 1.5],
+  isone: [-0.5, 1.5],
+};
+
+const ISOS: readonly IsoCode[] = ['pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso', 'isone'];
+
+function perIso(make: (iso: IsoCode) => Target): Target[] {
+  return ISOS.map(make);
+}
+
+export const TARGETS: readonly Target[] = [
+  // 1. Day-ahead price forecasts carry a realistic error, growing with lead.
+  ...perIso((iso) => ({
+    id: `price.daForecastMape.d1.${iso}`,
+    scope: 'sample',
+    item: 1,
+    figure: `DA price forecast MAPE at ${MAIN_NODE[iso]}, dalmp continuous days_ahead=1 vs dalmp clearing (%)`,
+    band: [10, 20],
+    source: 'day-ahead price forecasting accuracy in US/EU markets: 10–20 % MAPE (Weron 2014 review; Lago et al. 2021 benchmarks)',
+  })),
+  ...perIso((iso) => ({
+    id: `price.daForecastGrowth.${iso}`,
+    scope: 'sample',
+    item: 1,
+    figure: `DA price forecast MAPE at days_ahead=7 ÷ days_ahead=1 at ${MAIN_NODE[iso]}`,
+    band: [1.05, Infinity],
+    source: 'forecast error grows with lead (weather and outage uncertainty grow; docs §1a)',
+  })),
+  // 2. Scarcity pricing.
+  {
+    id: 'price.ercotDaMean.2023',
+    scope: 'years',
+    item: 2,
+    figure: 'ERCOT HB_NORTH DA mean, 2023 ($/MWh)',
+    band: [45, 65],
+    source: 'ERCOT North DA $55.50 in 2023 (Potomac Economics SOM 2023) [S43]',
+  },
+  {
+    id: 'price.ercotDaMean.2024',
+    scope: 'years',
+    item: 2,
+    figure: 'ERCOT HB_NORTH DA mean, 2024 ($/MWh)',
+    band: [22, 35],
+    source: 'ERCOT North DA $27.33 in 2024 (Potomac Economics SOM 2024) [S43]',
+  },
+  {
+    id: 'price.ercotHalfCostHours',
+    scope: 'years',
+    item: 2,
+    figure: "ERCOT hours making half of a year's energy cost (HB_NORTH RT × load, mean over full years)",
+    band: [600, 2000],
+    source: '~1,200 hours drive half of the annual cost (ERCOT/IMM) [S115]',
+  },
+  {
+    id: 'price.ercotRtMax',
+    scope: 'years',
+    item: 2,
+    figure: 'ERCOT HB_NORTH RT maximum over the period ($/MWh)',
+    band: [4500, 5000],
+    source: 'HCAP $5,000/MWh since 2022, reached in tight summer and winter hours [S113]',
+  },
+  {
+    id: 'price.ercotHoursOver1000',
+    scope: 'years',
+    item: 2,
+    figure: 'ERCOT HB_NORTH RT hours ≥ $1,000 per year',
+    band: [2, 60],
+    source: 'a handful to tens of scarcity hours a year (2023: August evenings; ERCOT SOM) [S43][S115]',
+  },
+  {
+    id: 'price.ercotTopMonth',
+    scope: 'years',
+    item: 2,
+    figure: 'month (1–12) with the highest mean ERCOT HB_NORTH RT price over the period',
+    band: [6, 9],
+    source: "ERCOT's highest prices come in summer evenings (2023 August) [S43]",
+  },
+  {
+    id: 'price.caisoPeakDayDaMax',
+    scope: 'years',
+    item: 2,
+    figure: "CAISO SP15 DA maximum on each year's highest-load day, lowest over the years ($/MWh)",
+    band: [300, 2000],
+    source: 'Sep 2022 heat (52 GW): SP15 $550+, Palo Verde $1,000; Q2 heat wave DA > $600 [S119][S120]',
+  },
+  ...(['nyiso', 'isone'] as const).map((iso): Target => ({
+    id: `price.topLoadRatio.${iso}`,
+    scope: 'years',
+    item: 2,
+    figure: `${MAIN_NODE[iso]} RT mean in the top 1 % load hours ÷ RT mean of all hours`,
+    band: [2, 15],
+    source:
+      'peak-load hours price at several times the mean (NYC RT near $2,000 in the Jul 2026 heat; ISO-NE RCP shortage 2025-06-24) [S122][S77]',
+  })),
+  // 3. Real-time deviations persist and concentrate in tight hours.
+  ...perIso((iso) => ({
+    id: `price.rtDaLag1.${iso}`,
+    scope: 'sample',
+    item: 3,
+    figure: `lag-1-hour autocorrelation of RT − DA at ${MAIN_NODE[iso]}`,
+    band: [0.4, 0.95],
+    source: 'hourly RT−DA spreads are autocorrelated ~0.5–0.7 (ramps and shortages last hours) [S126]',
+  })),
+  ...perIso((iso) => ({
+    id: `price.spikesInTightHours.${iso}`,
+    scope: 'sample',
+    item: 3,
+    figure: `share of RT spikes (RT > DA + max(50, DA)) at ${MAIN_NODE[iso]} in the top 15 % net-load or steepest-10 % ramp hours (%)`,
+    band: [60, 100],
+    source: 'price spikes concentrate in a few hundred tight/ramp hours [S115][S126]',
+  })),
+  ...perIso((iso) => ({
+    id: `price.daMinusRt.${iso}`,
+    scope: 'sample',
+    item: 0,
+    figure: `mean DA − RT at ${MAIN_NODE[iso]} ($/MWh)`,
+    band: [-3, 4],
+    source: 'a modest DA premium (ISO-NE 2024 monthly −$0.73…+$4.23) [S44][S125]',
+  })),
+  // 4. Weather extremes.
+  ...perIso((iso) => ({
+    id: `weather.winterKurtosis.${iso}`,
+    scope: 'winters',
+    item: 4,
+    figure: 'excess kurtosis of DJF daily-mean poptemp anomalies',
+    band: [0.5, 8],
+    source: 'winter temperature anomalies are fat-tailed and cold-skewed (Arctic outbreaks: Uri 2021, Elliott 2022) [S101][S105]',
+  })),
+  ...perIso((iso) => ({
+    id: `weather.winterSkew.${iso}`,
+    scope: 'winters',
+    item: 4,
+    figure: 'skewness of DJF daily-mean poptemp anomalies',
+    band: [-3, -0.1],
+    source: 'cold outbreaks make the winter anomaly distribution negatively skewed',
+  })),
+  {
+    id: 'weather.ercotColdestDay',
+    scope: 'winters',
+    item: 4,
+    figure: 'ERCOT coldest daily-mean poptemp over the period (°C)',
+    band: [-12, -4],
+    source: 'Uri (Feb 2021): Texas population-weighted daily means near −8 °C; Dec 2022 and Jan 2024 near −3 to −6 °C',
+  },
+  {
+    id: 'load.ercotWinterPeak',
+    scope: 'winters',
+    item: 4,
+    figure: 'ERCOT highest Dec–Feb hourly load over the period (GW)',
+    band: [72, 82],
+    source: 'ERCOT winter peaks 74.5–78 GW (Dec 2022, Jan 2024); Uri demand ~76 GW before shedding [S66][S67]',
+  },
+  {
+    id: 'outage.ercotMax',
+    scope: 'winters',
+    item: 4,
+    figure: 'ERCOT largest daily thermal outage over the period (GW)',
+    band: [20, 35],
+    source: 'Uri: ~28 GW thermal out (46 GW with wind) [S100][S101]',
+  },
+  {
+    id: 'outage.pjmMax',
+    scope: 'winters',
+    item: 4,
+    figure: 'PJM largest daily outage over the period (GW)',
+    band: [30, 50],
+    source: 'Elliott: ~46–47 GW forced out; Jan 2024 cold 16 GW [S104][S105]',
+  },
+  {
+    id: 'gas.henryMax',
+    scope: 'years',
+    item: 4,
+    figure: 'Henry Hub daily maximum over the period ($/MMBtu)',
+    band: [8, 30],
+    source: 'Uri cash ~$24 (Feb 2021); other cold snaps $7–10 [S50]',
+  },
+  // 5. Load predictability beyond a few days.
+  ...perIso((iso) => ({
+    id: `load.mape.d1.${iso}`,
+    scope: 'sample',
+    item: 0,
+    figure: 'demand MAPE, optimized, day 1 (%)',
+    band: [1.5, 3.5],
+    source: 'ISO day-ahead load forecast MAPE 1.5–3.5 % (EIA-930; ISO reports) [S1]',
+  })),
+  ...perIso((iso) => ({
+    id: `load.mape.d7.${iso}`,
+    scope: 'sample',
+    item: 5,
+    figure: 'demand MAPE, optimized, day 7 (%)',
+    band: [5, 6.5],
+    source: 'load MAPE ladder, day 7 5–6.5 % (C, from EIA lead-time analysis [S4] and temperature error growth)',
+  })),
+  ...perIso((iso) => ({
+    id: `load.mape.d10to14.${iso}`,
+    scope: 'sample',
+    item: 5,
+    figure: 'demand MAPE, optimized, mean of days 10 and 14 (%)',
+    band: [6, 9],
+    source: 'load MAPE ladder, days 10–15 6–9 % (≈ climatology-driven) (C, [S4])',
+  })),
+  ...perIso((iso) => ({
+    id: `load.mape.normal.${iso}`,
+    scope: 'sample',
+    item: 5,
+    figure: 'demand MAPE, normal (climatology) model (%)',
+    band: [7, 10],
+    source: '"normal" (climatology) load model 7–10 % year-round (C, [S4])',
+  })),
+  // 6. Wind.
+  ...perIso((iso) => ({
+    id: `wind.cf.${iso}`,
+    scope: 'years',
+    item: 6,
+    figure: 'wind capacity factor over the period (%)',
+    band: WIND_CF[iso],
+    source: 'EIA-923 fleet capacity factors 2023–2024 (US 33.5 %; TX ~34–36 %, NY ~24 %, CA ~30 %) [S91][S92]',
+  })),
+  {
+    id: 'wind.winterCf.ercot',
+    scope: 'years',
+    item: 6,
+    figure: 'ERCOT Dec–Feb wind capacity factor (%)',
+    band: [30, 42],
+    source: 'ERCOT winter fleet CF ~33–40 % (Dec 2023–Feb 2024) [S80]',
+  },
+  {
+    id: 'wind.winterCf.nyiso',
+    scope: 'years',
+    item: 6,
+    figure: 'NYISO Dec–Feb wind capacity factor (%)',
+    band: [22, 34],
+    source: 'NYISO winter fleet CF ~28–32 % [S88]',
+  },
+  {
+    id: 'wind.hoursOver80.ercot',
+    scope: 'years',
+    item: 6,
+    figure: 'ERCOT hours a year with fleet wind above 80 % of capacity',
+    band: [0, 150],
+    source: "ERCOT's record wind hours are ~75–80 % of installed capacity [S80]",
+  },
+  {
+    id: 'wind.peakMonth.caiso',
+    scope: 'years',
+    item: 6,
+    figure: 'CAISO month (1–12) with the highest wind capacity factor',
+    band: [4, 7],
+    source: 'California wind peaks in late spring/summer (thermal low) [S91][S93]',
+  },
+  // 7. Negative prices in the right places.
+  {
+    id: 'price.caisoNegativeMarch',
+    scope: 'years',
+    item: 7,
+    figure: 'CAISO SP15 negative RT hours in March (mean over the years)',
+    band: [60, 200],
+    source: '105 negative RT hours in March 2023 [S47]',
+  },
+  {
+    id: 'price.caisoNegativeSpring',
+    scope: 'years',
+    item: 7,
+    figure: 'CAISO SP15 negative RT hours March–May (mean over the years)',
+    band: [200, 700],
+    source: 'hundreds of negative spring hours, peaking April–May middays [S47][S48]',
+  },
+  {
+    id: 'price.sppRtNegative',
+    scope: 'years',
+    item: 7,
+    figure: 'SPP SPPNORTH_HUB share of negative RT hours (%)',
+    band: [12, 18],
+    source: 'SPP: 15.2 % of RT intervals negative (2024) [S46]',
+  },
+  {
+    id: 'price.sppDaNegative',
+    scope: 'years',
+    item: 7,
+    figure: 'SPP SPPNORTH_HUB share of negative DA hours (%)',
+    band: [6, 12],
+    source: 'SPP: 9.9 % of DA intervals negative (2024), less than RT [S46]',
+  },
+  // 8. Shapes and spreads.
+  ...perIso((iso) => ({
+    id: `price.onOffPeak.${iso}`,
+    scope: 'sample',
+    item: 8,
+    figure: `RT on-peak (weekdays 07–22 local) ÷ off-peak mean at ${MAIN_NODE[iso]}`,
+    band: [1.2, 1.8],
+    source: 'on-peak ≈ 9–12 × gas vs off-peak 7–9 × gas (docs §3a rule of thumb); PJM/ERCOT 5×16 vs 7×8 ratios 1.2–1.6',
+  })),
+  {
+    id: 'price.isoneSummer.2024',
+    scope: 'years',
+    item: 8,
+    figure: 'ISO-NE .H.INTERNAL_HUB RT mean Jun–Aug 2024 ($/MWh)',
+    band: [30, 45],
+    source: 'ISO-NE 2024 monthly RT $31 (Jun), ~$40 (Jul–Aug) [S44]',
+  },
+  {
+    id: 'price.misoShoulder.2024',
+    scope: 'years',
+    item: 8,
+    figure: 'MISO INDIANA.HUB RT mean Apr–May and Sep–Nov 2024 ($/MWh)',
+    band: [22, 32],
+    source: 'MISO RT $26 (Oct 2024), $22–30 in 2024 shoulder months [S64][S65]',
+  },
+  {
+    id: 'price.ercotWestToNorth.2024',
+    scope: 'years',
+    item: 8,
+    figure: 'ERCOT HB_WEST ÷ HB_NORTH RT mean, 2024',
+    band: [0.6, 1.0],
+    source: 'HB_WEST trades at a congestion discount to North, not at Waha gas (2024: ~$19–24 vs ~$26) [S49][S124]',
+  },
+  {
+    id: 'price.pjmWest.2024',
+    scope: 'years',
+    item: 0,
+    figure: 'PJM WESTERN HUB RT mean, 2024 ($/MWh)',
+    band: [28, 40],
+    source: 'PJM RT load-weighted $33.74 (2024) [S40]',
+  },
+  ...perIso((iso) => ({
+    id: `price.withinFloorCap.${iso}`,
+    scope: 'sample',
+    item: 8,
+    figure: "share of hub RT and DA hours within the ISO's [floor, cap] (%)",
+    band: [100, 100],
+    source: 'offer floors and caps of each market bound its prices (ISO tariffs)',
+  })),
+  // 9. Load levels.
+  ...perIso((iso) => ({
+    id: `load.yearsAboveRecord.${iso}`,
+    scope: 'years',
+    item: 9,
+    figure: `years whose peak exceeds the all-time record (${RECORD_PEAK_GW[iso]} GW)`,
+    band: [0, 0],
+    source: 'record peaks, docs §2a [S60]–[S77]',
+  })),
+  {
+    id: 'load.isoneSummerPeak',
+    scope: 'years',
+    item: 9,
+    figure: 'ISO-NE highest Jun–Aug hourly load over the period (GW)',
+    band: [24, 27.5],
+    source: 'ISO-NE summer peaks 24.9 GW (2024), 26.6 GW (2025-06-24) [S76][S77]',
+  },
+  ...perIso((iso) => ({
+    id: `load.min.${iso}`,
+    scope: 'years',
+    item: 9,
+    figure: 'minimum hourly load over the period (GW)',
+    band: MIN_LOAD_GW[iso],
+    source: 'minimum loads, docs §2a (C)',
+  })),
+  ...perIso((iso) => ({
+    id: `load.growth.${iso}`,
+    scope: 'years',
+    item: 9,
+    figure: 'growth of the annual mean load between the first and last full years of the period (%/yr)',
+    band: LOAD_GROWTH[iso],
+    source: 'EIA-930 annual demand: ERCOT ~+4 %/yr (2023–2025), PJM +1–2 %/yr (data centres), others ~flat',
+  })),
+  ...perIso((iso) => ({
+    id: `load.bridgeDays.${iso}`,
+    scope: 'years',
+    item: 9,
+    figure: 'bridge days (Fri after Thanksgiving, Dec 24/26/31 on weekdays) vs the same weekday ±1–2 weeks (% of load)',
+    band: [-9, -3],
+    source: 'bridge days behave between a weekday and a holiday (ISO load forecasting practice; docs §6)',
+  })),
+];
+
+export type Verdict = 'in band' | 'LOW' | 'HIGH' | 'n/a';
+
+export function verdictOf(value: number | undefined, band: readonly [number, number]): Verdict {
+  if (value === undefined || !Number.isFinite(value)) return 'n/a';
+  if (value < band[0]) return 'LOW';
+  if (value > band[1]) return 'HIGH';
+  return 'in band';
+}
+
+export function formatBand(band: readonly [number, number]): string {
+  const [lo, hi] = band;
+  if (lo === hi) return `= ${lo}`;
+  if (hi === Infinity) return `≥ ${lo}`;
+  if (lo === -Infinity) return `≤ ${hi}`;
+  return `${lo} – ${hi}`;
+}

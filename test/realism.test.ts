@@ -1,0 +1,96 @@
+/**
+ * The realism audit on a sample (issue 14): the figures `npm run realism` judges over whole
+ * years, computed here over a few weeks of each season (and every winter day for the weather
+ * tails), through the query layer as the API serves them. The test fails when a figure leaves
+ * its band in scripts/realism/targets.ts; figures that need whole years (annual means, hours a
+ * year) are left to the full report.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+process.env.GRIDCAST_CACHE_MB ??= '0';
+const { ISO_CODES, ISOS } = await import('../src/catalog/isos.ts');
+const { addDays, compareDates } = await import('../src/time/zones.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
+const { auditIso } = await import('../scripts/realism/audit.ts');
+const { capacityAt, sampleAudit, seriesOf } = await import('../scripts/realism/sample.ts');
+const { TARGETS, formatBand, verdictOf } = await import('../scripts/realism/targets.ts');
+
+const world = new WeatherWorld();
+const NOW_MS = Date.parse('2026-11-20T00:00:00Z');
+
+type Day = { year: number; month: number; day: number };
+
+function days(from: Day, count: number): Day[] {
+  return Array.from({ length: count }, (_, i) => addDays(from, i));
+}
+
+/** Two weeks from each season of 2026 (within forecast history, so forecasts are scored too). */
+const SEASONS: Day[] = [
+  ...days({ year: 2026, month: 1, day: 12 }, 14),
+  ...days({ year: 2026, month: 4, day: 6 }, 14),
+  ...days({ year: 2026, month: 7, day: 13 }, 14),
+  ...days({ year: 2026, month: 10, day: 5 }, 14),
+];
+
+/** Every December–February day of the four winters of history (the weather tails need them all). */
+const WINTERS: Day[] = [];
+for (let d: Day = { year: 2023, month: 1, day: 1 }; compareDates(d, { year: 2026, month: 2, day: 28 }) <= 0; d = addDays(d, 1)) {
+  if (d.month === 12 || d.month <= 2) WINTERS.push(d);
+}
+
+/** Figures of a scope out of their band, and expected figures that were not computed. */
+function check(values: Map<string, number>, scope: 'sample' | 'winters', expected: string[]): string[] {
+  const problems: string[] = [];
+  for (const id of expected) if (!Number.isFinite(values.get(id))) problems.push(`${id}: not computed`);
+  for (const t of TARGETS.filter((target) => target.scope === scope)) {
+    const v = values.get(t.id);
+    const verdict = verdictOf(v, t.band);
+    if (verdict === 'LOW' || verdict === 'HIGH') problems.push(`${t.id} = ${v!.toFixed(2)}, band ${formatBand(t.band)} (${t.figure})`);
+  }
+  return problems;
+}
+
+for (const iso of ISO_CODES) {
+  test(`realism sample: ${iso}, two weeks of each season of 2026`, () => {
+    // Figures that need whole years or every winter are not judged on this sample.
+    const values = sampleAudit(world, iso, SEASONS, NOW_MS);
+    const expected = [
+      `load.mape.d1.${iso}`,
+      `load.mape.d7.${iso}`,
+      `load.mape.d10to14.${iso}`,
+      `load.mape.normal.${iso}`,
+      `price.daForecastMape.d1.${iso}`,
+      `price.daForecastGrowth.${iso}`,
+      `price.onOffPeak.${iso}`,
+      `price.rtDaLag1.${iso}`,
+      `price.withinFloorCap.${iso}`,
+    ];
+    assert.deepEqual(check(values, 'sample', expected), []);
+  });
+}
+
+test('realism sample: weather tails, winter peaks and cold outages over the four winters', () => {
+  const values = new Map<string, number>();
+  for (const iso of ISO_CODES) {
+    const series = (metric: 'demand' | 'poptemp' | 'outage') => seriesOf(world, iso, metric, WINTERS, NOW_MS);
+    const audit = auditIso({
+      iso,
+      timezone: ISOS[iso].timezone,
+      poptemp: series('poptemp'),
+      demand: iso === 'ercot' ? series('demand') : undefined,
+      outage: iso === 'ercot' || iso === 'pjm' ? series('outage') : undefined,
+      windCapacityAt: capacityAt(iso, 'wind'),
+      demandMape: new Map(),
+    });
+    for (const [id, v] of audit) values.set(id, v);
+  }
+  const expected = [
+    ...ISO_CODES.flatMap((iso) => [`weather.winterKurtosis.${iso}`, `weather.winterSkew.${iso}`]),
+    'weather.ercotColdestDay',
+    'load.ercotWinterPeak',
+    'outage.ercotMax',
+    'outage.pjmMax',
+  ];
+  assert.deepEqual(check(values, 'winters', expected), []);
+});

@@ -47,7 +47,6 @@ process.env.GRIDCAST_CACHE_MB ??= '0';
 const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
 const { metricSpec } = await import('../src/catalog/metrics.ts');
-const { plantFirstHour, plantsOf } = await import('../src/catalog/plants.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
 const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
@@ -55,7 +54,7 @@ const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
 const { auditGas, auditIso } = await import('./realism/audit.ts');
 const { MAIN_NODE, TARGETS, formatBand, verdictOf } = await import('./realism/targets.ts');
-const { daForecastMape, reportedNodes } = await import('./realism/sample.ts');
+const { capacityAt, daForecastMape, reportedNodes } = await import('./realism/sample.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
 const {
@@ -317,30 +316,8 @@ function specOf(metric: RegionMetric): MetricSpec {
 }
 
 /** Capacity (MW) of an ISO's plants of a type that operate at an epoch hour. */
-class Capacity {
-  private readonly starts: number[];
-  private readonly cum: number[];
-  readonly total: number;
-
-  constructor(iso: IsoCode, type: 'wind' | 'solar') {
-    const plants = [...plantsOf(iso, type)].map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
-    this.starts = plants.map((p) => p.start);
-    this.cum = [];
-    let sum = 0;
-    for (const p of plants) this.cum.push((sum += p.mw));
-    this.total = sum;
-  }
-
-  at(hour: number): number {
-    let lo = 0;
-    let hi = this.starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.starts[mid] <= hour) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : this.cum[lo - 1];
-  }
+interface Capacity {
+  at(hour: number): number;
 }
 
 class ErrorSum {
@@ -980,7 +957,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       return message(e);
     }
   };
-  const caps = { wind: new Capacity(iso, 'wind'), solar: new Capacity(iso, 'solar') } as Record<string, Capacity>;
+  const caps: Record<string, Capacity> = { wind: { at: capacityAt(iso, 'wind') }, solar: { at: capacityAt(iso, 'solar') } };
 
   // 1. Forecast error by lead.
   const errorRows: string[][] = [];
@@ -1165,7 +1142,7 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
     solar: ps,
     poptemp: pt,
     outage: periodActuals.get('outage'),
-    windCapacityAt: (h) => caps.wind.at(h),
+    windCapacityAt: caps.wind.at,
     demandMape,
     prices: prices.truth,
     daForecastMape: daForecast?.mape,

@@ -36,7 +36,7 @@ function isSecretName(rawName: string): boolean {
 const holdsKey = (raw: string) => KEY_SHAPE.test(decodeQueryComponent(raw));
 
 /** The URL with the value of every key parameter (however spelled), and anything shaped like a key, replaced by `[redacted]`. */
-export function redactUrl(url: string): string {
+export function redactRequestUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q < 0 ? url : url.slice(0, q))
     .split('/')
@@ -69,7 +69,7 @@ export function loggerOptions(option: LogOption | undefined): FastifyServerOptio
   return {
     ...(option === true ? {} : { stream: option.stream }),
     serializers: {
-      req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      req: (req) => ({ method: req.method, url: redactRequestUrl(req.url), remoteAddress: req.ip }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       err: serializeError,
     },

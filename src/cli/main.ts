@@ -8,7 +8,7 @@ import { buildApp } from '../api/app.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { formatSubscriptions, isLevel, isSubscriptionIso, LEVELS, SUBSCRIPTION_ISOS, type Subscription } from '../store/keys.ts';
 import { openStore, type Store } from '../store/store.ts';
-import { redactUrl } from '../store/postgres.ts';
+import { databaseUrlWithoutPassword } from '../store/postgres.ts';
 import { parseRateLimits } from '../api/rateLimits.ts';
 import { MAX_NAME_LENGTH } from '../api/admin.ts';
 import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../api/params.ts';
@@ -55,7 +55,7 @@ function dataDir(args: ParsedArgs): string {
 
 /** Where the store is, for messages (the database URL without its password). */
 function storeLocation(args: ParsedArgs): string {
-  return process.env.DATABASE_URL ? `database ${redactUrl(process.env.DATABASE_URL)}` : `data in ${dataDir(args)}`;
+  return process.env.DATABASE_URL ? `database ${databaseUrlWithoutPassword(process.env.DATABASE_URL)}` : `data in ${dataDir(args)}`;
 }
 
 function openCliStore(args: ParsedArgs, command: string): Promise<Store> {

@@ -35,7 +35,7 @@ export async function openPostgres(url: string): Promise<Sql> {
   // Fail fast with a clear error when the server is unreachable or the URL is wrong.
   const probe = await pool.connect().catch(async (e: Error) => {
     await pool.end();
-    throw new Error(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${e.message}`);
+    throw new Error(`cannot connect to PostgreSQL at ${databaseUrlWithoutPassword(url)}: ${e.message}`);
   });
   probe.release();
   return {
@@ -64,6 +64,6 @@ export async function openPostgres(url: string): Promise<Sql> {
 }
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+export function databaseUrlWithoutPassword(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 }

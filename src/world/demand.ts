@@ -86,16 +86,31 @@ const SUNDAY = 0.905;
 /** Year-to-year spread of a holiday's true depth (relative, uniform ±). */
 const HOLIDAY_SPREAD = 0.03;
 /**
+ * Bridge days: weekdays many take off (the Friday after Thanksgiving, Dec 24, Dec 26, Dec 31,
+ * the Friday after a Thursday Independence Day, the Monday before a Tuesday one, Jan 2 on a
+ * Friday) load ~5 % under a normal weekday of similar weather (ISO load forecasting manuals
+ * treat them as special days; e.g. PJM Manual 19 and ERCOT's holiday load reports).
+ */
+const BRIDGE_DAY = 0.95;
+/** Reference instant of the ISOs' growth rates (DemandParams.growthPerYear): mid-2025, loads as calibrated. */
+const GROWTH_REFERENCE_HOUR = Date.UTC(2025, 6, 1) / 3_600_000;
+const HOURS_PER_YEAR = 8766;
+/**
  * Parts of the load noise: an ISO-wide slow part (level shifts over days), an ISO-wide part
  * over hours and a zone part. `hours` is the lattice spacing of the value noise, `weight` its
  * share (squares sum to about 1), `memoryHours` the e-folding lead time over which a forecast
  * still knows it (divided by the skill's errorScale: the ISO forgets faster).
  */
-const NOISE_PARTS = [
+const NOISE_PARTS: readonly { stream: number; scope: 'iso' | 'zone'; hours: number; weight: number; memoryHours: number; sd?: number }[] = [
   { stream: 1, scope: 'iso', hours: 72, weight: 0.75, memoryHours: 96 },
   { stream: 2, scope: 'iso', hours: 16, weight: 0.55, memoryHours: 16 },
   { stream: 3, scope: 'zone', hours: 6, weight: 0.35, memoryHours: 6 },
-] as const;
+  // Slow drift of behaviour and economy (industrial runs, holidays of large customers, data
+  // centres ramping): ~10-day swings of a few percent that no weather forecast explains. A run
+  // knows it for a few days only, so load errors keep growing past day 5 (docs/realism-targets.md
+  // §1a: day-7 MAPE 5–6.5 %, days 10–14 6–9 %) while day 1 hardly changes.
+  { stream: 4, scope: 'iso', hours: 240, weight: 1, memoryHours: 110, sd: 0.032 },
+];
 
 // ---------------------------------------------------------------------------------------------
 // Daily shapes (local clock hour 0–23; each normalised to mean 1)
@@ -182,16 +197,37 @@ export function nercHolidayOf(d: CivilDate): number {
   return m.get(dayNumber(d)) ?? -1;
 }
 
-/** Calendar factor of a day, nominal (what forecasts assume) and true. */
+/** True for a weekday bridge day (see BRIDGE_DAY), which is no NERC holiday itself. */
+export function isBridgeDay(d: CivilDate): boolean {
+  const wd = weekdayOf(d);
+  if (wd === 0 || wd === 6 || nercHolidayOf(d) >= 0) return false;
+  if (d.month === 12 && (d.day === 24 || d.day === 26 || d.day === 31)) return true;
+  if (d.month === 1 && d.day === 2 && wd === 5) return true;
+  if (d.month === 11 && wd === 5 && d.day === nthWeekday(d.year, 11, 4, 4) + 1) return true;
+  if (d.month === 7 && ((d.day === 5 && wd === 5) || (d.day === 3 && wd === 1))) return true;
+  return false;
+}
+
+/** Calendar factor of a day, nominal (what forecasts, the `normal` too, assume) and true. */
 function calendarFactors(d: CivilDate): { nominal: number; truth: number; weekendLike: boolean } {
   const holiday = nercHolidayOf(d);
   if (holiday >= 0) {
     const spread = HOLIDAY_SPREAD * signedUnit(seedOf('demand:holiday'), d.year, holiday);
     return { nominal: SUNDAY, truth: SUNDAY * (1 + spread), weekendLike: true };
   }
+  if (isBridgeDay(d)) return { nominal: BRIDGE_DAY, truth: BRIDGE_DAY, weekendLike: true };
   const wd = weekdayOf(d);
   const f = wd === 0 ? SUNDAY : wd === 6 ? SATURDAY : 1;
   return { nominal: f, truth: f, weekendLike: wd === 0 || wd === 6 };
+}
+
+/**
+ * Load growth factor of an ISO at an hour: (1 + growthPerYear)^(years from mid-2025), a pure
+ * function of the valid hour (so issued forecasts never change; every model knows it).
+ */
+export function growthFactor(iso: IsoCode, hour: number): number {
+  const g = DEMAND_PARAMS[iso].growthPerYear;
+  return g === 0 ? 1 : (1 + g) ** ((hour - GROWTH_REFERENCE_HOUR) / HOURS_PER_YEAR);
 }
 
 /** Summer weight of a day (0 mid-January → 1 mid-July), from the day of the year. */
@@ -576,14 +612,15 @@ export class RegionWeatherComputer {
     }
     const noise = this.noise(region);
     d = new Float64Array(n);
+    const depth = 1 - p.shapeFlatten;
     for (let i = 0; i < n; i++) {
       const h = this.localHour[i];
       const s = this.summer[i];
-      let shape = (1 - s) * WINTER_WEEKDAY[h] + s * SUMMER_WEEKDAY[h];
+      let shape = 1 + depth * ((1 - s) * WINTER_WEEKDAY[h] + s * SUMMER_WEEKDAY[h] - 1);
       if (this.weekendLike[i]) shape *= WEEKEND_MORNING[h];
       shape -= p.btmSolar * (0.5 + 0.5 * s) * BTM_SHAPE[h];
       const weather = p.heatSlopeMwPerC * heat[i] * HEAT_SHAPE[h] + p.coolSlopeMwPerC * cool[i] * COOL_SHAPE[h];
-      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * (1 + noise[i]);
+      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * growthFactor(region.iso, this.validHours[i]) * (1 + noise[i]);
     }
     this.demandCache.set(region.id, d);
     return d;
@@ -591,7 +628,7 @@ export class RegionWeatherComputer {
 
   /** Relative load noise of a zone on every row, as the rows' run knows it (all of it for truth). */
   private noise(region: Region): Float64Array {
-    const scale = DEMAND_PARAMS[region.iso].noiseSd / VALUE_NOISE1_SD;
+    const noiseSd = DEMAND_PARAMS[region.iso].noiseSd;
     const out = new Float64Array(this.n);
     const skill = this.batch.skill;
     const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
@@ -599,7 +636,7 @@ export class RegionWeatherComputer {
       const name = `load-noise:${part.scope === 'iso' ? region.iso : region.id}`;
       const walker = new ValueNoise1Walker(seedOf(name), part.stream);
       const memory = this.noiseMemory[k];
-      const w = scale * part.weight;
+      const w = ((part.sd ?? noiseSd) * part.weight) / VALUE_NOISE1_SD;
       for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
       if (member === null) return;
       // An ensemble member draws what its run does not know of the noise: a part shared by

@@ -38,8 +38,15 @@ const HENRY_WINTER = 0.1;
 /** Log response per °C of national anomaly, weighted by how much heating (or cooling) the season needs. */
 const HEATING_PER_C = 0.016;
 const COOLING_PER_C = 0.01;
-/** Extra log response to severe national cold: per (°C below −8 °C anomaly)². */
-const SEVERE_COLD = 0.004;
+/**
+ * Extra log response to severe national cold: per (°C below a −4 °C anomaly)², capped. Supply
+ * freezes off and heating demand peaks together, so an Uri-class week (national anomaly around
+ * −10 °C) multiplies the cash price several times: Henry Hub cash ~$24 in February 2021 against
+ * ~$3 before (EIA, Natural Gas Weekly Update, 2021-02-18); Elliott ~$7–8 from ~$5 (Dec 2022).
+ */
+const SEVERE_COLD_BELOW_C = -4;
+const SEVERE_COLD = 0.035;
+const SEVERE_COLD_CAP = 2.3;
 /** Slow state X: AR(1) per trading day, and the daily shock. */
 const X_PHI = 0.99;
 const X_SD = 0.13;
@@ -232,7 +239,7 @@ function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): {
 function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
   const { anomaly, heating } = nationalAnomaly(temps, t);
   const cooling = Math.max(0, 1 - heating * 1.5);
-  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + SEVERE_COLD * Math.max(0, -anomaly - 8) ** 2;
+  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + Math.min(SEVERE_COLD_CAP, SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2);
 }
 
 // ---------------------------------------------------------------------------------------------

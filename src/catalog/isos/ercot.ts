@@ -77,15 +77,17 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 44_320,
+    baseMw: 51_100,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_500,
-    heatConvex: 1,
+    heatSlopeMwPerC: 1_350,
+    heatConvex: 0.6,
     coolBaseC: 19,
-    coolSlopeMwPerC: 1_130,
+    coolSlopeMwPerC: 760,
     coolCurve: 0.02,
     btmSolar: 0,
     noiseSd: 0.035,
+    shapeFlatten: 0.1,
+    growthPerYear: 0.04,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 85_000,

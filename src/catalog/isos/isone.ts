@@ -62,10 +62,12 @@ export const isone = defineIsoProfile({
     heatSlopeMwPerC: 220,
     heatConvex: 0.3,
     coolBaseC: 18.5,
-    coolSlopeMwPerC: 580,
+    coolSlopeMwPerC: 700,
     coolCurve: 0.03,
     btmSolar: 0.04,
     noiseSd: 0.022,
+    shapeFlatten: 0,
+    growthPerYear: 0.006,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 25_000,

@@ -77,6 +77,14 @@ export interface DemandParams {
   btmSolar: number;
   /** Standard deviation of the relative load noise. */
   noiseSd: number;
+  /** Fraction by which the daily load shape is flattened (0: the common shapes; higher lifts night minima). */
+  shapeFlatten: number;
+  /**
+   * Relative load growth per year (ISO-wide, all hours), from mid-2025 (world/demand.ts
+   * growthFactor): ERCOT ~4 %/yr (ERCOT long-term load forecast, 2024: large loads and
+   * population), PJM ~1.5 %/yr (PJM 2025 load forecast report: data centres), others ≲ 1 %/yr.
+   */
+  growthPerYear: number;
 }
 
 /** Per-ISO behaviour, as fractions of the thermal fleet (calibrated by scripts/outage-calibration.ts). */

@@ -47,7 +47,7 @@ export interface ExtremeEvent {
 }
 
 /** Mean number of Arctic outbreaks per winter (Dec–Feb) and of heat domes per summer (Jun–Aug). */
-export const WINTER_RATE = 2.2;
+export const WINTER_RATE = 2.8;
 export const SUMMER_RATE = 1.6;
 /** Lead (hours) at which a run knows half of an event; the exponent of the fall-off. */
 export const KNOWN_HALF_HOURS = 132;
@@ -82,12 +82,16 @@ const ANCHORS: Anchor[] = [
   { name: 'uri', kind: 'cold', onset: '2021-02-10T12:00Z', end: '2021-02-20T00:00Z', from: [44, -101], to: [32.5, -97], sigmaKm: 950, amplitudeC: -22 },
   // Winter Storm Elliott: a flash freeze from the Plains to the East, Dec 22–26 2022.
   { name: 'elliott', kind: 'cold', onset: '2022-12-21T06:00Z', end: '2022-12-27T12:00Z', from: [46, -97], to: [38.5, -80], sigmaKm: 950, amplitudeC: -20 },
+  // February 3–4 2023: a short, brutal Arctic blast over New England and New York (Boston −23 °C).
+  { name: 'feb2023ne', kind: 'cold', onset: '2023-02-02T06:00Z', end: '2023-02-06T00:00Z', from: [47, -74], to: [42.5, -70.5], sigmaKm: 650, amplitudeC: -13 },
+  // Late February 2023: an unusually cold trough over California (snow in the Los Angeles hills).
+  { name: 'feb2023west', kind: 'cold', onset: '2023-02-21T00:00Z', end: '2023-02-28T00:00Z', from: [41, -121], to: [35, -118], sigmaKm: 700, amplitudeC: -11 },
   // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16).
-  { name: 'jan2024', kind: 'cold', onset: '2024-01-12T00:00Z', end: '2024-01-19T00:00Z', from: [45, -103], to: [32, -96.5], sigmaKm: 900, amplitudeC: -21 },
+  { name: 'jan2024', kind: 'cold', onset: '2024-01-12T00:00Z', end: '2024-01-19T00:00Z', from: [45, -103], to: [31.5, -97], sigmaKm: 900, amplitudeC: -23 },
   // January 20–23 2025: Arctic outbreak over the East and the Gulf coast (PJM winter peak record Jan 22).
-  { name: 'jan2025', kind: 'cold', onset: '2025-01-18T12:00Z', end: '2025-01-24T12:00Z', from: [46, -92], to: [37, -80], sigmaKm: 950, amplitudeC: -17 },
+  { name: 'jan2025', kind: 'cold', onset: '2025-01-18T12:00Z', end: '2025-01-24T12:00Z', from: [46, -92], to: [37, -80], sigmaKm: 950, amplitudeC: -14 },
   // Late June 2025: heat dome over the Ohio Valley and the Eastern Seaboard.
-  { name: 'jun2025', kind: 'heat', onset: '2025-06-20T00:00Z', end: '2025-06-27T00:00Z', from: [39.5, -83], to: [40.5, -75], sigmaKm: 750, amplitudeC: 7 },
+  { name: 'jun2025', kind: 'heat', onset: '2025-06-20T00:00Z', end: '2025-06-27T00:00Z', from: [39.5, -83], to: [40.5, -75], sigmaKm: 750, amplitudeC: 5 },
 ];
 
 function anchorEvent(a: Anchor, id: number): ExtremeEvent {
@@ -145,7 +149,8 @@ function seasonEvents(seed: number, kind: ExtremeKind, year: number): ExtremeEve
         buildHours: (0.3 + 0.1 * u(3)) * hours,
         decayHours: (0.25 + 0.1 * u(4)) * hours,
         lat: 42 + 8 * u(5),
-        lon: -108 + 22 * u(6),
+        // Mostly over the Plains and the Midwest; some into the West or the Northeast.
+        lon: -122 + 50 * u(6) ** 0.9,
         latPerHour: -(1 + 2.5 * u(7)) / 24,
         lonPerHour: (3 * u(8)) / 24,
         sigmaKm: 450 + 500 * u(9),

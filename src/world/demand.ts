@@ -101,16 +101,22 @@ const HOURS_PER_YEAR = 8766;
  * share (squares sum to about 1), `memoryHours` the e-folding lead time over which a forecast
  * still knows it (divided by the skill's errorScale: the ISO forgets faster).
  */
-const NOISE_PARTS: readonly { stream: number; scope: 'iso' | 'zone'; hours: number; weight: number; memoryHours: number; sd?: number }[] = [
+const NOISE_PARTS = [
   { stream: 1, scope: 'iso', hours: 72, weight: 0.75, memoryHours: 96 },
   { stream: 2, scope: 'iso', hours: 16, weight: 0.55, memoryHours: 16 },
   { stream: 3, scope: 'zone', hours: 6, weight: 0.35, memoryHours: 6 },
-  // Slow drift of behaviour and economy (industrial runs, holidays of large customers, data
-  // centres ramping): ~10-day swings of a few percent that no weather forecast explains. A run
-  // knows it for a few days only, so load errors keep growing past day 5 (docs/realism-targets.md
-  // §1a: day-7 MAPE 5–6.5 %, days 10–14 6–9 %) while day 1 hardly changes.
-  { stream: 4, scope: 'iso', hours: 240, weight: 1, memoryHours: 110, sd: 0.032 },
-];
+] as const;
+/**
+ * Slow drift of load that no weather explains (industrial runs, large customers' schedules,
+ * data centres ramping, the economy): ISO-wide swings of DemandParams.driftSd over ~DRIFT_HOURS. A run knows
+ * the drift only as it stood when the run was made, and trusts it less the further ahead
+ * (persistence damped as exp(−lead/DRIFT_PERSIST_HOURS)), so load errors keep growing past day 5
+ * and the `normal` model (which knows none of it) is worse than any run: docs/realism-targets.md
+ * §1a working ladder, day 7 5–6.5 %, days 10–15 6–9 %, normal 7–10 %, while day 1 hardly moves.
+ */
+const DRIFT_HOURS = 360;
+const DRIFT_PERSIST_HOURS = 240;
+const DRIFT_STREAM = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Daily shapes (local clock hour 0–23; each normalised to mean 1)
@@ -630,13 +636,14 @@ export class RegionWeatherComputer {
   private noise(region: Region): Float64Array {
     const noiseSd = DEMAND_PARAMS[region.iso].noiseSd;
     const out = new Float64Array(this.n);
+    this.addDrift(region.iso, out);
     const skill = this.batch.skill;
     const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
     NOISE_PARTS.forEach((part, k) => {
       const name = `load-noise:${part.scope === 'iso' ? region.iso : region.id}`;
       const walker = new ValueNoise1Walker(seedOf(name), part.stream);
       const memory = this.noiseMemory[k];
-      const w = ((part.sd ?? noiseSd) * part.weight) / VALUE_NOISE1_SD;
+      const w = (noiseSd * part.weight) / VALUE_NOISE1_SD;
       for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
       if (member === null) return;
       // An ensemble member draws what its run does not know of the noise: a part shared by
@@ -651,5 +658,34 @@ export class RegionWeatherComputer {
       }
     });
     return out;
+  }
+
+  /** Adds the slow load drift (driftSd) as the rows' run knows it: truth, persistence of its value at the run's hour, or nothing (climatology). */
+  private addDrift(iso: IsoCode, out: Float64Array): void {
+    const skill = this.batch.skill;
+    if (skill?.climatology) return;
+    const name = `load-drift:${iso}`;
+    const drift = new ValueNoise1Walker(seedOf(name), DRIFT_STREAM);
+    const atRun = new ValueNoise1Walker(seedOf(name), DRIFT_STREAM);
+    const created = this.batch.createdHours;
+    const member = created && skill?.member !== undefined ? skill.member : null;
+    const shared = member !== null ? new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), DRIFT_STREAM) : null;
+    const own = member !== null ? new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), DRIFT_STREAM) : null;
+    const scale = DEMAND_PARAMS[iso].driftSd / VALUE_NOISE1_SD;
+    for (let i = 0; i < this.n; i++) {
+      const valid = this.validHours[i] + 0.5;
+      const lead = created ? valid - created[i] : 0;
+      if (lead <= 0) {
+        out[i] += scale * drift.at(valid / DRIFT_HOURS);
+        continue;
+      }
+      const persist = Math.exp(-lead / DRIFT_PERSIST_HOURS);
+      out[i] += scale * persist * atRun.at(created![i] / DRIFT_HOURS);
+      if (shared && own) {
+        // An ensemble member draws what persistence does not know (weather/skill.ts memberWeights).
+        const w = memberWeights(persist * persist);
+        out[i] += scale * (w.shared * shared.at(valid / DRIFT_HOURS) + w.own * own.at(valid / DRIFT_HOURS));
+      }
+    }
   }
 }

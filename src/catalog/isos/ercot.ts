@@ -77,15 +77,16 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 51_100,
+    baseMw: 51_400,
     heatBaseC: 13,
     heatSlopeMwPerC: 1_350,
     heatConvex: 0.6,
     coolBaseC: 19,
-    coolSlopeMwPerC: 760,
+    coolSlopeMwPerC: 720,
     coolCurve: 0.02,
     btmSolar: 0,
     noiseSd: 0.035,
+    driftSd: 0.08,
     shapeFlatten: 0.1,
     growthPerYear: 0.04,
   },

@@ -68,7 +68,7 @@ export const miso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 67_000,
+    baseMw: 67_800,
     heatBaseC: 13,
     heatSlopeMwPerC: 1_400,
     heatConvex: 0.1,
@@ -77,6 +77,7 @@ export const miso = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.02,
+    driftSd: 0.065,
     shapeFlatten: 0.1,
     growthPerYear: 0.008,
   },

@@ -89,6 +89,7 @@ export const pjm = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.016,
+    driftSd: 0.065,
     shapeFlatten: 0.3,
     growthPerYear: 0.015,
   },

@@ -77,6 +77,12 @@ export interface DemandParams {
   btmSolar: number;
   /** Standard deviation of the relative load noise. */
   noiseSd: number;
+  /**
+   * Standard deviation of the slow, unforecastable load drift (world/demand.ts): sized so that
+   * the `normal` model's MAPE lands in 7–10 % and day 7 in 5–6.5 % (docs/realism-targets.md §1a);
+   * larger where the weather explains less of the load error (ERCOT's mild winters).
+   */
+  driftSd: number;
   /** Fraction by which the daily load shape is flattened (0: the common shapes; higher lifts night minima). */
   shapeFlatten: number;
   /**

@@ -55,6 +55,9 @@ const KNOWN_POWER = 4;
 /** Amplitude error (relative SD) and timing error (SD, hours) of a run's view, at a lead of one week. */
 const AMPLITUDE_ERROR_AT_WEEK = 0.35;
 const TIMING_ERROR_AT_WEEK_HOURS = 24;
+/** Largest lead factor of the errors (× their size at one week) and largest |z| of a unit value noise (3 / VALUE_NOISE1_SD). */
+const MAX_LEAD_FACTOR = 1.5;
+const MAX_TIMING_SHIFT_HOURS = TIMING_ERROR_AT_WEEK_HOURS * MAX_LEAD_FACTOR * Math.ceil(3 / VALUE_NOISE1_SD);
 /** Error streams vary over this many hours of run time (consecutive runs differ little). */
 const ERROR_RUN_HOURS = 36;
 
@@ -83,9 +86,9 @@ const ANCHORS: Anchor[] = [
   // Winter Storm Elliott: a flash freeze from the Plains to the East, Dec 22–26 2022.
   { name: 'elliott', kind: 'cold', onset: '2022-12-21T06:00Z', end: '2022-12-27T12:00Z', from: [46, -97], to: [38.5, -80], sigmaKm: 950, amplitudeC: -20 },
   // February 3–4 2023: a short, brutal Arctic blast over New England and New York (Boston −23 °C).
-  { name: 'feb2023ne', kind: 'cold', onset: '2023-02-02T06:00Z', end: '2023-02-06T00:00Z', from: [47, -74], to: [42.5, -70.5], sigmaKm: 650, amplitudeC: -13 },
+  { name: 'feb2023ne', kind: 'cold', onset: '2023-02-02T06:00Z', end: '2023-02-06T00:00Z', from: [47, -74], to: [42.5, -70.5], sigmaKm: 650, amplitudeC: -9 },
   // Late February 2023: an unusually cold trough over California (snow in the Los Angeles hills).
-  { name: 'feb2023west', kind: 'cold', onset: '2023-02-21T00:00Z', end: '2023-02-28T00:00Z', from: [41, -121], to: [35, -118], sigmaKm: 700, amplitudeC: -11 },
+  { name: 'feb2023west', kind: 'cold', onset: '2023-02-21T00:00Z', end: '2023-02-28T00:00Z', from: [41, -121], to: [35, -118], sigmaKm: 700, amplitudeC: -13 },
   // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16).
   { name: 'jan2024', kind: 'cold', onset: '2024-01-12T00:00Z', end: '2024-01-19T00:00Z', from: [45, -103], to: [31.5, -97], sigmaKm: 900, amplitudeC: -23 },
   // January 20–23 2025: Arctic outbreak over the East and the Gulf coast (PJM winter peak record Jan 22).
@@ -268,8 +271,8 @@ export class ExtremeRows {
       lo = Math.min(lo, mid[i]);
       hi = Math.max(hi, mid[i]);
     }
-    // A run's timing error may shift an event by a few days.
-    const margin = created ? 5 * TIMING_ERROR_AT_WEEK_HOURS : 0;
+    // A run's timing error may shift an event by a few days: every event it could bring into the rows.
+    const margin = created ? MAX_TIMING_SHIFT_HOURS : 0;
     const events = catalogue.eventsBetween(lo - margin, hi + margin);
     if (events.length === 0) return null;
     const forecast = skill && created ? skill : null;
@@ -303,7 +306,7 @@ export class ExtremeRows {
                 zTime += runError(s, e.id, 1, lastRun) / Math.sqrt(seeds.length);
               }
             }
-            const g = Math.min(1.5, lead / 168);
+            const g = Math.min(MAX_LEAD_FACTOR, lead / 168);
             a *= knownFraction(lead) * Math.max(0, 1 + AMPLITUDE_ERROR_AT_WEEK * g * zAmp);
             t += TIMING_ERROR_AT_WEEK_HOURS * g * zTime;
           }

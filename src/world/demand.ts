@@ -42,7 +42,7 @@ import { isoTable, type IsoCode } from '../catalog/isos.ts';
 import type { DemandParams } from '../catalog/isos/profile.ts';
 import { loadCentres, populationShare, zoneRegionsOf, type Region } from '../catalog/regions.ts';
 import { localDateOfHour, localDayStartHour, localHourOfDay, type CivilDate } from '../time/zones.ts';
-import { VALUE_NOISE1_SD, ValueNoise1Walker, seedOf, signedUnit } from './hash.ts';
+import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, ValueNoise1Walker, ValueNoise2Walker, seedOf, signedUnit } from './hash.ts';
 import { memberSeedName, memberWeights, type WeatherSkill } from './weather/skill.ts';
 import { newWeatherSeries, WeatherBatch, type WeatherRows, type WeatherSeries } from './weather/batch.ts';
 import { pointClimate } from './climate.ts';
@@ -115,6 +115,19 @@ const NOISE_PARTS = [
  * §1a working ladder, day 7 5–6.5 %, days 10–15 6–9 %, normal 7–10 %, while day 1 hardly moves.
  */
 const DRIFT_HOURS = 360;
+/**
+ * A forecast's own load-model error (not in the truth): how it maps weather to load beyond what
+ * the weather explains, wrong by LOAD_MODEL_ERROR_SD·(1 − exp(−lead/τ))·errorScale (small on day 1), smooth in
+ * valid time and in run time (consecutive runs differ little). The `normal` model (a climatology
+ * built from a few past years) carries NORMAL_LOAD_ERROR_SD at every lead. Sized with the drift
+ * for docs/realism-targets.md §1a (day 7 5–6.5 %, days 10–15 6–9 %, normal 7–10 %).
+ */
+const LOAD_MODEL_ERROR_SD = 0.05;
+const LOAD_MODEL_ERROR_TAU_HOURS = 150;
+const NORMAL_LOAD_ERROR_SD = 0.07;
+const LOAD_ERROR_VALID_HOURS = 72;
+const LOAD_ERROR_RUN_HOURS = 48;
+const LOAD_ERROR_STREAM = 5;
 const DRIFT_PERSIST_HOURS = 240;
 const DRIFT_STREAM = 4;
 
@@ -637,6 +650,7 @@ export class RegionWeatherComputer {
     const noiseSd = DEMAND_PARAMS[region.iso].noiseSd;
     const out = new Float64Array(this.n);
     this.addDrift(region.iso, out);
+    this.addModelError(region.iso, out);
     const skill = this.batch.skill;
     const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
     NOISE_PARTS.forEach((part, k) => {
@@ -658,6 +672,30 @@ export class RegionWeatherComputer {
       }
     });
     return out;
+  }
+
+  /** Adds the run's own load-model error (none for truth and observed hours); ensemble members add a shared and an own part. */
+  private addModelError(iso: IsoCode, out: Float64Array): void {
+    const skill = this.batch.skill;
+    const created = this.batch.createdHours;
+    if (!skill || !created) return;
+    const names =
+      skill.member !== undefined && !skill.climatology
+        ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)]
+        : [skill.errorSeedName];
+    const walkers = names.map((name) => new ValueNoise2Walker(seedOf(`load-error:${iso}:${name}`), LOAD_ERROR_STREAM));
+    const unit = 1 / (VALUE_NOISE2_SD * Math.sqrt(names.length));
+    for (let i = 0; i < this.n; i++) {
+      const valid = this.validHours[i] + 0.5;
+      const lead = valid - created[i];
+      if (lead <= 0) continue;
+      const sd = skill.climatology
+        ? NORMAL_LOAD_ERROR_SD
+        : Math.min(1, skill.errorScale * (1 - Math.exp(-lead / LOAD_MODEL_ERROR_TAU_HOURS))) * LOAD_MODEL_ERROR_SD;
+      let e = 0;
+      for (const w of walkers) e += w.at(valid / LOAD_ERROR_VALID_HOURS, created[i] / LOAD_ERROR_RUN_HOURS);
+      out[i] += sd * unit * e;
+    }
   }
 
   /** Adds the slow load drift (driftSd) as the rows' run knows it: truth, persistence of its value at the run's hour, or nothing (climatology). */

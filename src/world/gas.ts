@@ -47,6 +47,15 @@ const COOLING_PER_C = 0.01;
 const SEVERE_COLD_BELOW_C = -4;
 const SEVERE_COLD = 0.035;
 const SEVERE_COLD_CAP = 2.3;
+/**
+ * Production freeze-offs: when the producing basins (Permian, Anadarko, Haynesville: the ERCOT and
+ * SPP footprints) run more than FREEZE_OFF_BELOW_C under normal, wells and gathering freeze and
+ * supply drops: log response FREEZE_OFF·(°C below)², within the same cap. Uri cut US dry gas
+ * output by ~20 % for days (EIA, Today in Energy, 2021-03-01), January 2024 by ~15 %.
+ */
+const FREEZE_OFF_BELOW_C = -8;
+const FREEZE_OFF = 0.012;
+const PRODUCING_ISOS: readonly IsoCode[] = ['ercot', 'spp'];
 /** Slow state X: AR(1) per trading day, and the daily shock. */
 const X_PHI = 0.99;
 const X_SD = 0.13;
@@ -235,11 +244,22 @@ function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): {
   return { anomaly, heating };
 }
 
+/** Mean anomaly (°C) of the producing basins' ISOs on a gas day. */
+function producingAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): number {
+  let sum = 0;
+  for (const iso of PRODUCING_ISOS) {
+    const normal = climatePoptemp(iso, t);
+    sum += temps[iso] - (normal.minC + normal.maxC) / 2;
+  }
+  return sum / PRODUCING_ISOS.length;
+}
+
 /** National weather term of Henry Hub's log price from each ISO's daily mean poptemp (°C) on the gas day. */
 function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
   const { anomaly, heating } = nationalAnomaly(temps, t);
   const cooling = Math.max(0, 1 - heating * 1.5);
-  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + Math.min(SEVERE_COLD_CAP, SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2);
+  const severe = SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2 + FREEZE_OFF * Math.max(0, FREEZE_OFF_BELOW_C - producingAnomaly(temps, t)) ** 2;
+  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + Math.min(SEVERE_COLD_CAP, severe);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ export const spp = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.03,
-    driftSd: 0.065,
+    driftSd: 0.03,
     shapeFlatten: 0.1,
     growthPerYear: 0.012,
   },

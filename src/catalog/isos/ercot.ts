@@ -86,7 +86,7 @@ export const ercot = defineIsoProfile({
     coolCurve: 0.01,
     btmSolar: 0,
     noiseSd: 0.035,
-    driftSd: 0.03,
+    driftSd: 0.045,
     shapeFlatten: 0.1,
     growthPerYear: 0.04,
   },

@@ -77,7 +77,7 @@ export const miso = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.02,
-    driftSd: 0.03,
+    driftSd: 0.04,
     shapeFlatten: 0.1,
     growthPerYear: 0.008,
   },

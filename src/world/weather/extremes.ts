@@ -9,8 +9,8 @@
  *
  * The catalogue holds a few events anchored to history (Uri, Elliott, the January 2024 and
  * January 2025 cold waves, the June 2025 eastern heat dome; dates and areas from NOAA/NWS event
- * summaries) and, for every other season, seeded random ones: per winter a Poisson number
- * (mean WINTER_RATE) of outbreaks, per summer a Poisson number (mean SUMMER_RATE) of domes.
+ * summaries) and seeded random ones: per winter a Poisson number of outbreaks with mean
+ * WINTER_RATE less the season's anchored outbreaks, per summer likewise (SUMMER_RATE) of domes.
  *
  * How a forecast run sees an event (like the skill model, skill.ts): the run made at C knows,
  * for valid hour V at lead L = V − C, the fraction known(L) = 1 / (1 + (L / KNOWN_HALF_HOURS)⁴)
@@ -47,7 +47,7 @@ export interface ExtremeEvent {
 }
 
 /** Mean number of Arctic outbreaks per winter (Dec–Feb) and of heat domes per summer (Jun–Aug). */
-export const WINTER_RATE = 2.8;
+export const WINTER_RATE = 3.4;
 export const SUMMER_RATE = 1.6;
 /** Lead (hours) at which a run knows half of an event; the exponent of the fall-off. */
 export const KNOWN_HALF_HOURS = 132;
@@ -118,6 +118,10 @@ function anchorEvent(a: Anchor, id: number): ExtremeEvent {
   };
 }
 
+/** Seeded outbreaks drift no further south than this latitude and no further east than this longitude. */
+const LOWEST_LAT = 29;
+const EASTMOST_LON = -68;
+
 /** Number of events with Poisson mean `rate` from a uniform u. */
 function poisson(rate: number, u: number): number {
   let k = 0;
@@ -132,16 +136,20 @@ function poisson(rate: number, u: number): number {
 }
 
 /** The seeded events of one season: winter `year` (Dec year−1 .. Feb year) or summer `year`. */
-function seasonEvents(seed: number, kind: ExtremeKind, year: number): ExtremeEvent[] {
+function seasonEvents(seed: number, kind: ExtremeKind, year: number, anchored: number): ExtremeEvent[] {
   const stream = kind === 'cold' ? 1 : 2;
-  const count = poisson(kind === 'cold' ? WINTER_RATE : SUMMER_RATE, unit(seed, stream, year, 0));
+  const rate = Math.max(0, (kind === 'cold' ? WINTER_RATE : SUMMER_RATE) - anchored);
+  const count = poisson(rate, unit(seed, stream, year, 0));
   const out: ExtremeEvent[] = [];
   for (let k = 0; k < count; k++) {
     const u = (j: number) => unit(seed, stream, year, 1 + 16 * k + j);
     const hours = 72 + 168 * u(1) ** 1.3;
     const id = (kind === 'cold' ? 1 : 2) * 1_000_000 + year * 10 + k;
     if (kind === 'cold') {
-      // Onset Dec 1 .. Feb 25; origin over the northern Plains; drift 1–3.5 °/day south, 0–3 °/day east.
+      // Onset Dec 1 .. Feb 25; origin in the north: over the Plains and the Midwest, some into the
+      // West, many down the East (Canadian highs).
+      const lat0 = 42 + 8 * u(5);
+      const lon0 = -118 + 48 * u(6);
       const onset = epochHour(`${year - 1}-12-01T00:00Z`) + 24 * 86 * u(2);
       out.push({
         id,
@@ -151,11 +159,11 @@ function seasonEvents(seed: number, kind: ExtremeKind, year: number): ExtremeEve
         end: onset + hours,
         buildHours: (0.3 + 0.1 * u(3)) * hours,
         decayHours: (0.25 + 0.1 * u(4)) * hours,
-        lat: 42 + 8 * u(5),
-        // Mostly over the Plains and the Midwest; some into the West or the Northeast.
-        lon: -122 + 50 * u(6) ** 0.9,
-        latPerHour: -(1 + 2.5 * u(7)) / 24,
-        lonPerHour: (3 * u(8)) / 24,
+        lat: lat0,
+        lon: lon0,
+        // South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the Gulf coast or out to sea.
+        latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat0) / hours),
+        lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon0) / hours)),
         sigmaKm: 450 + 500 * u(9),
         // Fat tail: most outbreaks −8..−13 °C at the centre, one in seven beyond −18.
         amplitudeC: -(8 + 14 * u(10) ** 2),
@@ -211,10 +219,9 @@ export class ExtremeCatalogue {
     const winterEnd = epochHour(`${year}-03-15T00:00Z`);
     const summerEnd = epochHour(`${year}-09-15T00:00Z`);
     const anchored = this.anchors.filter((e) => (e.onset >= winterStart && e.onset < winterEnd) || (e.onset >= summerStart && e.onset < summerEnd));
-    // A season with an anchored event of its kind is history: no seeded events of that kind.
-    const hasCold = anchored.some((e) => e.kind === 'cold');
-    const hasHeat = anchored.some((e) => e.kind === 'heat');
-    list = [...anchored, ...(hasCold ? [] : seasonEvents(this.seed, 'cold', year)), ...(hasHeat ? [] : seasonEvents(this.seed, 'heat', year))];
+    // Anchored events count towards their season's expected number: seeded ones fill the rest.
+    const count = (kind: ExtremeKind) => anchored.filter((e) => e.kind === kind).length;
+    list = [...anchored, ...seasonEvents(this.seed, 'cold', year, count('cold')), ...seasonEvents(this.seed, 'heat', year, count('heat'))];
     this.byYear.set(year, list);
     return list;
   }

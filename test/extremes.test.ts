@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ISOS, type IsoCode } from '../src/catalog/isos.ts';
+import { ISOS, ISO_CODES, type IsoCode } from '../src/catalog/isos.ts';
 import { regionsOf } from '../src/catalog/regions.ts';
 import { FORECAST_MODELS } from '../src/models/forecastModels.ts';
-import { localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../src/time/zones.ts';
-import { RegionWeatherComputer, growthFactor, isBridgeDay } from '../src/world/demand.ts';
+import { localDayStartHour, type CivilDate } from '../src/time/zones.ts';
+import { RegionWeatherComputer, calendarFactors, growthFactor, isBridgeDay, nercHolidays } from '../src/world/demand.ts';
 import { outageTruthMw } from '../src/world/outage.ts';
 import { WeatherBatch } from '../src/world/weather/batch.ts';
 import { ExtremeRows, knownFraction, type ExtremeEvent } from '../src/world/weather/extremes.ts';
@@ -109,15 +109,28 @@ test('bridge days: the Friday after Thanksgiving and Christmas week weekdays loa
   assert.ok(isBridgeDay({ year: 2026, month: 12, day: 31 }));
   assert.ok(!isBridgeDay({ year: 2026, month: 11, day: 20 }));
   assert.ok(!isBridgeDay({ year: 2026, month: 12, day: 26 }), 'a Saturday');
-  // The normal model (climatological weather, no noise) for Black Friday and the Friday before.
-  const tz = ISOS.pjm.timezone;
-  const created = localWallHourToEpochHour(tz, { year: 2026, month: 11, day: 19 }, 10);
-  const fri = (day: number) => {
-    const valid = hoursOf('pjm', { year: 2026, month: 11, day }, { year: 2026, month: 11, day: day + 1 });
-    return mean(total('pjm', valid, valid.map(() => created), 'normal').demand);
-  };
-  const ratio = fri(27) / fri(20);
-  assert.ok(ratio > 0.92 && ratio < 0.98, `Black Friday / Friday before = ${ratio}`);
+  // Forecasts (the normal too) assume the same factor as the truth: 5 % under a weekday.
+  for (const d of [
+    { year: 2026, month: 11, day: 27 },
+    { year: 2025, month: 12, day: 24 },
+  ]) {
+    assert.deepEqual(calendarFactors(d), { nominal: 0.95, truth: 0.95, weekendLike: true });
+  }
+  assert.equal(calendarFactors({ year: 2026, month: 11, day: 20 }).nominal, 1);
+  // Over the seven ISOs and four years, the truth on Black Friday is well under the Friday before
+  // (weather and noise average out; the calendar does not).
+  let ratio = 0;
+  let count = 0;
+  for (const iso of ISO_CODES) {
+    for (const year of [2023, 2024, 2025, 2026]) {
+      const thanksgiving = nercHolidays(year)[4].day;
+      const day = (d: number) => mean(total(iso, hoursOf(iso, { year, month: 11, day: d }, { year, month: 11, day: d + 1 }), null).demand);
+      ratio += day(thanksgiving + 1) / day(thanksgiving - 6);
+      count++;
+    }
+  }
+  ratio /= count;
+  assert.ok(ratio > 0.9 && ratio < 0.98, `Black Friday / Friday before, mean over ISOs and years: ${ratio}`);
 });
 
 test('load growth: a pure function of the hour; ERCOT grows several percent a year', () => {

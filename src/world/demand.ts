@@ -228,7 +228,7 @@ export function isBridgeDay(d: CivilDate): boolean {
 }
 
 /** Calendar factor of a day, nominal (what forecasts, the `normal` too, assume) and true. */
-function calendarFactors(d: CivilDate): { nominal: number; truth: number; weekendLike: boolean } {
+export function calendarFactors(d: CivilDate): { nominal: number; truth: number; weekendLike: boolean } {
   const holiday = nercHolidayOf(d);
   if (holiday >= 0) {
     const spread = HOLIDAY_SPREAD * signedUnit(seedOf('demand:holiday'), d.year, holiday);
@@ -674,24 +674,31 @@ export class RegionWeatherComputer {
     return out;
   }
 
-  /** Adds the run's own load-model error (none for truth and observed hours); ensemble members add a shared and an own part. */
+  /**
+   * Adds the run's own load-model error (none for truth and observed hours); ensemble members add
+   * a shared and an own part. The `normal` model's error depends on the valid hour only (its
+   * climatology is the same in every run).
+   */
   private addModelError(iso: IsoCode, out: Float64Array): void {
     const skill = this.batch.skill;
     const created = this.batch.createdHours;
     if (!skill || !created) return;
-    const names =
-      skill.member !== undefined && !skill.climatology
-        ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)]
-        : [skill.errorSeedName];
+    if (skill.climatology) {
+      const walker = new ValueNoise1Walker(seedOf(`load-error:${iso}:${skill.errorSeedName}`), LOAD_ERROR_STREAM);
+      for (let i = 0; i < this.n; i++) {
+        const valid = this.validHours[i] + 0.5;
+        if (valid > created[i]) out[i] += (NORMAL_LOAD_ERROR_SD / VALUE_NOISE1_SD) * walker.at(valid / LOAD_ERROR_VALID_HOURS);
+      }
+      return;
+    }
+    const names = skill.member !== undefined ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)] : [skill.errorSeedName];
     const walkers = names.map((name) => new ValueNoise2Walker(seedOf(`load-error:${iso}:${name}`), LOAD_ERROR_STREAM));
     const unit = 1 / (VALUE_NOISE2_SD * Math.sqrt(names.length));
     for (let i = 0; i < this.n; i++) {
       const valid = this.validHours[i] + 0.5;
       const lead = valid - created[i];
       if (lead <= 0) continue;
-      const sd = skill.climatology
-        ? NORMAL_LOAD_ERROR_SD
-        : Math.min(1, skill.errorScale * (1 - Math.exp(-lead / LOAD_MODEL_ERROR_TAU_HOURS))) * LOAD_MODEL_ERROR_SD;
+      const sd = Math.min(1, skill.errorScale * (1 - Math.exp(-lead / LOAD_MODEL_ERROR_TAU_HOURS))) * LOAD_MODEL_ERROR_SD;
       let e = 0;
       for (const w of walkers) e += w.at(valid / LOAD_ERROR_VALID_HOURS, created[i] / LOAD_ERROR_RUN_HOURS);
       out[i] += sd * unit * e;

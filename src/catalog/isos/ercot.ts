@@ -79,7 +79,7 @@ export const ercot = defineIsoProfile({
   demand: {
     baseMw: 51_700,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_300,
+    heatSlopeMwPerC: 1_250,
     heatConvex: 0.6,
     coolBaseC: 19,
     coolSlopeMwPerC: 720,

@@ -43,7 +43,8 @@ test('extremes: the catalogue is fixed by the seed, holds the anchored events an
     a.filter((e) => !e.name),
     other.filter((e) => !e.name),
   );
-  for (const name of ['jan2024', 'jan2025', 'jun2025']) assert.ok(a.some((e) => e.name === name) && other.some((e) => e.name === name), name);
+  for (const name of ['jan2024', 'jan2025', 'jun2025'])
+    assert.ok(a.some((e) => e.name === name) && other.some((e) => e.name === name), name);
   const check = (e: ExtremeEvent) => {
     const days = (e.end - e.onset) / 24;
     assert.ok(days >= 3 && days <= 10.01, `duration ${days}`);
@@ -66,7 +67,13 @@ test('extremes: the January 2024 outbreak moves ERCOT temperature, load and outa
   assert.ok(mean(t.poptemp) <= -5, `ERCOT daily mean ${mean(t.poptemp)}`);
   const peak = Math.max(...t.demand) / 1000;
   assert.ok(peak >= 72 && peak <= 80, `ERCOT winter peak ${peak} GW`);
-  const out = outageTruthMw('ercot', { year: 2024, month: 1, day: 16, poptempMinC: Math.min(...t.poptemp), poptempMaxC: Math.max(...t.poptemp) });
+  const out = outageTruthMw('ercot', {
+    year: 2024,
+    month: 1,
+    day: 16,
+    poptempMinC: Math.min(...t.poptemp),
+    poptempMaxC: Math.max(...t.poptemp),
+  });
   assert.ok(out >= 20_000, `ERCOT outages ${out} MW`);
   // A normal January day a year later is far milder.
   const calm = total('ercot', hoursOf('ercot', { year: 2025, month: 1, day: 8 }, { year: 2025, month: 1, day: 9 }), null);
@@ -82,7 +89,12 @@ test('extremes: a run sees an event well 2 days ahead and hardly 12 days ahead',
   const lon = event.lon + event.lonPerHour * (peak - event.onset);
   const mid = Float64Array.from({ length: 48 }, (_, i) => peak - 24 + i + 0.5);
   const anomaly = (created: number | null) => {
-    const rows = ExtremeRows.prepare(WORLD.extremes, mid, created === null ? null : mid.map(() => created), created === null ? null : FORECAST_MODELS.optimized.skill);
+    const rows = ExtremeRows.prepare(
+      WORLD.extremes,
+      mid,
+      created === null ? null : mid.map(() => created),
+      created === null ? null : FORECAST_MODELS.optimized.skill,
+    );
     const out = new Float64Array(mid.length);
     rows?.add(lat, lon, out);
     return mean(out);
@@ -99,7 +111,15 @@ test('extremes: a run sees an event well 2 days ahead and hardly 12 days ahead',
   assert.ok(near / truth > 0.7, `2 days ahead sees ${near} of ${truth}`);
   assert.ok(far / truth < 0.15, `12 days ahead sees ${far} of ${truth}`);
   // The normal model sees no extremes at all.
-  assert.equal(ExtremeRows.prepare(WORLD.extremes, mid, mid.map(() => peak - 48), FORECAST_MODELS.normal.skill), null);
+  assert.equal(
+    ExtremeRows.prepare(
+      WORLD.extremes,
+      mid,
+      mid.map(() => peak - 48),
+      FORECAST_MODELS.normal.skill,
+    ),
+    null,
+  );
 });
 
 test('bridge days: the Friday after Thanksgiving and Christmas week weekdays load less, and every model knows it', () => {
@@ -137,7 +157,8 @@ test('load growth: a pure function of the hour; ERCOT grows several percent a ye
   const h = H('2024-03-01T00:00Z');
   assert.equal(growthFactor('ercot', h), growthFactor('ercot', h));
   assert.ok(growthFactor('ercot', h + 8766) / growthFactor('ercot', h) > 1.03);
-  const y = (year: number) => mean(total('ercot', hoursOf('ercot', { year, month: 1, day: 1 }, { year: year + 1, month: 1, day: 1 }), null).demand);
+  const y = (year: number) =>
+    mean(total('ercot', hoursOf('ercot', { year, month: 1, day: 1 }, { year: year + 1, month: 1, day: 1 }), null).demand);
   const growth = y(2025) / y(2023);
   assert.ok(growth > 1.05 && growth < 1.12, `ERCOT 2025 / 2023 mean load ${growth}`);
 });

@@ -691,7 +691,8 @@ export class RegionWeatherComputer {
       }
       return;
     }
-    const names = skill.member !== undefined ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)] : [skill.errorSeedName];
+    const names =
+      skill.member !== undefined ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)] : [skill.errorSeedName];
     const walkers = names.map((name) => new ValueNoise2Walker(seedOf(`load-error:${iso}:${name}`), LOAD_ERROR_STREAM));
     const unit = 1 / (VALUE_NOISE2_SD * Math.sqrt(names.length));
     for (let i = 0; i < this.n; i++) {
@@ -715,7 +716,8 @@ export class RegionWeatherComputer {
     const created = this.batch.createdHours;
     const member = created && skill?.member !== undefined ? skill.member : null;
     const shared = member !== null ? new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), DRIFT_STREAM) : null;
-    const own = member !== null ? new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), DRIFT_STREAM) : null;
+    const own =
+      member !== null ? new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), DRIFT_STREAM) : null;
     const scale = DEMAND_PARAMS[iso].driftSd / VALUE_NOISE1_SD;
     for (let i = 0; i < this.n; i++) {
       const valid = this.validHours[i] + 0.5;

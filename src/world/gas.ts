@@ -258,7 +258,9 @@ function producingAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): 
 function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
   const { anomaly, heating } = nationalAnomaly(temps, t);
   const cooling = Math.max(0, 1 - heating * 1.5);
-  const severe = SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2 + FREEZE_OFF * Math.max(0, FREEZE_OFF_BELOW_C - producingAnomaly(temps, t)) ** 2;
+  const severe =
+    SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2 +
+    FREEZE_OFF * Math.max(0, FREEZE_OFF_BELOW_C - producingAnomaly(temps, t)) ** 2;
   return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + Math.min(SEVERE_COLD_CAP, severe);
 }
 

@@ -82,19 +82,82 @@ interface Anchor {
 
 const ANCHORS: Anchor[] = [
   // Winter Storm Uri: Arctic air over the Plains to the Gulf coast, coldest Feb 14–16 2021.
-  { name: 'uri', kind: 'cold', onset: '2021-02-10T12:00Z', end: '2021-02-20T00:00Z', from: [44, -101], to: [32.5, -97], sigmaKm: 950, amplitudeC: -22 },
+  {
+    name: 'uri',
+    kind: 'cold',
+    onset: '2021-02-10T12:00Z',
+    end: '2021-02-20T00:00Z',
+    from: [44, -101],
+    to: [32.5, -97],
+    sigmaKm: 950,
+    amplitudeC: -22,
+  },
   // Winter Storm Elliott: a flash freeze from the Plains to the East, Dec 22–26 2022.
-  { name: 'elliott', kind: 'cold', onset: '2022-12-21T06:00Z', end: '2022-12-27T12:00Z', from: [46, -97], to: [38.5, -80], sigmaKm: 950, amplitudeC: -20 },
+  {
+    name: 'elliott',
+    kind: 'cold',
+    onset: '2022-12-21T06:00Z',
+    end: '2022-12-27T12:00Z',
+    from: [46, -97],
+    to: [38.5, -80],
+    sigmaKm: 950,
+    amplitudeC: -20,
+  },
   // February 3–4 2023: a short, brutal Arctic blast over New England and New York (Boston −23 °C).
-  { name: 'feb2023ne', kind: 'cold', onset: '2023-02-02T06:00Z', end: '2023-02-06T00:00Z', from: [47, -74], to: [42.5, -70.5], sigmaKm: 650, amplitudeC: -9 },
+  {
+    name: 'feb2023ne',
+    kind: 'cold',
+    onset: '2023-02-02T06:00Z',
+    end: '2023-02-06T00:00Z',
+    from: [47, -74],
+    to: [42.5, -70.5],
+    sigmaKm: 650,
+    amplitudeC: -9,
+  },
   // Late February 2023: an unusually cold trough over California (snow in the Los Angeles hills).
-  { name: 'feb2023west', kind: 'cold', onset: '2023-02-21T00:00Z', end: '2023-02-28T00:00Z', from: [41, -121], to: [35, -118], sigmaKm: 700, amplitudeC: -13 },
+  {
+    name: 'feb2023west',
+    kind: 'cold',
+    onset: '2023-02-21T00:00Z',
+    end: '2023-02-28T00:00Z',
+    from: [41, -121],
+    to: [35, -118],
+    sigmaKm: 700,
+    amplitudeC: -13,
+  },
   // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16).
-  { name: 'jan2024', kind: 'cold', onset: '2024-01-12T00:00Z', end: '2024-01-19T00:00Z', from: [45, -103], to: [31.5, -97], sigmaKm: 900, amplitudeC: -23 },
+  {
+    name: 'jan2024',
+    kind: 'cold',
+    onset: '2024-01-12T00:00Z',
+    end: '2024-01-19T00:00Z',
+    from: [45, -103],
+    to: [31.5, -97],
+    sigmaKm: 900,
+    amplitudeC: -23,
+  },
   // January 20–23 2025: Arctic outbreak over the East and the Gulf coast (PJM winter peak record Jan 22).
-  { name: 'jan2025', kind: 'cold', onset: '2025-01-18T12:00Z', end: '2025-01-24T12:00Z', from: [46, -92], to: [37, -80], sigmaKm: 950, amplitudeC: -14 },
+  {
+    name: 'jan2025',
+    kind: 'cold',
+    onset: '2025-01-18T12:00Z',
+    end: '2025-01-24T12:00Z',
+    from: [46, -92],
+    to: [37, -80],
+    sigmaKm: 950,
+    amplitudeC: -14,
+  },
   // Late June 2025: heat dome over the Ohio Valley and the Eastern Seaboard.
-  { name: 'jun2025', kind: 'heat', onset: '2025-06-20T00:00Z', end: '2025-06-27T00:00Z', from: [39.5, -83], to: [40.5, -75], sigmaKm: 750, amplitudeC: 5 },
+  {
+    name: 'jun2025',
+    kind: 'heat',
+    onset: '2025-06-20T00:00Z',
+    end: '2025-06-27T00:00Z',
+    from: [39.5, -83],
+    to: [40.5, -75],
+    sigmaKm: 750,
+    amplitudeC: 5,
+  },
 ];
 
 function anchorEvent(a: Anchor, id: number): ExtremeEvent {
@@ -145,38 +208,31 @@ function seasonEvents(seed: number, kind: ExtremeKind, year: number, anchored: n
     const u = (j: number) => unit(seed, stream, year, 1 + 16 * k + j);
     const hours = 72 + 168 * u(1) ** 1.3;
     const id = (kind === 'cold' ? 1 : 2) * 1_000_000 + year * 10 + k;
+    // Onset: outbreaks Dec 1 .. Feb 25, domes Jun 1 .. Aug 27.
+    const onset =
+      kind === 'cold' ? epochHour(`${year - 1}-12-01T00:00Z`) + 24 * 86 * u(2) : epochHour(`${year}-06-01T00:00Z`) + 24 * 88 * u(2);
+    const common = { id, kind, name: '', onset, end: onset + hours, buildHours: (0.3 + 0.1 * u(3)) * hours };
     if (kind === 'cold') {
-      // Onset Dec 1 .. Feb 25; origin in the north: over the Plains and the Midwest, some into the
-      // West, many down the East (Canadian highs).
-      const lat0 = 42 + 8 * u(5);
-      const lon0 = -118 + 48 * u(6);
-      const onset = epochHour(`${year - 1}-12-01T00:00Z`) + 24 * 86 * u(2);
+      // Origin in the north: over the Plains and the Midwest, some into the West, many down the
+      // East (Canadian highs). South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the
+      // Gulf coast or out to sea.
+      const lat = 42 + 8 * u(5);
+      const lon = -118 + 48 * u(6);
       out.push({
-        id,
-        kind,
-        name: '',
-        onset,
-        end: onset + hours,
-        buildHours: (0.3 + 0.1 * u(3)) * hours,
+        ...common,
         decayHours: (0.25 + 0.1 * u(4)) * hours,
-        lat: lat0,
-        lon: lon0,
-        // South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the Gulf coast or out to sea.
-        latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat0) / hours),
-        lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon0) / hours)),
+        lat,
+        lon,
+        latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat) / hours),
+        lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon) / hours)),
         sigmaKm: 450 + 500 * u(9),
         // Fat tail: most outbreaks −8..−13 °C at the centre, one in seven beyond −18.
         amplitudeC: -(8 + 14 * u(10) ** 2),
       });
     } else {
-      const onset = epochHour(`${year}-06-01T00:00Z`) + 24 * 88 * u(2);
+      // Domes sit over the South and the Midwest and creep east.
       out.push({
-        id,
-        kind,
-        name: '',
-        onset,
-        end: onset + hours,
-        buildHours: (0.3 + 0.1 * u(3)) * hours,
+        ...common,
         decayHours: (0.3 + 0.1 * u(4)) * hours,
         lat: 32 + 12 * u(5),
         lon: -116 + 40 * u(6),
@@ -218,7 +274,9 @@ export class ExtremeCatalogue {
     const summerStart = epochHour(`${year}-05-25T00:00Z`);
     const winterEnd = epochHour(`${year}-03-15T00:00Z`);
     const summerEnd = epochHour(`${year}-09-15T00:00Z`);
-    const anchored = this.anchors.filter((e) => (e.onset >= winterStart && e.onset < winterEnd) || (e.onset >= summerStart && e.onset < summerEnd));
+    const anchored = this.anchors.filter(
+      (e) => (e.onset >= winterStart && e.onset < winterEnd) || (e.onset >= summerStart && e.onset < summerEnd),
+    );
     // Anchored events count towards their season's expected number: seeded ones fill the rest.
     const count = (kind: ExtremeKind) => anchored.filter((e) => e.kind === kind).length;
     list = [...anchored, ...seasonEvents(this.seed, 'cold', year, count('cold')), ...seasonEvents(this.seed, 'heat', year, count('heat'))];
@@ -269,7 +327,12 @@ interface EventRows {
 export class ExtremeRows {
   private constructor(private readonly events: EventRows[]) {}
 
-  static prepare(catalogue: ExtremeCatalogue, mid: Float64Array, created: Float64Array | null, skill: WeatherSkill | null): ExtremeRows | null {
+  static prepare(
+    catalogue: ExtremeCatalogue,
+    mid: Float64Array,
+    created: Float64Array | null,
+    skill: WeatherSkill | null,
+  ): ExtremeRows | null {
     const n = mid.length;
     if (n === 0 || skill?.climatology) return null;
     let lo = Infinity;

@@ -62,6 +62,8 @@ const MAX_TIMING_SHIFT_HOURS = TIMING_ERROR_AT_WEEK_HOURS * MAX_LEAD_FACTOR * Ma
 const ERROR_RUN_HOURS = 36;
 
 const KM_PER_DEG = 111.2;
+/** (4σ)² / 2σ²: points farther from an event's centre are left alone. */
+const FAR_Q = 8;
 const HOUR_MS = 3_600_000;
 
 function epochHour(iso: string): number {
@@ -403,7 +405,9 @@ export class ExtremeRows {
         if (a === 0) continue;
         const dx = (lon - ev.lon[i]) * kx;
         const dy = (lat - ev.lat[i]) * KM_PER_DEG;
-        tempC[i] += a * Math.exp(-(dx * dx + dy * dy) * ev.invTwoSigma2);
+        const q = (dx * dx + dy * dy) * ev.invTwoSigma2;
+        // Beyond 4σ the event adds under 0.01 °C: skip the exponential.
+        if (q < FAR_Q) tempC[i] += a * Math.exp(-q);
       }
     }
   }

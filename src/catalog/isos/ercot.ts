@@ -77,17 +77,17 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 51_700,
+    baseMw: 52_300,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_250,
+    heatSlopeMwPerC: 1_100,
     heatConvex: 0.6,
     coolBaseC: 19,
     coolSlopeMwPerC: 720,
     coolCurve: 0.01,
     btmSolar: 0,
     noiseSd: 0.035,
-    driftSd: 0.045,
-    shapeFlatten: 0.1,
+    driftSd: 0.06,
+    shapeFlatten: 0.2,
     growthPerYear: 0.04,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */

@@ -87,8 +87,8 @@ export const ercot = defineIsoProfile({
     btmSolar: 0,
     noiseSd: 0.035,
     driftSd: 0.06,
-    shapeFlatten: 0.2,
-    growthPerYear: 0.04,
+    shapeFlatten: 0.3,
+    growthPerYear: 0.05,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 85_000,

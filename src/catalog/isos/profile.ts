@@ -87,7 +87,7 @@ export interface DemandParams {
   shapeFlatten: number;
   /**
    * Relative load growth per year (ISO-wide, all hours), from mid-2025 (world/demand.ts
-   * growthFactor): ERCOT ~4 %/yr (ERCOT long-term load forecast, 2024: large loads and
+   * growthFactor): ERCOT 5 %/yr (mean ≈ 50, 52, 54 GW in 2023–2025; ERCOT demand reports and long-term load forecast, 2024: large loads and
    * population), PJM ~1.5 %/yr (PJM 2025 load forecast report: data centres), others ≲ 1 %/yr.
    */
   growthPerYear: number;

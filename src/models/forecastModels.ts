@@ -28,7 +28,7 @@ const OPTIMIZED: ForecastModel = {
   skill: {
     errorSeedName: 'optimized',
     errorScale: 1,
-    temp: { synoptic: { e0: 0.15, tauHours: 170 }, meso: { e0: 0.3, tauHours: 48 } },
+    temp: { synoptic: { e0: 0.15, tauHours: 90 }, meso: { e0: 0.3, tauHours: 36 } },
     wind: { synoptic: { e0: 0.25, tauHours: 120 }, meso: { e0: 0.4, tauHours: 30 } },
     cloud: { synoptic: { e0: 0.35, tauHours: 60 }, meso: { e0: 0.55, tauHours: 10 } },
     localMemoryHours: 3,

@@ -38,8 +38,24 @@ const HENRY_WINTER = 0.1;
 /** Log response per °C of national anomaly, weighted by how much heating (or cooling) the season needs. */
 const HEATING_PER_C = 0.016;
 const COOLING_PER_C = 0.01;
-/** Extra log response to severe national cold: per (°C below −8 °C anomaly)². */
-const SEVERE_COLD = 0.004;
+/**
+ * Extra log response to severe national cold: per (°C below a −4 °C anomaly)², capped. Supply
+ * freezes off and heating demand peaks together, so an Uri-class week (national anomaly around
+ * −10 °C) multiplies the cash price several times: Henry Hub cash ~$24 in February 2021 against
+ * ~$3 before (EIA, Natural Gas Weekly Update, 2021-02-18); Elliott ~$7–8 from ~$5 (Dec 2022).
+ */
+const SEVERE_COLD_BELOW_C = -4;
+const SEVERE_COLD = 0.035;
+const SEVERE_COLD_CAP = 2.3;
+/**
+ * Production freeze-offs: when the producing basins (Permian, Anadarko, Haynesville: the ERCOT and
+ * SPP footprints) run more than FREEZE_OFF_BELOW_C under normal, wells and gathering freeze and
+ * supply drops: log response FREEZE_OFF·(°C below)², within the same cap. Uri cut US dry gas
+ * output by ~20 % for days (EIA, Today in Energy, 2021-03-01), January 2024 by ~15 %.
+ */
+const FREEZE_OFF_BELOW_C = -8;
+const FREEZE_OFF = 0.012;
+const PRODUCING_ISOS: readonly IsoCode[] = ['ercot', 'spp'];
 /** Slow state X: AR(1) per trading day, and the daily shock. */
 const X_PHI = 0.99;
 const X_SD = 0.13;
@@ -228,11 +244,24 @@ function nationalAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): {
   return { anomaly, heating };
 }
 
+/** Mean anomaly (°C) of the producing basins' ISOs on a gas day. */
+function producingAnomaly(temps: Readonly<Record<IsoCode, number>>, t: number): number {
+  let sum = 0;
+  for (const iso of PRODUCING_ISOS) {
+    const normal = climatePoptemp(iso, t);
+    sum += temps[iso] - (normal.minC + normal.maxC) / 2;
+  }
+  return sum / PRODUCING_ISOS.length;
+}
+
 /** National weather term of Henry Hub's log price from each ISO's daily mean poptemp (°C) on the gas day. */
 function weatherTerm(temps: Readonly<Record<IsoCode, number>>, t: number): number {
   const { anomaly, heating } = nationalAnomaly(temps, t);
   const cooling = Math.max(0, 1 - heating * 1.5);
-  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + SEVERE_COLD * Math.max(0, -anomaly - 8) ** 2;
+  const severe =
+    SEVERE_COLD * Math.max(0, SEVERE_COLD_BELOW_C - anomaly) ** 2 +
+    FREEZE_OFF * Math.max(0, FREEZE_OFF_BELOW_C - producingAnomaly(temps, t)) ** 2;
+  return -HEATING_PER_C * heating * anomaly + COOLING_PER_C * cooling * anomaly + Math.min(SEVERE_COLD_CAP, severe);
 }
 
 // ---------------------------------------------------------------------------------------------

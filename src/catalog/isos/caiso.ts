@@ -55,15 +55,18 @@ export const caiso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 24_030,
+    baseMw: 25_900,
     heatBaseC: 13,
     heatSlopeMwPerC: 500,
     heatConvex: 0.2,
     coolBaseC: 19,
-    coolSlopeMwPerC: 1_900,
-    coolCurve: 0.04,
+    coolSlopeMwPerC: 1_650,
+    coolCurve: 0.03,
     btmSolar: 0.08,
     noiseSd: 0.032,
+    driftSd: 0.03,
+    shapeFlatten: 0.15,
+    growthPerYear: 0.005,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 40_000,

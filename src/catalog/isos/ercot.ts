@@ -77,15 +77,18 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 44_320,
+    baseMw: 52_300,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_500,
-    heatConvex: 1,
+    heatSlopeMwPerC: 1_100,
+    heatConvex: 0.6,
     coolBaseC: 19,
-    coolSlopeMwPerC: 1_130,
-    coolCurve: 0.02,
+    coolSlopeMwPerC: 720,
+    coolCurve: 0.01,
     btmSolar: 0,
     noiseSd: 0.035,
+    driftSd: 0.06,
+    shapeFlatten: 0.3,
+    growthPerYear: 0.05,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 85_000,

@@ -68,15 +68,18 @@ export const miso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 60_680,
+    baseMw: 68_500,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_990,
-    heatConvex: 0.4,
+    heatSlopeMwPerC: 1_400,
+    heatConvex: 0.1,
     coolBaseC: 18.5,
-    coolSlopeMwPerC: 2_550,
+    coolSlopeMwPerC: 2_250,
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.02,
+    driftSd: 0.04,
+    shapeFlatten: 0.1,
+    growthPerYear: 0.008,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 120_000,

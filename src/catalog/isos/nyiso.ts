@@ -68,6 +68,9 @@ export const nyiso = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.035,
+    driftSd: 0.03,
+    shapeFlatten: 0,
+    growthPerYear: 0.004,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 30_000,

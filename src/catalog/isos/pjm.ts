@@ -80,15 +80,18 @@ export const pjm = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 67_860,
+    baseMw: 73_000,
     heatBaseC: 14,
-    heatSlopeMwPerC: 3_270,
-    heatConvex: 0.5,
+    heatSlopeMwPerC: 2_550,
+    heatConvex: 0.3,
     coolBaseC: 18.5,
-    coolSlopeMwPerC: 4_490,
+    coolSlopeMwPerC: 4_100,
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.016,
+    driftSd: 0.03,
+    shapeFlatten: 0.3,
+    growthPerYear: 0.015,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 150_000,

@@ -77,6 +77,20 @@ export interface DemandParams {
   btmSolar: number;
   /** Standard deviation of the relative load noise. */
   noiseSd: number;
+  /**
+   * Standard deviation of the slow, unforecastable load drift (world/demand.ts): sized so that
+   * the `normal` model's MAPE lands in 7–10 % and day 7 in 5–6.5 % (docs/realism-targets.md §1a);
+   * larger where the weather explains less of the load error (ERCOT's mild winters).
+   */
+  driftSd: number;
+  /** Fraction by which the daily load shape is flattened (0: the common shapes; higher lifts night minima). */
+  shapeFlatten: number;
+  /**
+   * Relative load growth per year (ISO-wide, all hours), from mid-2025 (world/demand.ts
+   * growthFactor): ERCOT 5 %/yr (mean ≈ 50, 52, 54 GW in 2023–2025; ERCOT demand reports and long-term load forecast, 2024: large loads and
+   * population), PJM ~1.5 %/yr (PJM 2025 load forecast report: data centres), others ≲ 1 %/yr.
+   */
+  growthPerYear: number;
 }
 
 /** Per-ISO behaviour, as fractions of the thermal fleet (calibrated by scripts/outage-calibration.ts). */

@@ -54,15 +54,18 @@ export const spp = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 27_530,
+    baseMw: 28_300,
     heatBaseC: 14,
-    heatSlopeMwPerC: 710,
-    heatConvex: 0.8,
+    heatSlopeMwPerC: 560,
+    heatConvex: 0.1,
     coolBaseC: 19,
     coolSlopeMwPerC: 790,
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.03,
+    driftSd: 0.03,
+    shapeFlatten: 0.1,
+    growthPerYear: 0.012,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 55_000,

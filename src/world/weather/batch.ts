@@ -24,6 +24,7 @@ import {
   type GroupName,
 } from './fields.ts';
 import { MemberGroup, PreparedGroup, rowsKey, scaleRows, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
+import { ExtremeRows } from './extremes.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
 
@@ -151,6 +152,8 @@ export class WeatherBatch {
   /** Ensemble members with a share: the share and the key of these rows in it. */
   private readonly share: EnsembleShare | undefined;
   private readonly shareKey: string;
+  /** The weather extremes as these rows see them (null: none touches them). */
+  private readonly extremes: ExtremeRows | null;
   /** Per-row work buffers reused for every point. */
   private readonly scratch: Float64Array[];
 
@@ -181,6 +184,7 @@ export class WeatherBatch {
     this.memberLocal = member !== null && this.localMemory ? memberLocalOf(this.localMemory, skill!.errorSeedName, member) : null;
     this.share = member !== null ? skill!.share : undefined;
     this.shareKey = this.share ? rowsKey(this.mid, this.created!) : '';
+    this.extremes = ExtremeRows.prepare(world.extremes, this.mid, this.created, skill);
     let stream = 1;
     for (const [name, growth, trailing] of wantedGroups(skill, needs)) {
       const view = this.viewOf(name, growth ?? null, member, stream);
@@ -297,6 +301,7 @@ export class WeatherBatch {
       const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
       out.tempC[i] = c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (TEMP_W[0] * a1[i] + TEMP_W[1] * a2[i]);
     }
+    this.extremes?.add(c.lat, c.lon, out.tempC);
 
     if (this.needs.wind) {
       this.group('windU.synoptic').fill(a1);

@@ -1,5 +1,6 @@
 /** The world's weather fields, truth and forecast errors, fixed by one seed. */
 import { SpectralField, type FieldSpec } from '../field.ts';
+import { ExtremeCatalogue } from './extremes.ts';
 import { GROUP_SPECS, type GroupName } from './fields.ts';
 
 /** The seed of the world every gridcast serves unless told otherwise. */
@@ -8,11 +9,14 @@ export const DEFAULT_WORLD_SEED = 20260101;
 /** The world: its fields are fixed by the seed. One instance serves the whole process. */
 export class WeatherWorld {
   readonly seed: number;
+  /** Arctic outbreaks and heat domes (extremes.ts). */
+  readonly extremes: ExtremeCatalogue;
   private readonly truth = new Map<GroupName, SpectralField>();
   private readonly errors = new Map<string, SpectralField>();
 
   constructor(seed = DEFAULT_WORLD_SEED) {
     this.seed = seed;
+    this.extremes = new ExtremeCatalogue(seed);
     for (const [name, spec] of Object.entries(GROUP_SPECS) as [GroupName, Omit<FieldSpec, 'name'>][]) {
       this.truth.set(name, new SpectralField({ name, ...spec }, seed));
     }

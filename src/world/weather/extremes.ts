@@ -1,0 +1,414 @@
+/**
+ * Weather extremes: a catalogue of regional, multi-day temperature events fixed by the world
+ * seed — Arctic outbreaks in winter, heat domes in summer — added to the temperature on top of
+ * the Gaussian spectral anomalies (which alone have thin tails: winter excess kurtosis < 0, no
+ * Uri, no Elliott). Every event has an onset, a build-up / plateau / decay envelope over 3–10
+ * days, a centre that drifts (outbreaks south and east, domes slowly east), a Gaussian
+ * footprint of σ 450–950 km and an amplitude at the centre drawn from a fat-tailed
+ * distribution (outbreaks −8 to −22 °C, domes +3 to +8 °C). docs/physics.md §Extremes.
+ *
+ * The catalogue holds a few events anchored to history (Uri, Elliott, the January 2024 and
+ * January 2025 cold waves, the June 2025 eastern heat dome; dates and areas from NOAA/NWS event
+ * summaries) and seeded random ones: per winter a Poisson number of outbreaks with mean
+ * WINTER_RATE less the season's anchored outbreaks, per summer likewise (SUMMER_RATE) of domes.
+ *
+ * How a forecast run sees an event (like the skill model, skill.ts): the run made at C knows,
+ * for valid hour V at lead L = V − C, the fraction known(L) = 1 / (1 + (L / KNOWN_HALF_HOURS)⁴)
+ * of it (≈ 0.98 at 2 days, 0.6 at 5, 0.3 at 7, < 0.1 beyond 10), and sees that fraction with an
+ * amplitude error and a timing error growing with lead, drawn per run (smooth in the run time,
+ * so consecutive runs differ little). The `normal` model sees none of it. An ensemble member
+ * draws its errors from a part shared by the ensemble and one of its own.
+ */
+import { VALUE_NOISE1_SD, seedOf, unit, valueNoise1 } from '../hash.ts';
+import { memberSeedName, type WeatherSkill } from './skill.ts';
+
+export type ExtremeKind = 'cold' | 'heat';
+
+export interface ExtremeEvent {
+  /** Unique within the catalogue (names the event's forecast error streams). */
+  id: number;
+  kind: ExtremeKind;
+  /** Name for anchored events ('uri', …); '' for seeded ones. */
+  name: string;
+  /** Epoch hours: the envelope rises from 0 at onset to 1 at onset + buildHours, holds, and falls to 0 at end. */
+  onset: number;
+  buildHours: number;
+  decayHours: number;
+  end: number;
+  /** Centre at onset (degrees) and its drift (degrees per hour). */
+  lat: number;
+  lon: number;
+  latPerHour: number;
+  lonPerHour: number;
+  /** Gaussian footprint σ (km). */
+  sigmaKm: number;
+  /** Anomaly at the centre at full strength (°C; negative for outbreaks). */
+  amplitudeC: number;
+}
+
+/** Mean number of Arctic outbreaks per winter (Dec–Feb) and of heat domes per summer (Jun–Aug). */
+export const WINTER_RATE = 3.4;
+export const SUMMER_RATE = 1.6;
+/** Lead (hours) at which a run knows half of an event; the exponent of the fall-off. */
+export const KNOWN_HALF_HOURS = 132;
+const KNOWN_POWER = 4;
+/** Amplitude error (relative SD) and timing error (SD, hours) of a run's view, at a lead of one week. */
+const AMPLITUDE_ERROR_AT_WEEK = 0.35;
+const TIMING_ERROR_AT_WEEK_HOURS = 24;
+/** Largest lead factor of the errors (× their size at one week) and largest |z| of a unit value noise (3 / VALUE_NOISE1_SD). */
+const MAX_LEAD_FACTOR = 1.5;
+const MAX_TIMING_SHIFT_HOURS = TIMING_ERROR_AT_WEEK_HOURS * MAX_LEAD_FACTOR * Math.ceil(3 / VALUE_NOISE1_SD);
+/** Error streams vary over this many hours of run time (consecutive runs differ little). */
+const ERROR_RUN_HOURS = 36;
+
+const KM_PER_DEG = 111.2;
+/** (4σ)² / 2σ²: points farther from an event's centre are left alone. */
+const FAR_Q = 8;
+const HOUR_MS = 3_600_000;
+
+function epochHour(iso: string): number {
+  return Date.parse(iso) / HOUR_MS;
+}
+
+/** Anchored events (same in every world): onset / end UTC, centre path start → end, σ, amplitude. */
+interface Anchor {
+  name: string;
+  kind: ExtremeKind;
+  onset: string;
+  end: string;
+  from: [number, number];
+  to: [number, number];
+  sigmaKm: number;
+  amplitudeC: number;
+}
+
+const ANCHORS: Anchor[] = [
+  // Winter Storm Uri: Arctic air over the Plains to the Gulf coast, coldest Feb 14–16 2021.
+  {
+    name: 'uri',
+    kind: 'cold',
+    onset: '2021-02-10T12:00Z',
+    end: '2021-02-20T00:00Z',
+    from: [44, -101],
+    to: [32.5, -97],
+    sigmaKm: 950,
+    amplitudeC: -22,
+  },
+  // Winter Storm Elliott: a flash freeze from the Plains to the East, Dec 22–26 2022.
+  {
+    name: 'elliott',
+    kind: 'cold',
+    onset: '2022-12-21T06:00Z',
+    end: '2022-12-27T12:00Z',
+    from: [46, -97],
+    to: [38.5, -80],
+    sigmaKm: 950,
+    amplitudeC: -20,
+  },
+  // February 3–4 2023: a short, brutal Arctic blast over New England and New York (Boston −23 °C).
+  {
+    name: 'feb2023ne',
+    kind: 'cold',
+    onset: '2023-02-02T06:00Z',
+    end: '2023-02-06T00:00Z',
+    from: [47, -74],
+    to: [42.5, -70.5],
+    sigmaKm: 650,
+    amplitudeC: -9,
+  },
+  // Late February 2023: an unusually cold trough over California (snow in the Los Angeles hills).
+  {
+    name: 'feb2023west',
+    kind: 'cold',
+    onset: '2023-02-21T00:00Z',
+    end: '2023-02-28T00:00Z',
+    from: [41, -121],
+    to: [35, -118],
+    sigmaKm: 700,
+    amplitudeC: -13,
+  },
+  // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16).
+  {
+    name: 'jan2024',
+    kind: 'cold',
+    onset: '2024-01-12T00:00Z',
+    end: '2024-01-19T00:00Z',
+    from: [45, -103],
+    to: [31.5, -97],
+    sigmaKm: 900,
+    amplitudeC: -23,
+  },
+  // January 20–23 2025: Arctic outbreak over the East and the Gulf coast (PJM winter peak record Jan 22).
+  {
+    name: 'jan2025',
+    kind: 'cold',
+    onset: '2025-01-18T12:00Z',
+    end: '2025-01-24T12:00Z',
+    from: [46, -92],
+    to: [37, -80],
+    sigmaKm: 950,
+    amplitudeC: -14,
+  },
+  // Late June 2025: heat dome over the Ohio Valley and the Eastern Seaboard.
+  {
+    name: 'jun2025',
+    kind: 'heat',
+    onset: '2025-06-20T00:00Z',
+    end: '2025-06-27T00:00Z',
+    from: [39.5, -83],
+    to: [40.5, -75],
+    sigmaKm: 750,
+    amplitudeC: 5,
+  },
+];
+
+function anchorEvent(a: Anchor, id: number): ExtremeEvent {
+  const onset = epochHour(a.onset);
+  const end = epochHour(a.end);
+  const hours = end - onset;
+  return {
+    id,
+    kind: a.kind,
+    name: a.name,
+    onset,
+    end,
+    buildHours: 0.35 * hours,
+    decayHours: 0.3 * hours,
+    lat: a.from[0],
+    lon: a.from[1],
+    latPerHour: (a.to[0] - a.from[0]) / hours,
+    lonPerHour: (a.to[1] - a.from[1]) / hours,
+    sigmaKm: a.sigmaKm,
+    amplitudeC: a.amplitudeC,
+  };
+}
+
+/** Seeded outbreaks drift no further south than this latitude and no further east than this longitude. */
+const LOWEST_LAT = 29;
+const EASTMOST_LON = -68;
+
+/** Number of events with Poisson mean `rate` from a uniform u. */
+function poisson(rate: number, u: number): number {
+  let k = 0;
+  let p = Math.exp(-rate);
+  let cdf = p;
+  while (u > cdf && k < 8) {
+    k++;
+    p *= rate / k;
+    cdf += p;
+  }
+  return k;
+}
+
+/** The seeded events of one season: winter `year` (Dec year−1 .. Feb year) or summer `year`. */
+function seasonEvents(seed: number, kind: ExtremeKind, year: number, anchored: number): ExtremeEvent[] {
+  const stream = kind === 'cold' ? 1 : 2;
+  const rate = Math.max(0, (kind === 'cold' ? WINTER_RATE : SUMMER_RATE) - anchored);
+  const count = poisson(rate, unit(seed, stream, year, 0));
+  const out: ExtremeEvent[] = [];
+  for (let k = 0; k < count; k++) {
+    const u = (j: number) => unit(seed, stream, year, 1 + 16 * k + j);
+    const hours = 72 + 168 * u(1) ** 1.3;
+    const id = (kind === 'cold' ? 1 : 2) * 1_000_000 + year * 10 + k;
+    // Onset: outbreaks Dec 1 .. Feb 25, domes Jun 1 .. Aug 27.
+    const onset =
+      kind === 'cold' ? epochHour(`${year - 1}-12-01T00:00Z`) + 24 * 86 * u(2) : epochHour(`${year}-06-01T00:00Z`) + 24 * 88 * u(2);
+    const common = { id, kind, name: '', onset, end: onset + hours, buildHours: (0.3 + 0.1 * u(3)) * hours };
+    if (kind === 'cold') {
+      // Origin in the north: over the Plains and the Midwest, some into the West, many down the
+      // East (Canadian highs). South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the
+      // Gulf coast or out to sea.
+      const lat = 42 + 8 * u(5);
+      const lon = -118 + 48 * u(6);
+      out.push({
+        ...common,
+        decayHours: (0.25 + 0.1 * u(4)) * hours,
+        lat,
+        lon,
+        latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat) / hours),
+        lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon) / hours)),
+        sigmaKm: 450 + 500 * u(9),
+        // Fat tail: most outbreaks −8..−13 °C at the centre, one in seven beyond −18.
+        amplitudeC: -(8 + 14 * u(10) ** 2),
+      });
+    } else {
+      // Domes sit over the South and the Midwest and creep east.
+      out.push({
+        ...common,
+        decayHours: (0.3 + 0.1 * u(4)) * hours,
+        lat: 32 + 12 * u(5),
+        lon: -116 + 40 * u(6),
+        latPerHour: (u(7) - 0.5) / 24,
+        lonPerHour: (1.5 * u(8)) / 24,
+        sigmaKm: 450 + 450 * u(9),
+        amplitudeC: 3 + 5 * u(10) ** 2,
+      });
+    }
+  }
+  return out;
+}
+
+/** Envelope of an event at hour t (0 outside, smooth rise, plateau 1, smooth decay). */
+export function envelope(e: ExtremeEvent, t: number): number {
+  if (t <= e.onset || t >= e.end) return 0;
+  const rise = (t - e.onset) / e.buildHours;
+  const fall = (e.end - t) / e.decayHours;
+  const x = Math.min(1, rise, fall);
+  return x * x * (3 - 2 * x);
+}
+
+/** The events of a world: anchored and seeded, by season, generated on demand and kept. */
+export class ExtremeCatalogue {
+  private readonly seed: number;
+  private readonly anchors: ExtremeEvent[];
+  private readonly byYear = new Map<number, ExtremeEvent[]>();
+
+  constructor(worldSeed: number) {
+    this.seed = seedOf(`${worldSeed}:extremes`);
+    this.anchors = ANCHORS.map((a, i) => anchorEvent(a, 1 + i));
+  }
+
+  /** Every event of calendar year `year`'s winter (ending in February) and summer. */
+  private eventsOfYear(year: number): ExtremeEvent[] {
+    let list = this.byYear.get(year);
+    if (list) return list;
+    const winterStart = epochHour(`${year - 1}-11-25T00:00Z`);
+    const summerStart = epochHour(`${year}-05-25T00:00Z`);
+    const winterEnd = epochHour(`${year}-03-15T00:00Z`);
+    const summerEnd = epochHour(`${year}-09-15T00:00Z`);
+    const anchored = this.anchors.filter(
+      (e) => (e.onset >= winterStart && e.onset < winterEnd) || (e.onset >= summerStart && e.onset < summerEnd),
+    );
+    // Anchored events count towards their season's expected number: seeded ones fill the rest.
+    const count = (kind: ExtremeKind) => anchored.filter((e) => e.kind === kind).length;
+    list = [...anchored, ...seasonEvents(this.seed, 'cold', year, count('cold')), ...seasonEvents(this.seed, 'heat', year, count('heat'))];
+    this.byYear.set(year, list);
+    return list;
+  }
+
+  /** Events active at some hour of [from, to] (epoch hours). */
+  eventsBetween(from: number, to: number): ExtremeEvent[] {
+    const y0 = new Date(from * HOUR_MS).getUTCFullYear();
+    const y1 = new Date(to * HOUR_MS).getUTCFullYear() + 1;
+    const out: ExtremeEvent[] = [];
+    for (let y = y0; y <= y1; y++) for (const e of this.eventsOfYear(y)) if (e.end > from && e.onset < to) out.push(e);
+    return out;
+  }
+
+  /** Every event with onset in [from, to) (for reports and tests). */
+  eventsStarting(from: number, to: number): ExtremeEvent[] {
+    return this.eventsBetween(from, to).filter((e) => e.onset >= from && e.onset < to);
+  }
+}
+
+/** Fraction of an event a run knows at a lead (hours): 1 at 0, ½ at KNOWN_HALF_HOURS, → 0. */
+export function knownFraction(leadHours: number): number {
+  if (leadHours <= 0) return 1;
+  return 1 / (1 + (leadHours / KNOWN_HALF_HOURS) ** KNOWN_POWER);
+}
+
+/** Unit-variance error of a run's view of an event (stream 0 amplitude, 1 timing), smooth in the run time. */
+function runError(seedName: string, eventId: number, stream: number, created: number): number {
+  return valueNoise1(seedOf(`extreme:${seedName}`), 2 * (eventId % 100_000_000) + stream, created / ERROR_RUN_HOURS) / VALUE_NOISE1_SD;
+}
+
+/** One event as rows see it: per row, the centre and the anomaly at the centre (0 where inactive), on rows [from, to). */
+interface EventRows {
+  from: number;
+  to: number;
+  lat: Float64Array;
+  lon: Float64Array;
+  amplitude: Float64Array;
+  invTwoSigma2: number;
+}
+
+/**
+ * The extremes as a batch of rows sees them (truth or a run's view), prepared once per batch;
+ * `add` adds them to the temperature of a point. Null when no event touches the rows.
+ */
+export class ExtremeRows {
+  private constructor(private readonly events: EventRows[]) {}
+
+  static prepare(
+    catalogue: ExtremeCatalogue,
+    mid: Float64Array,
+    created: Float64Array | null,
+    skill: WeatherSkill | null,
+  ): ExtremeRows | null {
+    const n = mid.length;
+    if (n === 0 || skill?.climatology) return null;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      lo = Math.min(lo, mid[i]);
+      hi = Math.max(hi, mid[i]);
+    }
+    // A run's timing error may shift an event by a few days: every event it could bring into the rows.
+    const margin = created ? MAX_TIMING_SHIFT_HOURS : 0;
+    const events = catalogue.eventsBetween(lo - margin, hi + margin);
+    if (events.length === 0) return null;
+    const forecast = skill && created ? skill : null;
+    const seeds = forecast
+      ? forecast.member !== undefined
+        ? [forecast.errorSeedName, memberSeedName(forecast.errorSeedName, forecast.member)]
+        : [forecast.errorSeedName]
+      : [];
+    const rows: EventRows[] = [];
+    for (const e of events) {
+      const lat = new Float64Array(n);
+      const lon = new Float64Array(n);
+      const amplitude = new Float64Array(n);
+      let from = n;
+      let to = 0;
+      let lastRun = Number.NaN;
+      let zAmp = 0;
+      let zTime = 0;
+      for (let i = 0; i < n; i++) {
+        let t = mid[i];
+        let a = e.amplitudeC;
+        if (forecast) {
+          const lead = t - created![i];
+          if (lead > 0) {
+            if (created![i] !== lastRun) {
+              lastRun = created![i];
+              zAmp = 0;
+              zTime = 0;
+              for (const s of seeds) {
+                zAmp += runError(s, e.id, 0, lastRun) / Math.sqrt(seeds.length);
+                zTime += runError(s, e.id, 1, lastRun) / Math.sqrt(seeds.length);
+              }
+            }
+            const g = Math.min(MAX_LEAD_FACTOR, lead / 168);
+            a *= knownFraction(lead) * Math.max(0, 1 + AMPLITUDE_ERROR_AT_WEEK * g * zAmp);
+            t += TIMING_ERROR_AT_WEEK_HOURS * g * zTime;
+          }
+        }
+        const env = envelope(e, t);
+        if (env === 0 || a === 0) continue;
+        amplitude[i] = a * env;
+        lat[i] = e.lat + e.latPerHour * (t - e.onset);
+        lon[i] = e.lon + e.lonPerHour * (t - e.onset);
+        from = Math.min(from, i);
+        to = i + 1;
+      }
+      if (to > from) rows.push({ from, to, lat, lon, amplitude, invTwoSigma2: 1 / (2 * e.sigmaKm * e.sigmaKm) });
+    }
+    return rows.length > 0 ? new ExtremeRows(rows) : null;
+  }
+
+  /** Adds the events' anomaly at (lat, lon) to `tempC` on every row. */
+  add(lat: number, lon: number, tempC: Float64Array): void {
+    const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
+    for (const ev of this.events) {
+      for (let i = ev.from; i < ev.to; i++) {
+        const a = ev.amplitude[i];
+        if (a === 0) continue;
+        const dx = (lon - ev.lon[i]) * kx;
+        const dy = (lat - ev.lat[i]) * KM_PER_DEG;
+        const q = (dx * dx + dy * dy) * ev.invTwoSigma2;
+        // Beyond 4σ the event adds under 0.01 °C: skip the exponential.
+        if (q < FAR_Q) tempC[i] += a * Math.exp(-q);
+      }
+    }
+  }
+}

@@ -62,7 +62,6 @@ for (const iso of ISO_CODES) {
       `load.mape.normal.${iso}`,
       `price.daForecastMape.d1.${iso}`,
       `price.daForecastGrowth.${iso}`,
-      `price.onOffPeak.${iso}`,
       `price.rtDaLag1.${iso}`,
       `price.withinFloorCap.${iso}`,
     ];

@@ -181,7 +181,7 @@ export const TARGETS: readonly Target[] = [
   })),
   ...perIso((iso) => ({
     id: `price.spikesInTightHours.${iso}`,
-    scope: 'sample',
+    scope: 'years',
     item: 3,
     figure: `share of RT spikes (RT > DA + max(50, DA)) at ${MAIN_NODE[iso]} in the top 15 % net-load or steepest-10 % ramp hours (%)`,
     band: [60, 100],
@@ -189,7 +189,7 @@ export const TARGETS: readonly Target[] = [
   })),
   ...perIso((iso) => ({
     id: `price.daMinusRt.${iso}`,
-    scope: 'sample',
+    scope: 'years',
     item: 0,
     figure: `mean DA − RT at ${MAIN_NODE[iso]} ($/MWh)`,
     band: [-3, 4],
@@ -362,7 +362,7 @@ export const TARGETS: readonly Target[] = [
   // 8. Shapes and spreads.
   ...perIso((iso) => ({
     id: `price.onOffPeak.${iso}`,
-    scope: 'sample',
+    scope: 'years',
     item: 8,
     figure: `RT on-peak (weekdays 07–22 local) ÷ off-peak mean at ${MAIN_NODE[iso]}`,
     band: [1.2, 1.8],

@@ -204,8 +204,13 @@ export function auditIso(x: IsoAuditInput): Map<string, number> {
 
   if (x.demand) auditLoad(x, x.demand, set);
   if (x.poptemp) auditWeather(x, x.poptemp, set);
-  if (x.outage && x.outage.values.length && (iso === 'ercot' || iso === 'pjm')) {
-    set(`outage.${iso}Max`, Math.max(...x.outage.values.filter(Number.isFinite)) / 1000);
+  if (x.outage && (iso === 'ercot' || iso === 'pjm')) {
+    // Winter days only: the figure is about cold events, not spring maintenance.
+    const winter = x.outage.values.filter((v, i) => {
+      const month = localDateOfHour(x.timezone, x.outage!.hours[i]).month;
+      return Number.isFinite(v) && (month === 12 || month <= 2);
+    });
+    if (winter.length) set(`outage.${iso}Max`, Math.max(...winter) / 1000);
   }
   if (x.wind) auditWind(x, x.wind, set);
   if (x.prices) auditPrices(x, x.prices, set);

@@ -159,7 +159,7 @@ export function seriesOf(world: WeatherWorld, iso: IsoCode, metric: RegionMetric
 }
 
 /** Demand MAPE (%) of the optimized model's continuous series at the given leads and of `normal` runs made at 10:00 the day before. */
-function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], truth: HourlySeries, nowMs: number) {
+export function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], truth: HourlySeries, nowMs: number) {
   const actual = new Map(truth.hours.map((h, i) => [h, truth.values[i]]));
   const forecastDays = days.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
   const tz = ISOS[iso].timezone;
@@ -195,8 +195,9 @@ function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[
     }));
     optimized.set(lead, score(parts));
   }
-  // `normal` is served as single runs: the run made at 10:00 of D − 1, scored on day D.
-  const normal = forecastDays.map((d) => {
+  // `normal` is served as single runs: the run made at 10:00 of D − 1, scored on day D (its
+  // daily 00 UTC run of the first day of history is made the local day before: left out).
+  const normal = forecastDays.filter((d) => compareDates(d, FORECAST_HISTORY_START) > 0).map((d) => {
     const by = localWallHourToEpochHour(tz, addDays(d, -1), 10) * HOUR_MS;
     const frame = regionQueries.forecast(world, {
       iso,
@@ -214,8 +215,17 @@ function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[
   ]);
 }
 
-/** Every audit figure an ISO gives over a set of local days (forecast figures from the days in forecast history). */
-export function sampleAudit(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], nowMs: number): Map<string, number> {
+/**
+ * Every audit figure an ISO gives over a set of local days (forecast figures from the days in
+ * forecast history); demand forecasts, cheap and noisy, may be scored on more days.
+ */
+export function sampleAudit(
+  world: WeatherWorld,
+  iso: IsoCode,
+  days: readonly CivilDate[],
+  nowMs: number,
+  demandForecastDays: readonly CivilDate[] = days,
+): Map<string, number> {
   const series = (metric: RegionMetric) => seriesOf(world, iso, metric, days, nowMs);
   const demand = series('demand');
   const prices = priceTruth(world, iso, days);
@@ -231,7 +241,7 @@ export function sampleAudit(world: WeatherWorld, iso: IsoCode, days: readonly Ci
     poptemp: series('poptemp'),
     outage: series('outage'),
     windCapacityAt: capacityAt(iso, 'wind'),
-    demandMape: demandMape(world, iso, days, demand, nowMs),
+    demandMape: demandMape(world, iso, demandForecastDays, seriesOf(world, iso, 'demand', demandForecastDays, nowMs), nowMs),
     prices,
     daForecastMape: new Map([...da].map(([lead, s]) => [lead, s.mape])),
   });

@@ -64,7 +64,7 @@ export const caiso = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0.08,
     noiseSd: 0.032,
-    driftSd: 0.03,
+    driftSd: 0.04,
     shapeFlatten: 0.15,
     growthPerYear: 0.005,
   },

@@ -86,8 +86,8 @@ export const ercot = defineIsoProfile({
     coolCurve: 0.01,
     btmSolar: 0,
     noiseSd: 0.035,
-    driftSd: 0.06,
-    shapeFlatten: 0.3,
+    driftSd: 0.065,
+    shapeFlatten: 0.34,
     growthPerYear: 0.05,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */

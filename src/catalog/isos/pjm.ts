@@ -90,7 +90,7 @@ export const pjm = defineIsoProfile({
     btmSolar: 0,
     noiseSd: 0.016,
     driftSd: 0.03,
-    shapeFlatten: 0.3,
+    shapeFlatten: 0.36,
     growthPerYear: 0.015,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
@@ -102,7 +102,7 @@ export const pjm = defineIsoProfile({
     plannedFall: 0.14,
     fallShiftDays: 0,
     forcedBase: 0.055,
-    coldThresholdC: -10,
+    coldThresholdC: -12,
     heatThresholdC: 33,
   },
   /** Climatology of the population-weighted temperature (the normal outage model). */

@@ -63,8 +63,8 @@ export const spp = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.03,
-    driftSd: 0.03,
-    shapeFlatten: 0.1,
+    driftSd: 0.04,
+    shapeFlatten: 0.15,
     growthPerYear: 0.012,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */

@@ -115,7 +115,20 @@ export const ercot = defineIsoProfile({
     markup: 6,
     oilSwitch: Infinity,
     reserveMw: 0,
-    storageMw: 14_000,
+    storageMw: [
+      // Batteries on 1 July (EIA-860M / ERCOT capacity changes by fuel: ~3 GW in January 2023,
+      // ~5 GW at the end of 2023, ~10 GW at the end of 2024, ~15 GW by late 2025).
+      [2022, 2_500],
+      [2023, 4_000],
+      [2024, 7_500],
+      [2025, 12_500],
+      [2026, 17_000],
+    ],
+    // ORDC (ERCOT Nodal Protocols §6.5.7.3, PUCT 16 TAC §25.505): VOLL = HCAP $5,000/MWh since
+    // 2022, minimum contingency level 3,000 MW; σ of the reserve shortfall ~1.5 GW (ERCOT's
+    // seasonal ORDC parameters are 1–2 GW).
+    unofferedMw: 13_000,
+    shortage: { kind: 'ordc', voll: 5000, minContingencyMw: 3_000, sdMw: 1_500 },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {
@@ -126,18 +139,7 @@ export const ercot = defineIsoProfile({
     north_central: { pocket: 0.02 },
   },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: {
-    default: 'houston_ship_channel',
-    zones: {
-      west: 'waha',
-      far_west: 'waha',
-      north: 'carthage',
-      north_central: 'carthage',
-      east: 'carthage',
-      south_central: 'katy',
-      southern: 'katy',
-    },
-  },
+  zoneGas: { default: 'houston_ship_channel' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
 });

@@ -76,13 +76,13 @@ function installedRenewables(iso: IsoCode): Map<string, number> {
 
 /**
  * Net-load forecast error SD (MW) at a lead (hours), from demand and wind/solar error growth:
- * demand ~1.5 % a day ahead to 6 %; the ISO's wind and solar together (errors of plants far apart
- * partly cancel) ~4 % of installed a day ahead to 12 %.
+ * demand ~1.5 % a day ahead to 5 %; the ISO's wind and solar together (errors of plants far apart
+ * partly cancel) ~3.5 % of installed a day ahead to 9 %.
  */
 function netLoadSdMw(leadHours: number, demandMw: number, windSolarInstalledMw: number): number {
   const days = Math.max(0, leadHours) / 24;
-  const d = demandMw * Math.min(0.06, 0.01 + 0.005 * days);
-  const r = windSolarInstalledMw * Math.min(0.12, 0.03 + 0.01 * days);
+  const d = demandMw * Math.min(0.05, 0.01 + 0.004 * days);
+  const r = windSolarInstalledMw * Math.min(0.09, 0.025 + 0.008 * days);
   return Math.hypot(d, r);
 }
 

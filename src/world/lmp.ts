@@ -79,7 +79,7 @@ export interface HourInputs {
 export type Market = 'da' | 'rt';
 
 /** Surplus (share of demand) over which the price falls from the stack's bottom to the floor, per market. */
-const SURPLUS_SCALE: Readonly<Record<Market, number>> = { rt: 0.06, da: 0.1 };
+const SURPLUS_SCALE: Readonly<Record<Market, number>> = { rt: 0.06, da: 0.15 };
 /** Share of the batteries' power that soaks up surplus in an hour (they fill up over a sunny midday). */
 const STORAGE_SOAK = 0.6;
 
@@ -213,9 +213,12 @@ export function withinLimits(iso: IsoCode, price: number): number {
   return Math.min(p.cap, Math.max(p.floor, price));
 }
 
-/** The day-ahead premium over expected real-time prices ($/MWh): small and positive. */
+/**
+ * The day-ahead premium over expected real-time prices ($/MWh): small and positive (the clearing's
+ * convexity in tight hours and its gentler curtailment pricing add the rest of DA − RT).
+ */
 export function dayAheadPremium(price: number): number {
-  return 0.8 + 0.02 * Math.abs(price);
+  return 0.3 + 0.01 * Math.abs(price);
 }
 
 export const LMP_ZONES: Readonly<Record<IsoCode, Readonly<Record<string, ZonePricing>>>> = isoTable((p) => p.lmpZones);

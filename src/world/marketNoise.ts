@@ -35,10 +35,14 @@ function smoothNormal(seed: number, stream: number, hour: number, hours: number)
   return valueNoise1(seed, stream, hour / hours) / VALUE_NOISE1_SD;
 }
 
-/** The day-ahead clearing's realisation of net-load uncertainty, in SDs (~N(0, 1), ISO-wide). */
+/**
+ * The day-ahead clearing's realisation of net-load uncertainty, in SDs (ISO-wide): the market's
+ * own view differs from the run by less than the run's full error (SD 0.75).
+ */
 export function dayAheadDraw(iso: IsoCode, hour: number): number {
-  return smoothNormal(DA_SEED, isoNumber(iso), hour, DA_DRAW_HOURS);
+  return DA_DRAW_SD * smoothNormal(DA_SEED, isoNumber(iso), hour, DA_DRAW_HOURS);
 }
+const DA_DRAW_SD = 0.75;
 
 /** Persistent day-ahead market factor: the share of the price, 12 % typical, more when tight. */
 const DA_FACTOR = 0.12;
@@ -54,8 +58,8 @@ const RT_SHARE = 0.08;
 const RT_USD = 1.5;
 const RT_TIGHT_GAIN = 4;
 /** Spikes: the spike noise's threshold in calm hours and how much tightness lowers it; size in $/MWh per SD. */
-const SPIKE_THRESHOLD = 2.4;
-const SPIKE_TIGHT_DROP = 2.2;
+const SPIKE_THRESHOLD = 3.3;
+const SPIKE_TIGHT_DROP = 6;
 const SPIKE_USD_PER_SD = 300;
 const SPIKE_MIN_USD = 60;
 
@@ -71,7 +75,7 @@ export function realTimePrice(iso: IsoCode, price: number, hour: number, tight: 
   const fast = gaussianish(RT_SEED, 4000 + isoIndex, hour);
   let rt = price + gain * (Math.abs(price) * RT_SHARE + RT_USD) * (0.85 * common + 0.4 * own + 0.3 * fast);
   const spike = smoothNormal(RT_SEED, 2000 + isoIndex, hour, RT_SPIKE_HOURS);
-  const threshold = SPIKE_THRESHOLD - SPIKE_TIGHT_DROP * tight;
+  const threshold = Math.max(0.3, SPIKE_THRESHOLD - SPIKE_TIGHT_DROP * tight);
   if (spike > threshold) rt += SPIKE_MIN_USD + SPIKE_USD_PER_SD * (spike - threshold) * gain;
   return Math.min(LMP_PARAMS[iso].cap, rt);
 }

@@ -5,8 +5,8 @@
  *
  * - ERCOT prices reserves with its operating reserve demand curve (ORDC): adder =
  *   (VOLL − system lambda) · LOLP, LOLP = P(reserve shortfall ≥ reserves − minimum contingency
- *   level), the shortfall normal (μ = 0, σ = `sdMw`). At or below the minimum contingency level
- *   LOLP = 1 and the price is VOLL = the high cap (HCAP) of $5,000/MWh.
+ *   level), the shortfall normal (μ = 0, σ = `sdMw`), so LOLP is ½ just above that level. At or
+ *   below it LOLP = 1 and the price is VOLL = the high cap (HCAP) of $5,000/MWh.
  * - The other ISOs price shortages with stepped demand curves: a penalty factor for each reserve
  *   requirement that is not met. The steps are smoothed with the same normal uncertainty, since
  *   an hour averages twelve 5-minute intervals that are short or not.
@@ -27,7 +27,8 @@ export function normalCdf(z: number): number {
 /** The shortage adder ($/MWh) at `reservesMw` of operating reserves, with the energy price `lambda`. */
 export function shortageAdder(curve: ShortageCurve, reservesMw: number, lambda: number): number {
   if (curve.kind === 'ordc') {
-    const lolp = 1 - normalCdf((reservesMw - curve.minContingencyMw) / curve.sdMw);
+    const above = reservesMw - curve.minContingencyMw;
+    const lolp = above <= 0 ? 1 : 1 - normalCdf(above / curve.sdMw);
     return Math.max(0, curve.voll - lambda) * lolp;
   }
   let adder = 0;

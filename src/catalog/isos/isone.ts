@@ -96,9 +96,9 @@ export const isone = defineIsoProfile({
     oilSwitch: 20,
     reserveMw: 1_500,
     storageMw: [[2023, 500]],
+    unofferedMw: 3_500,
     // ISO-NE Market Rule 1 §III.2.7A (reserve constraint penalty factors): ten-minute non-spinning
     // $1,500/MWh, thirty-minute operating reserve $1,000/MWh, replacement $250/MWh.
-    unofferedMw: 3_500,
     shortage: {
       kind: 'steps',
       steps: [

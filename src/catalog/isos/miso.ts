@@ -108,12 +108,14 @@ export const miso = defineIsoProfile({
     oilSwitch: Infinity,
     reserveMw: 35_000,
     storageMw: [[2023, 500]],
-    // MISO Tariff Schedule 28 (operating reserve demand curve): $1,100/MWh once the market-wide
-    // operating reserve requirement (~2.4 GW) is short, $200/MWh on the regulating/spinning steps.
     unofferedMw: 14_000,
+    // MISO Tariff Schedule 28 (operating reserve demand curve): $1,100/MWh once the market-wide
+    // operating reserve requirement (~2.4 GW) is short, $200/MWh on the regulating/spinning steps,
+    // rising toward the $3,500/MWh value of lost load as reserves run out (here to the $2,000 cap).
     shortage: {
       kind: 'steps',
       steps: [
+        [800, 2_400],
         [2_400, 1_100],
         [4_000, 200],
       ],

@@ -98,9 +98,9 @@ export const nyiso = defineIsoProfile({
     oilSwitch: 20,
     reserveMw: 1_500,
     storageMw: [[2023, 300]],
+    unofferedMw: 7_000,
     // NYISO Market Services Tariff §15.4.7 (shortage pricing): 10-minute total reserve $775/MWh,
     // NYCA 30-minute reserve steps to $500/MWh.
-    unofferedMw: 7_000,
     shortage: {
       kind: 'steps',
       steps: [

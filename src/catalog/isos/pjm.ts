@@ -119,9 +119,9 @@ export const pjm = defineIsoProfile({
     oilSwitch: Infinity,
     reserveMw: 5_000,
     storageMw: [[2023, 1_000]],
+    unofferedMw: 4_000,
     // PJM Manual 11 §4: synchronized and primary reserve penalty factors $850/MWh at their
     // minimum requirements (~3.3 GW, ~5 GW), $300/MWh on the extended 30-minute step.
-    unofferedMw: 4_000,
     shortage: {
       kind: 'steps',
       steps: [

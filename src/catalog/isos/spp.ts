@@ -93,9 +93,9 @@ export const spp = defineIsoProfile({
     oilSwitch: Infinity,
     reserveMw: 5_000,
     storageMw: [[2023, 500]],
+    unofferedMw: 10_000,
     // SPP Tariff Attachment AE §8.6 (scarcity pricing): operating reserve demand curve of
     // $600/MWh (regulation + spinning short) and $400/MWh (supplemental), under the $1,000 offer cap.
-    unofferedMw: 10_000,
     shortage: {
       kind: 'steps',
       steps: [

@@ -140,9 +140,15 @@ function netNeed(p: LmpParams, x: HourInputs, dNetMw: number): number {
   return x.demandMw + dNetMw - x.windMw - x.solarMw - p.baseloadMw - p.importsMw;
 }
 
+/**
+ * Share of the batteries' power that counts as reserves: 2–4 hour batteries cannot hold their
+ * full output through a long evening peak, and part of them already serves regulation.
+ */
+const STORAGE_RESERVE_SHARE = 0.5;
+
 /** Operating reserves (MW): capacity that could still serve (thermal, batteries, imports/DR) minus the need. */
 function reservesOf(p: LmpParams, s: Supply, need: number): number {
-  return s.thermalMw + s.recallableMw + p.reserveMw + s.storageMw - p.unofferedMw - need;
+  return s.thermalMw + s.recallableMw + p.reserveMw + STORAGE_RESERVE_SHARE * s.storageMw - p.unofferedMw - need;
 }
 
 /** The price of one hour's inputs with a net-load shift `dNetMw` (for expectations over forecast error). */

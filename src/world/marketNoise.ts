@@ -37,12 +37,12 @@ function smoothNormal(seed: number, stream: number, hour: number, hours: number)
 
 /**
  * The day-ahead clearing's realisation of net-load uncertainty, in SDs (ISO-wide): the market's
- * own view differs from the run by less than the run's full error (SD 0.75).
+ * own view differs from the run by less than the run's full error (SD 0.6).
  */
 export function dayAheadDraw(iso: IsoCode, hour: number): number {
   return DA_DRAW_SD * smoothNormal(DA_SEED, isoNumber(iso), hour, DA_DRAW_HOURS);
 }
-const DA_DRAW_SD = 0.75;
+const DA_DRAW_SD = 0.6;
 
 /** Persistent day-ahead market factor: the share of the price, 12 % typical, more when tight. */
 const DA_FACTOR = 0.12;

@@ -87,7 +87,7 @@ export const caiso = defineIsoProfile({
     coalMw: 0,
     coalCost: [0, 0],
     ccgtShare: 0.6,
-    minThermalShare: 0.2,
+    minThermalShare: 0.25,
     floor: -40,
     cap: 1000,
     markup: 12,
@@ -102,7 +102,7 @@ export const caiso = defineIsoProfile({
       [2025, 12_500],
       [2026, 14_500],
     ],
-    unofferedMw: 9_000,
+    unofferedMw: 5_500,
     // CAISO Tariff §27.4.3 (scarcity reserve demand curve): $500/MWh at the spinning and at the
     // non-spinning requirement, to the $1,000/MWh soft bid cap.
     shortage: {

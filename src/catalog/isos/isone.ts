@@ -92,11 +92,11 @@ export const isone = defineIsoProfile({
     minThermalShare: 0.28,
     floor: -10,
     cap: 1000,
-    markup: 8,
+    markup: 15,
     oilSwitch: 20,
     reserveMw: 1_500,
     storageMw: [[2023, 500]],
-    unofferedMw: 3_500,
+    unofferedMw: 5_000,
     // ISO-NE Market Rule 1 §III.2.7A (reserve constraint penalty factors): ten-minute non-spinning
     // $1,500/MWh, thirty-minute operating reserve $1,000/MWh, replacement $250/MWh.
     shortage: {

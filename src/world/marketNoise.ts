@@ -76,6 +76,6 @@ export function realTimePrice(iso: IsoCode, price: number, hour: number, tight: 
   let rt = price + gain * (Math.abs(price) * RT_SHARE + RT_USD) * (0.85 * common + 0.4 * own + 0.3 * fast);
   const spike = smoothNormal(RT_SEED, 2000 + isoIndex, hour, RT_SPIKE_HOURS);
   const threshold = Math.max(0.3, SPIKE_THRESHOLD - SPIKE_TIGHT_DROP * tight);
-  if (spike > threshold) rt += SPIKE_MIN_USD + SPIKE_USD_PER_SD * (spike - threshold) * gain;
+  if (spike > threshold) rt += SPIKE_MIN_USD + SPIKE_USD_PER_SD * (spike - threshold) * (1 + tight);
   return Math.min(LMP_PARAMS[iso].cap, rt);
 }

@@ -28,7 +28,17 @@ import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNod
 import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
-import { dayAheadPremium, hourPrice, LMP_ZONES, reserveConditions, systemGasHub, withinLimits, zoneGasHub, type HourInputs, type ReserveConditions } from '../world/lmp.ts';
+import {
+  dayAheadPremium,
+  hourPrice,
+  LMP_ZONES,
+  reserveConditions,
+  systemGasHub,
+  withinLimits,
+  zoneGasHub,
+  type HourInputs,
+  type ReserveConditions,
+} from '../world/lmp.ts';
 import { dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNoise.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
@@ -236,7 +246,9 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
 
 /** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
 function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
-  return !model && type === 'dalmp' ? inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized) : inputsOf(world, iso, rows, model);
+  return !model && type === 'dalmp'
+    ? inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized)
+    : inputsOf(world, iso, rows, model);
 }
 
 /** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */
@@ -261,7 +273,13 @@ export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows
  * ISO-wide operating reserves and tightness over rows, as the prices of `type` see them (the
  * day-ahead market's inputs for the dalmp truth): for reports and tests of shortage pricing.
  */
-export function lmpConditions(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): readonly ReserveConditions[] {
+export function lmpConditions(
+  world: WeatherWorld,
+  iso: IsoCode,
+  type: LmpType,
+  rows: StitchedRows,
+  model: ForecastModel | null,
+): readonly ReserveConditions[] {
   return priceInputs(world, iso, type, rows, model).conditions;
 }
 

@@ -35,7 +35,7 @@ describe('shortage pricing', () => {
     assert.ok(Math.abs(30 + shortageAdder(ordc, 2_000, 30) - 5000) < 1, 'reserves below the MCL price at VOLL');
     const mid = shortageAdder(ordc, 5_000, 30);
     assert.ok(mid > 500 && mid < 2_500, `adder at 5 GW of reserves: ${mid}`);
-    assert.ok(shortageAdder(ordc, 15_000, 30) < 1);
+    assert.ok(shortageAdder(ordc, 25_000, 30) < 1);
   });
 
   test('every ISO prices at its cap when reserves run out, and near cost when they are ample', () => {

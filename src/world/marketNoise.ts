@@ -37,30 +37,36 @@ function smoothNormal(seed: number, stream: number, hour: number, hours: number)
 
 /**
  * The day-ahead clearing's realisation of net-load uncertainty, in SDs (ISO-wide): the market's
- * own view differs from the run by less than the run's full error (SD 0.6).
+ * own view differs from the run by less than the run's full error (SD 0.8).
  */
 export function dayAheadDraw(iso: IsoCode, hour: number): number {
   return DA_DRAW_SD * smoothNormal(DA_SEED, isoNumber(iso), hour, DA_DRAW_HOURS);
 }
-const DA_DRAW_SD = 0.6;
+const DA_DRAW_SD = 0.8;
 
 /** Persistent day-ahead market factor: the share of the price, 12 % typical, more when tight. */
 const DA_FACTOR = 0.12;
 
+/**
+ * Risk premium of tight day-ahead hours ($/MWh at tightness 1): buyers pay up to hedge the
+ * real-time spikes that tight hours bring, so DA − RT stays small and positive on average.
+ */
+const DA_RISK_USD = 150;
+
 /** The day-ahead clearing from the realised formation `price` of an hour with tightness `tight` (0…1). */
 export function dayAheadClearing(iso: IsoCode, price: number, hour: number, tight: number): number {
   const f = DA_FACTOR * (1 + 2 * tight) * smoothNormal(DA_SEED, 100 + isoNumber(iso), hour, DA_FACTOR_HOURS);
-  return price + Math.abs(price) * f;
+  return price + Math.abs(price) * f + DA_RISK_USD * tight;
 }
 
 /** Real-time deviation: a share of the price plus $/MWh, both growing with tightness. */
 const RT_SHARE = 0.08;
 const RT_USD = 1.5;
-const RT_TIGHT_GAIN = 4;
+const RT_TIGHT_GAIN = 2.5;
 /** Spikes: the spike noise's threshold in calm hours and how much tightness lowers it; size in $/MWh per SD. */
 const SPIKE_THRESHOLD = 3.3;
 const SPIKE_TIGHT_DROP = 6;
-const SPIKE_USD_PER_SD = 300;
+const SPIKE_USD_PER_SD = 200;
 const SPIKE_MIN_USD = 60;
 
 /**

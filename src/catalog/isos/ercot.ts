@@ -124,11 +124,11 @@ export const ercot = defineIsoProfile({
       [2025, 12_500],
       [2026, 17_000],
     ],
-    unofferedMw: 11_000,
+    unofferedMw: 10_000,
     // ORDC (ERCOT Nodal Protocols §6.5.7.3, PUCT 16 TAC §25.505): VOLL = HCAP $5,000/MWh since
-    // 2022, minimum contingency level 3,000 MW; σ of the reserve shortfall 3 GW (ERCOT's
-    // seasonal ORDC parameters are 1–3 GW).
-    shortage: { kind: 'ordc', voll: 5000, minContingencyMw: 3_000, sdMw: 3_000 },
+    // 2022, minimum contingency level 3,000 MW; σ of the reserve shortfall 4 GW (ERCOT's
+    // seasonal ORDC parameters are 1–3 GW; wider here for the hour's spread).
+    shortage: { kind: 'ordc', voll: 5000, minContingencyMw: 3_000, sdMw: 4_000 },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {

@@ -4,14 +4,17 @@
  * zones' wind and solar (sums of plants), the day's outages and the zones' gas prices — for
  * the same rows and run, so a forecast price moves with the forecast it was made from.
  *
- * - `rtlmp` truth: the formation of the true inputs plus real-time volatility;
+ * - `rtlmp` truth: the formation of the true inputs plus persistent real-time deviations and
+ *   spikes that come mostly in tight hours (world/marketNoise.ts);
  * - `dalmp` truth (the day-ahead market's clearing): the formation of the day-ahead inputs (the
- *   optimized run at 10:00 local the day before) as an expectation over their error, plus a
- *   small premium;
+ *   optimized run at 10:00 local the day before) at one realisation of their error, times a
+ *   persistent market factor (world/marketNoise.ts), plus a small premium;
  * - forecasts of either: the formation of the run's inputs as an expectation over their error
- *   (growing with lead), plus the premium for `dalmp`.
+ *   (growing with lead), plus the premium for `dalmp`. The day-ahead forecast with the defaults
+ *   uses the same run as the clearing, yet misses it by what the market adds (10–20 % MAPE).
  *
- * Zone prices: the ISO-wide stack at the zone's gas price, times an import-pocket multiplier
+ * Zone prices: the ISO-wide stack at the gas price of the system's marginal unit (an import
+ * pocket's own hub for N.Y.C., Long Island and the like), times an import-pocket multiplier
  * that grows with system tightness (N.Y.C., Long Island, Boston, Baltimore/Washington…), minus
  * an export-congestion discount when the zone's wind and solar exceed what can leave it
  * (ERCOT West, SPP North, MISO LRZ 1 on windy nights). A node is the weighted mix of its zones,
@@ -20,12 +23,23 @@
 import { vintageQueriesFor } from './vintages.ts';
 import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, unitOf, type MetricsOf } from '../catalog/metrics.ts';
-import { GAS_TIMEZONE, gasHubById, type GasHub } from '../catalog/gasHubs.ts';
+import { GAS_TIMEZONE, gasHubById } from '../catalog/gasHubs.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
 import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
-import { dayAheadPremium, hourPrice, LMP_ZONES, realTimePrice, utilization, zoneGasHub, type HourInputs } from '../world/lmp.ts';
+import {
+  dayAheadPremium,
+  hourPrice,
+  LMP_ZONES,
+  reserveConditions,
+  systemGasHub,
+  withinLimits,
+  zoneGasHub,
+  type HourInputs,
+  type ReserveConditions,
+} from '../world/lmp.ts';
+import { dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNoise.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
@@ -70,11 +84,15 @@ function installedRenewables(iso: IsoCode): Map<string, number> {
   return m;
 }
 
-/** Net-load forecast error SD (MW) at a lead (hours), from demand and wind/solar error growth. */
+/**
+ * Net-load forecast error SD (MW) at a lead (hours), from demand and wind/solar error growth:
+ * demand ~1.5 % a day ahead to 5 %; the ISO's wind and solar together (errors of plants far apart
+ * partly cancel) ~3.5 % of installed a day ahead to 9 %.
+ */
 function netLoadSdMw(leadHours: number, demandMw: number, windSolarInstalledMw: number): number {
   const days = Math.max(0, leadHours) / 24;
-  const d = demandMw * Math.min(0.07, 0.012 + 0.006 * days);
-  const r = windSolarInstalledMw * Math.min(0.2, 0.05 + 0.015 * days);
+  const d = demandMw * Math.min(0.05, 0.01 + 0.004 * days);
+  const r = windSolarInstalledMw * Math.min(0.09, 0.025 + 0.008 * days);
   return Math.hypot(d, r);
 }
 
@@ -104,6 +122,8 @@ interface Inputs {
   zone: Map<string, { demand: Float64Array; renewables: Float64Array; gas: Float64Array }>;
   /** Net-load SD per row (0 for truth). */
   sd: Float64Array;
+  /** ISO-wide reserves and tightness per row. */
+  conditions: ReserveConditions[];
 }
 
 /** Every input of the formation over the rows, from the run of each row (or the truth). */
@@ -118,12 +138,14 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
   const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
   const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
   const gasOf = gasPrices(world, gasRows, model);
-  const gasByHub = new Map<GasHub, Float64Array>();
-  const hubSeries = (hub: GasHub) => {
-    let s = gasByHub.get(hub);
+  // Gas per row of each hub, one array per hub (zones on the same hub share it, and their formation).
+  const gasByHub = new Map<string, Float64Array>();
+  const hubSeries = (hubId: string) => {
+    let s = gasByHub.get(hubId);
     if (!s) {
-      s = gasOf(hub);
-      gasByHub.set(hub, s);
+      const daily = gasOf(gasHubById(hubId)!);
+      s = Float64Array.from(dayOfRow, (d) => daily[d]);
+      gasByHub.set(hubId, s);
     }
     return s;
   };
@@ -136,8 +158,7 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
     const demand = demandOf(z);
     const wind = windOf(z);
     const solar = solarOf(z);
-    const hubDaily = hubSeries(gasHubById(zoneGasHub(iso, z.zone!))!);
-    const gas = Float64Array.from(dayOfRow, (d) => hubDaily[d]);
+    const gas = hubSeries(zoneGasHub(iso, z.zone!));
     zone.set(z.id, { demand, renewables: Float64Array.from(wind, (w, i) => w + solar[i]), gas });
     for (let i = 0; i < n; i++) {
       totalDemand[i] += demand[i];
@@ -145,50 +166,73 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
       totalSolar[i] += solar[i];
     }
   }
-  const total = Array.from({ length: n }, (_, i) => ({
+  const systemGas = hubSeries(systemGasHub(iso));
+  const total: HourInputs[] = Array.from({ length: n }, (_, i) => ({
+    hour: rows.valid[i],
     demandMw: totalDemand[i],
     windMw: totalWind[i],
     solarMw: totalSolar[i],
     outageMw: outage[dayOfRow[i]],
-    gas: Number.NaN,
+    gas: systemGas[i],
   }));
   const installed = [...installedRenewables(iso).values()].reduce((s, x) => s + x, 0);
   const sd = new Float64Array(n);
   if (model) for (let i = 0; i < n; i++) sd[i] = netLoadSdMw(rows.valid[i] - rows.created[i], totalDemand[i], installed);
-  return { n, total, zone, sd };
+  return { n, total, zone, sd, conditions: total.map((t) => reserveConditions(iso, t)) };
 }
 
+/** The formation of every row's ISO-wide inputs at one gas hub's prices, for one kind of price. */
+function formation(iso: IsoCode, x: Inputs, gas: Float64Array, kind: PriceKind): Float64Array {
+  const out = new Float64Array(x.n);
+  for (let i = 0; i < x.n; i++) {
+    const inputs = { ...x.total[i], gas: gas[i] };
+    if (kind === 'rt-truth') out[i] = hourPrice(iso, inputs, 0, 'rt');
+    else if (kind === 'da-truth') {
+      const realised = hourPrice(iso, inputs, x.sd[i], 'da', dayAheadDraw(iso, inputs.hour));
+      out[i] = dayAheadClearing(iso, realised, inputs.hour, x.conditions[i].tightness);
+    } else out[i] = hourPrice(iso, inputs, x.sd[i], kind === 'da-forecast' ? 'da' : 'rt');
+  }
+  return out;
+}
+
+/** What is being priced: a truth (real-time, or the day-ahead clearing) or a forecast of either. */
+type PriceKind = 'rt-truth' | 'da-truth' | 'rt-forecast' | 'da-forecast';
+
 /**
- * Zone prices over the rows. The formation runs once per zone; `realTime` (truth only) then
- * adds each node's own real-time volatility (`stream`) on top of it.
+ * Zone prices over the rows. The formation runs once per gas hub that sets zone prices (the
+ * system's, and the import pockets' own); each zone then adds its pocket premium and export
+ * congestion, and real-time truth each node's own real-time volatility (`stream`).
  */
-function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, premium: boolean, realTime: boolean) {
+function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, kind: PriceKind) {
   const installed = installedRenewables(iso);
-  const formed = new Map<string, { price: Float64Array; utilization: Float64Array }>();
+  const byHub = new Map<Float64Array, Float64Array>();
+  const formed = new Map<string, Float64Array>();
   const formedOf = (regionId: string) => {
     let f = formed.get(regionId);
     if (f) return f;
     const z = x.zone.get(regionId)!;
+    let system = byHub.get(z.gas);
+    if (!system) {
+      system = formation(iso, x, z.gas, kind);
+      byHub.set(z.gas, system);
+    }
     const params = LMP_ZONES[iso][regionById(regionId)!.zone!] ?? {};
     const exportLimit = (params.exportShare ?? 0.6) * installed.get(regionId)!;
-    f = { price: new Float64Array(x.n), utilization: new Float64Array(x.n) };
+    f = new Float64Array(x.n);
     for (let i = 0; i < x.n; i++) {
-      const inputs = { ...x.total[i], gas: z.gas[i] };
-      let price = hourPrice(iso, inputs, x.sd[i]);
-      const u = utilization(iso, inputs);
-      price *= 1 + (params.pocket ?? 0) * (0.5 + Math.min(1, Math.max(0, u)) ** 2);
+      let price = system[i] * (1 + (params.pocket ?? 0) * (0.5 + Math.min(1, Math.max(0, x.conditions[i].utilization)) ** 2));
       const surplus = z.renewables[i] - z.demand[i] - exportLimit;
       if (surplus > 0) price -= ((params.exportPrice ?? 4) * surplus) / 1000;
-      f.price[i] = price;
-      f.utilization[i] = u;
+      f[i] = price;
     }
     formed.set(regionId, f);
     return f;
   };
+  const premium = kind === 'da-truth' || kind === 'da-forecast';
   return (regionId: string, stream: number): Float64Array => {
     const f = formedOf(regionId);
-    return f.price.map((p, i) => {
-      const price = realTime ? realTimePrice(iso, p, rows.valid[i], f.utilization[i], stream) : p;
+    return f.map((p, i) => {
+      const price = kind === 'rt-truth' ? realTimePrice(iso, p, rows.valid[i], x.conditions[i].tightness, stream) : p;
       return premium ? price + dayAheadPremium(price) : price;
     });
   };
@@ -200,13 +244,18 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
   return { valid: [...valid], created: valid.map((h) => runForDay(stitch, localDateOfHour(stitch.timezone, h))) };
 }
 
-/** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). */
+/** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
+function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
+  return !model && type === 'dalmp'
+    ? inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized)
+    : inputsOf(world, iso, rows, model);
+}
+
+/** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */
 export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null) {
-  const dayAheadTruth = !model && type === 'dalmp';
-  const inputRows = dayAheadTruth ? dayAheadRows(iso, rows.valid) : rows;
-  const inputModel = dayAheadTruth ? FORECAST_MODELS.optimized : model;
-  const x = inputsOf(world, iso, inputRows, inputModel);
-  const zones = zonePrices(iso, rows, x, type === 'dalmp', !model && type === 'rtlmp');
+  const x = priceInputs(world, iso, type, rows, model);
+  const kind: PriceKind = model ? (type === 'dalmp' ? 'da-forecast' : 'rt-forecast') : type === 'dalmp' ? 'da-truth' : 'rt-truth';
+  const zones = zonePrices(iso, rows, x, kind);
   const nodes = priceNodesOf(iso);
   return (node: PriceNode): Float64Array => {
     const stream = nodes.indexOf(node);
@@ -215,9 +264,23 @@ export function lmpSource(world: WeatherWorld, iso: IsoCode, type: LmpType, rows
       const z = zones(regionId, stream);
       for (let i = 0; i < x.n; i++) out[i] += weight * z[i];
     }
-    if (node.lossFactor !== 1) for (let i = 0; i < x.n; i++) out[i] *= node.lossFactor;
+    for (let i = 0; i < x.n; i++) out[i] = withinLimits(iso, out[i] * node.lossFactor);
     return out;
   };
+}
+
+/**
+ * ISO-wide operating reserves and tightness over rows, as the prices of `type` see them (the
+ * day-ahead market's inputs for the dalmp truth): for reports and tests of shortage pricing.
+ */
+export function lmpConditions(
+  world: WeatherWorld,
+  iso: IsoCode,
+  type: LmpType,
+  rows: StitchedRows,
+  model: ForecastModel | null,
+): readonly ReserveConditions[] {
+  return priceInputs(world, iso, type, rows, model).conditions;
 }
 
 function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {

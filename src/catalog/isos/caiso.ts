@@ -90,13 +90,32 @@ export const caiso = defineIsoProfile({
     coalMw: 0,
     coalCost: [0, 0],
     ccgtShare: 0.6,
-    minThermalShare: 0.12,
+    minThermalShare: 0.25,
     floor: -40,
     cap: 1000,
     markup: 12,
     oilSwitch: Infinity,
     reserveMw: 0,
-    storageMw: 7_000,
+    storageMw: [
+      // Batteries on 1 July (CAISO Key Statistics: ~5.6 GW in January 2023, ~8.5 GW at the end of
+      // 2023, ~11.5 GW at the end of 2024, ~13 GW in 2025).
+      [2022, 4_000],
+      [2023, 7_000],
+      [2024, 10_000],
+      [2025, 12_500],
+      [2026, 14_500],
+    ],
+    unofferedMw: 5_500,
+    // CAISO Tariff §27.4.3 (scarcity reserve demand curve): $500/MWh at the spinning and at the
+    // non-spinning requirement, to the $1,000/MWh soft bid cap.
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [1_500, 500],
+        [2_500, 500],
+      ],
+      sdMw: 900,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {
@@ -106,7 +125,7 @@ export const caiso = defineIsoProfile({
     pge: { pocket: 0.03 },
   },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: { default: 'socal_citygate', zones: { pge: 'pge_citygate', vea: 'socal_border' } },
+  zoneGas: { default: 'socal_citygate' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
   /** California built its utility solar earlier than the rest of the country. */

@@ -115,10 +115,23 @@ export const ercot = defineIsoProfile({
     minThermalShare: 0.2,
     floor: -25,
     cap: 5000,
-    markup: 6,
+    markup: 8,
     oilSwitch: Infinity,
     reserveMw: 0,
-    storageMw: 14_000,
+    storageMw: [
+      // Batteries on 1 July (EIA-860M / ERCOT capacity changes by fuel: ~3 GW in January 2023,
+      // ~5 GW at the end of 2023, ~10 GW at the end of 2024, ~15 GW by late 2025).
+      [2022, 2_500],
+      [2023, 4_000],
+      [2024, 7_500],
+      [2025, 12_500],
+      [2026, 17_000],
+    ],
+    unofferedMw: 10_000,
+    // ORDC (ERCOT Nodal Protocols §6.5.7.3, PUCT 16 TAC §25.505): VOLL = HCAP $5,000/MWh since
+    // 2022, minimum contingency level 3,000 MW; σ of the reserve shortfall 4 GW (ERCOT's
+    // seasonal ORDC parameters are 1–3 GW; wider here for the hour's spread).
+    shortage: { kind: 'ordc', voll: 5000, minContingencyMw: 3_000, sdMw: 4_000 },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {
@@ -129,18 +142,7 @@ export const ercot = defineIsoProfile({
     north_central: { pocket: 0.02 },
   },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: {
-    default: 'houston_ship_channel',
-    zones: {
-      west: 'waha',
-      far_west: 'waha',
-      north: 'carthage',
-      north_central: 'carthage',
-      east: 'carthage',
-      south_central: 'katy',
-      southern: 'katy',
-    },
-  },
+  zoneGas: { default: 'houston_ship_channel' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
 });

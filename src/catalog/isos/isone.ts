@@ -95,10 +95,22 @@ export const isone = defineIsoProfile({
     minThermalShare: 0.28,
     floor: -10,
     cap: 1000,
-    markup: 8,
+    markup: 15,
     oilSwitch: 20,
     reserveMw: 1_500,
-    storageMw: 500,
+    storageMw: [[2023, 500]],
+    unofferedMw: 5_000,
+    // ISO-NE Market Rule 1 §III.2.7A (reserve constraint penalty factors): ten-minute non-spinning
+    // $1,500/MWh, thirty-minute operating reserve $1,000/MWh, replacement $250/MWh.
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [1_700, 1_500],
+        [2_400, 1_000],
+        [2_900, 250],
+      ],
+      sdMw: 600,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: { me: { pocket: -0.06 }, nh: { pocket: -0.02 }, vt: { pocket: -0.02 }, ct: { pocket: 0.04 }, nemassbost: { pocket: 0.05 } },

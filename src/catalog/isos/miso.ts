@@ -110,7 +110,20 @@ export const miso = defineIsoProfile({
     markup: 3,
     oilSwitch: Infinity,
     reserveMw: 35_000,
-    storageMw: 500,
+    storageMw: [[2023, 500]],
+    unofferedMw: 14_000,
+    // MISO Tariff Schedule 28 (operating reserve demand curve): $1,100/MWh once the market-wide
+    // operating reserve requirement (~2.4 GW) is short, $200/MWh on the regulating/spinning steps,
+    // rising toward the $3,500/MWh value of lost load as reserves run out (here to the $2,000 cap).
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [800, 2_400],
+        [2_400, 1_100],
+        [4_000, 200],
+      ],
+      sdMw: 1_500,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {
@@ -120,10 +133,7 @@ export const miso = defineIsoProfile({
     lrz9: { pocket: 0.03 },
   },
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
-  zoneGas: {
-    default: 'chicago_citygate',
-    zones: { lrz1: 'ventura', lrz2: 'ventura', lrz3: 'ventura', lrz7: 'michcon', lrz8: 'henry_hub', lrz9: 'henry_hub', lrz10: 'henry_hub' },
-  },
+  zoneGas: { default: 'chicago_citygate' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.2,
 });

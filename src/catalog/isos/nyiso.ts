@@ -100,7 +100,18 @@ export const nyiso = defineIsoProfile({
     markup: 8,
     oilSwitch: 20,
     reserveMw: 1_500,
-    storageMw: 300,
+    storageMw: [[2023, 300]],
+    unofferedMw: 7_000,
+    // NYISO Market Services Tariff §15.4.7 (shortage pricing): 10-minute total reserve $775/MWh,
+    // NYCA 30-minute reserve steps to $500/MWh.
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [1_300, 775],
+        [2_600, 500],
+      ],
+      sdMw: 700,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {

@@ -121,7 +121,19 @@ export const pjm = defineIsoProfile({
     markup: 11,
     oilSwitch: Infinity,
     reserveMw: 5_000,
-    storageMw: 1_000,
+    storageMw: [[2023, 1_000]],
+    unofferedMw: 4_000,
+    // PJM Manual 11 §4: synchronized and primary reserve penalty factors $850/MWh at their
+    // minimum requirements (~3.3 GW, ~5 GW), $300/MWh on the extended 30-minute step.
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [3_300, 850],
+        [5_000, 850],
+        [6_500, 300],
+      ],
+      sdMw: 1_200,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: {
@@ -136,10 +148,7 @@ export const pjm = defineIsoProfile({
   /** Gas hub fuelling its marginal units: a default and per-zone exceptions. */
   zoneGas: {
     default: 'dominion_south',
-    zones: Object.fromEntries([
-      ['comed', 'chicago_citygate'],
-      ...['aeco', 'dpl', 'jcpl', 'peco', 'pseg', 'bge', 'pepco', 'meted', 'ppl'].map((z) => [z, 'texas_eastern_m3']),
-    ]),
+    zones: Object.fromEntries(['pseg', 'bge', 'pepco', 'jcpl'].map((z) => [z, 'texas_eastern_m3'])),
   },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.28,

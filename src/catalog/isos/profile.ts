@@ -147,9 +147,30 @@ export interface LmpParams {
   oilSwitch: number;
   /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
   reserveMw: number;
-  /** Batteries (MW): they charge from surplus wind and solar and discharge when the system is tight. */
-  storageMw: number;
+  /**
+   * Batteries (MW) installed on 1 July of each year, linear in between and flat outside: they
+   * charge from surplus wind and solar, discharge when the system is tight, and count as reserves.
+   */
+  storageMw: readonly (readonly [year: number, mw: number])[];
+  /**
+   * Thermal capacity of the outage model's fleet that the market's reserves never see (MW):
+   * mothballed and seasonal units, hot- and cold-weather derates, capacity sold to neighbours.
+   * Calibrated so shortage pricing fires a realistic number of hours a year.
+   */
+  unofferedMw: number;
+  /** How the ISO prices reserve shortages (world/scarcity.ts). */
+  shortage: ShortageCurve;
 }
+
+/**
+ * A reserve-shortage curve. `ordc`: ERCOT's operating reserve demand curve, adder = (VOLL − λ) ·
+ * LOLP(reserves − minimum contingency level). `steps`: penalty factors ($/MWh) paid when reserves
+ * fall below each requirement (MW). `sdMw`: the spread of the reserve shortfall (the ORDC's σ;
+ * for steps, the smoothing of an hour of 5-minute intervals).
+ */
+export type ShortageCurve =
+  | { kind: 'ordc'; voll: number; minContingencyMw: number; sdMw: number }
+  | { kind: 'steps'; steps: readonly (readonly [requirementMw: number, penalty: number])[]; sdMw: number };
 
 /**
  * Per-zone pricing: `pocket` scales the zone's price with system tightness (import-constrained
@@ -162,7 +183,11 @@ export interface ZonePricing {
   exportPrice?: number;
 }
 
-/** The gas hub that fuels each zone's marginal units: the ISO's default, or a zone's own. */
+/**
+ * The gas hub that fuels the ISO's marginal units (`default`: the system's marginal unit sets
+ * every zone's energy price), and the import-constrained pockets whose own units burn gas from
+ * a local hub (`zones`: their price follows that hub when they are the pocket's marginal unit).
+ */
 export interface ZoneGas {
   default: string;
   zones?: Readonly<Record<string, string>>;

@@ -95,7 +95,18 @@ export const spp = defineIsoProfile({
     markup: 5,
     oilSwitch: Infinity,
     reserveMw: 5_000,
-    storageMw: 500,
+    storageMw: [[2023, 500]],
+    unofferedMw: 10_000,
+    // SPP Tariff Attachment AE §8.6 (scarcity pricing): operating reserve demand curve of
+    // $600/MWh (regulation + spinning short) and $400/MWh (supplemental), under the $1,000 offer cap.
+    shortage: {
+      kind: 'steps',
+      steps: [
+        [1_500, 600],
+        [2_700, 400],
+      ],
+      sdMw: 900,
+    },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: { north: { exportShare: 0.4, exportPrice: 8 }, central: { exportShare: 0.5, exportPrice: 6 }, south: { pocket: 0.03 } },

@@ -197,18 +197,20 @@ export function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly Civ
   }
   // `normal` is served as single runs: the run made at 10:00 of D − 1, scored on day D (its
   // daily 00 UTC run of the first day of history is made the local day before: left out).
-  const normal = forecastDays.filter((d) => compareDates(d, FORECAST_HISTORY_START) > 0).map((d) => {
-    const by = localWallHourToEpochHour(tz, addDays(d, -1), 10) * HOUR_MS;
-    const frame = regionQueries.forecast(world, {
-      iso,
-      metric: 'demand',
-      id: `${iso}_total`,
-      model: 'normal',
-      forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
-      nowMs,
+  const normal = forecastDays
+    .filter((d) => compareDates(d, FORECAST_HISTORY_START) > 0)
+    .map((d) => {
+      const by = localWallHourToEpochHour(tz, addDays(d, -1), 10) * HOUR_MS;
+      const frame = regionQueries.forecast(world, {
+        iso,
+        metric: 'demand',
+        id: `${iso}_total`,
+        model: 'normal',
+        forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+        nowMs,
+      });
+      return { frame, from: localDayStartHour(tz, d), to: localDayStartHour(tz, addDays(d, 1)) };
     });
-    return { frame, from: localDayStartHour(tz, d), to: localDayStartHour(tz, addDays(d, 1)) };
-  });
   return new Map([
     ['optimized', optimized],
     ['normal', new Map([[1, score(normal)]])],

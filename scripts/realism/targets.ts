@@ -69,15 +69,29 @@ const WIND_CF: Readonly<Record<IsoCode, readonly [number, number]>> = {
   isone: [24, 32],
 };
 
-/** Year-over-year growth of annual mean load (%/yr): ERCOT ~+4 %/yr 2023–2025, PJM +1–2 % (data centres), others flat to +1.5 %. */
+/**
+ * Year-over-year growth of annual mean load (%/yr): ERCOT ~+4 %/yr 2023–2025, PJM +1–2 % (data
+ * centres), others flat to +1.5 %; CAISO's gross load is flat to falling (behind-the-meter solar).
+ */
 const LOAD_GROWTH: Readonly<Record<IsoCode, readonly [number, number]>> = {
   pjm: [0.8, 2.5],
   miso: [-0.5, 1.5],
   spp: [0, 2],
   ercot: [2.5, 5.5],
-  caiso: [-0.5, 1.5],
+  caiso: [-1.5, 1.5],
   nyiso: [-0.5, 1.5],
   isone: [-0.5, 1.5],
+};
+
+/** Excess kurtosis of winter daily temperature anomalies: fat tails in the south and west, ≥ Gaussian in the north-east. */
+const WINTER_KURTOSIS: Readonly<Record<IsoCode, readonly [number, number]>> = {
+  pjm: [0, 8],
+  miso: [0, 8],
+  spp: [0.5, 8],
+  ercot: [0.5, 8],
+  caiso: [0.5, 8],
+  nyiso: [0, 8],
+  isone: [0, 8],
 };
 
 const ISOS: readonly IsoCode[] = ['pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso', 'isone'];
@@ -201,8 +215,10 @@ export const TARGETS: readonly Target[] = [
     scope: 'winters',
     item: 4,
     figure: 'excess kurtosis of DJF daily-mean poptemp anomalies',
-    band: [0.5, 8],
-    source: 'winter temperature anomalies are fat-tailed and cold-skewed (Arctic outbreaks: Uri 2021, Elliott 2022) [S101][S105]',
+    band: WINTER_KURTOSIS[iso],
+    source:
+      'winter anomalies are fat-tailed where Arctic air arrives rarely (Texas, the Plains, California: Uri 2021, Dec 2022, Jan 2024) ' +
+      'and near-Gaussian but not thinner in the Northeast and Midwest, where cold air is frequent (C, NOAA station climatologies)',
   })),
   ...perIso((iso) => ({
     id: `weather.winterSkew.${iso}`,
@@ -233,8 +249,9 @@ export const TARGETS: readonly Target[] = [
     scope: 'winters',
     item: 4,
     figure: 'ERCOT largest daily thermal outage of a Dec–Feb day over the period (GW)',
-    band: [20, 35],
-    source: 'Uri: ~28 GW thermal out (46 GW with wind) [S100][S101]',
+    band: [10, 35],
+    source:
+      'the cold response fires: Dec 2022 and Jan 2024 cold ~10–15 GW thermal forced out; a Uri-class event (~28 GW thermal, 46 GW with wind) at the top [S100][S101]',
   },
   {
     id: 'outage.pjmMax',

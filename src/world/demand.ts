@@ -116,13 +116,13 @@ const NOISE_PARTS = [
 const DRIFT_HOURS = 360;
 /**
  * A forecast's own load-model error (not in the truth): how it maps weather to load beyond what
- * the weather explains, wrong by LOAD_MODEL_ERROR_SD·(1 − exp(−lead/τ))·errorScale (small on day 1), smooth in
+ * the weather explains, wrong by DemandParams.modelErrorSd (default LOAD_MODEL_ERROR_SD)·(1 − exp(−lead/τ))·errorScale (small on day 1), smooth in
  * valid time and in run time (consecutive runs differ little). The `normal` model (a climatology
  * built from a few past years) carries NORMAL_LOAD_ERROR_SD at every lead. Sized with the drift
  * for docs/realism-targets.md §1a (day 7 5–6.5 %, days 10–15 6–9 %, normal 7–10 %).
  */
 const LOAD_MODEL_ERROR_SD = 0.05;
-const LOAD_MODEL_ERROR_TAU_HOURS = 150;
+const LOAD_MODEL_ERROR_TAU_HOURS = 110;
 const NORMAL_LOAD_ERROR_SD = 0.07;
 const LOAD_ERROR_VALID_HOURS = 72;
 const LOAD_ERROR_RUN_HOURS = 48;
@@ -694,11 +694,12 @@ export class RegionWeatherComputer {
       skill.member !== undefined ? [skill.errorSeedName, memberSeedName(skill.errorSeedName, skill.member)] : [skill.errorSeedName];
     const walkers = names.map((name) => new ValueNoise2Walker(seedOf(`load-error:${iso}:${name}`), LOAD_ERROR_STREAM));
     const unit = 1 / (VALUE_NOISE2_SD * Math.sqrt(names.length));
+    const modelErrorSd = DEMAND_PARAMS[iso].modelErrorSd ?? LOAD_MODEL_ERROR_SD;
     for (let i = 0; i < this.n; i++) {
       const valid = this.validHours[i] + 0.5;
       const lead = valid - created[i];
       if (lead <= 0) continue;
-      const sd = Math.min(1, skill.errorScale * (1 - Math.exp(-lead / LOAD_MODEL_ERROR_TAU_HOURS))) * LOAD_MODEL_ERROR_SD;
+      const sd = Math.min(1, skill.errorScale * (1 - Math.exp(-lead / LOAD_MODEL_ERROR_TAU_HOURS))) * modelErrorSd;
       let e = 0;
       for (const w of walkers) e += w.at(valid / LOAD_ERROR_VALID_HOURS, created[i] / LOAD_ERROR_RUN_HOURS);
       out[i] += sd * unit * e;

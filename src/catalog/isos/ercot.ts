@@ -77,7 +77,7 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 52_300,
+    baseMw: 53_400,
     heatBaseC: 13,
     heatSlopeMwPerC: 1_100,
     heatConvex: 0.6,
@@ -99,7 +99,7 @@ export const ercot = defineIsoProfile({
     plannedFall: 0.18,
     fallShiftDays: 12,
     forcedBase: 0.05,
-    coldThresholdC: -4,
+    coldThresholdC: -7,
     heatThresholdC: 38,
   },
   /** Climatology of the population-weighted temperature (the normal outage model). */

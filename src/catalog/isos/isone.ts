@@ -66,7 +66,7 @@ export const isone = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0.04,
     noiseSd: 0.022,
-    driftSd: 0.03,
+    driftSd: 0.012,
     shapeFlatten: 0,
     growthPerYear: 0.006,
   },

@@ -68,12 +68,12 @@ export const miso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 68_500,
+    baseMw: 70_700,
     heatBaseC: 13,
     heatSlopeMwPerC: 1_400,
     heatConvex: 0.1,
     coolBaseC: 18.5,
-    coolSlopeMwPerC: 2_150,
+    coolSlopeMwPerC: 2_050,
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.02,

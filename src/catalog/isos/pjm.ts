@@ -80,7 +80,7 @@ export const pjm = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 73_000,
+    baseMw: 74_000,
     heatBaseC: 14,
     heatSlopeMwPerC: 2_550,
     heatConvex: 0.3,

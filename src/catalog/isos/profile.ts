@@ -83,6 +83,11 @@ export interface DemandParams {
    * larger where the weather explains less of the load error (ERCOT's mild winters).
    */
   driftSd: number;
+  /**
+   * SD a forecast's own load-model error grows to at long leads (default 0.05, world/demand.ts):
+   * larger where load follows weather less closely at the horizon of a week or two.
+   */
+  modelErrorSd?: number;
   /** Fraction by which the daily load shape is flattened (0: the common shapes; higher lifts night minima). */
   shapeFlatten: number;
   /**

@@ -127,7 +127,8 @@ const ANCHORS: Anchor[] = [
     sigmaKm: 700,
     amplitudeC: -13,
   },
-  // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16).
+  // Mid-January 2024: Arctic air into the Plains and Texas (ERCOT winter peak record Jan 16; Texas
+  // population-weighted daily mean near −4 to −5 °C, short of Uri's −8 °C).
   {
     name: 'jan2024',
     kind: 'cold',
@@ -136,7 +137,7 @@ const ANCHORS: Anchor[] = [
     from: [45, -103],
     to: [31.5, -97],
     sigmaKm: 900,
-    amplitudeC: -23,
+    amplitudeC: -21,
   },
   // January 20–23 2025: Arctic outbreak over the East and the Gulf coast (PJM winter peak record Jan 22).
   {
@@ -148,6 +149,18 @@ const ANCHORS: Anchor[] = [
     to: [37, -80],
     sigmaKm: 950,
     amplitudeC: -14,
+  },
+  // Summer 2023: the long Texas heat dome (late July – August; ERCOT's all-time peak 85.4 GW on
+  // Aug 10 2023, scarcity pricing on August evenings).
+  {
+    name: 'aug2023',
+    kind: 'heat',
+    onset: '2023-07-18T00:00Z',
+    end: '2023-08-30T00:00Z',
+    from: [30.5, -99],
+    to: [31.5, -97.5],
+    sigmaKm: 750,
+    amplitudeC: 6.5,
   },
   // Late June 2025: heat dome over the Ohio Valley and the Eastern Seaboard.
   {

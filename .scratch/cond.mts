@@ -1,0 +1,15 @@
+process.env.GRIDCAST_CACHE_MB = '0';
+const { lmpConditions } = await import('../src/query/lmp.ts');
+const { seriesOf } = await import('../scripts/realism/sample.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
+const { localDayStartHour } = await import('../src/time/zones.ts');
+const world = new WeatherWorld();
+const iso = (process.argv[2] ?? 'ercot') as any; const [y, m, d] = (process.argv[3] ?? '2024-01-16').split('-').map(Number);
+const day = { year: y, month: m, day: d };
+const tz = 'America/Chicago';
+const valid = [] as number[]; for (let h = localDayStartHour(tz, day); h < localDayStartHour(tz, day) + 24; h++) valid.push(h);
+const c = lmpConditions(world, iso, 'rtlmp', { valid, created: valid.map(() => NaN) }, null);
+const now = Date.parse('2026-11-20T00:00:00Z');
+const dem = seriesOf(world, iso, 'demand', [day], now), wind = seriesOf(world, iso, 'wind', [day], now), solar = seriesOf(world, iso, 'solar', [day], now), out = seriesOf(world, iso, 'outage', [day], now);
+console.log('outage', (out.values[0] / 1000).toFixed(1));
+c.forEach((x, i) => console.log(i, 'dem', (dem.values[i] / 1000).toFixed(1), 'wind', (wind.values[i] / 1000).toFixed(1), 'solar', (solar.values[i] / 1000).toFixed(1), 'reserves', (x.reservesMw / 1000).toFixed(1), 'tight', x.tightness.toFixed(2)));

@@ -1,0 +1,18 @@
+process.env.GRIDCAST_CACHE_MB = '0';
+const { priceTruth, seriesOf } = await import('../scripts/realism/sample.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
+const { addDays, localDateOfHour } = await import('../src/time/zones.ts');
+const world = new WeatherWorld();
+const iso = (process.argv[2] ?? 'ercot') as any, year = Number(process.argv[3] ?? 2024), node = process.argv[4] ?? 'HB_NORTH';
+const days = [] as any[];
+for (let d = { year, month: 1, day: 1 }; d.year === year && (year < 2026 || d.month <= 10); d = addDays(d, 1)) days.push(d);
+const p = priceTruth(world, iso, days);
+const j = p.nodes.indexOf(node);
+const tz = { ercot: 'America/Chicago', caiso: 'America/Los_Angeles', isone: 'America/New_York', pjm: 'America/New_York', spp: 'America/Chicago', nyiso: 'America/New_York', miso: 'America/Chicago' }[iso as string]!;
+const byDay = new Map<string, { da: number; rt: number; n: number; damax: number }>();
+const byMonth = new Array(12).fill(0).map(() => ({ da: 0, rt: 0, n: 0 }));
+p.hours.forEach((h, i) => { const d = localDateOfHour(tz, h); const k = `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`; const e = byDay.get(k) ?? { da: 0, rt: 0, n: 0, damax: 0 }; e.da += p.da[j][i]; e.rt += p.rt[j][i]; e.n++; e.damax = Math.max(e.damax, p.da[j][i]); byDay.set(k, e); const m = byMonth[d.month - 1]; m.da += p.da[j][i]; m.rt += p.rt[j][i]; m.n++; });
+console.log('months DA', byMonth.map((m) => (m.da / m.n).toFixed(0)).join(' '), ' RT', byMonth.map((m) => (m.rt / m.n).toFixed(0)).join(' '));
+const total = [...byDay.values()].reduce((s, e) => s + e.da, 0) / p.hours.length;
+console.log('annual DA', total.toFixed(1));
+for (const [k, e] of [...byDay].sort((a, b) => b[1].da - a[1].da).slice(0, 10)) console.log(k, 'DA', (e.da / e.n).toFixed(0), 'RT', (e.rt / e.n).toFixed(0), 'DAmax', e.damax.toFixed(0));

@@ -55,7 +55,7 @@ export const caiso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 26_300,
+    baseMw: 26_450,
     heatBaseC: 13,
     heatSlopeMwPerC: 500,
     heatConvex: 0.2,
@@ -91,7 +91,7 @@ export const caiso = defineIsoProfile({
     coalMw: 0,
     coalCost: [0, 0],
     ccgtShare: 0.6,
-    minThermalShare: 0.25,
+    minThermalShare: 0.34,
     floor: -40,
     cap: 1000,
     markup: 12,
@@ -106,7 +106,7 @@ export const caiso = defineIsoProfile({
       [2025, 12_500],
       [2026, 14_500],
     ],
-    unofferedMw: 5_500,
+    unofferedMw: 7_500,
     // CAISO Tariff §27.4.3 (scarcity reserve demand curve): $500/MWh at the spinning and at the
     // non-spinning requirement, to the $1,000/MWh soft bid cap.
     shortage: {

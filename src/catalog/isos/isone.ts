@@ -99,7 +99,7 @@ export const isone = defineIsoProfile({
     oilSwitch: 20,
     reserveMw: 1_500,
     storageMw: [[2023, 500]],
-    unofferedMw: 5_000,
+    unofferedMw: 4_300,
     // ISO-NE Market Rule 1 §III.2.7A (reserve constraint penalty factors): ten-minute non-spinning
     // $1,500/MWh, thirty-minute operating reserve $1,000/MWh, replacement $250/MWh.
     shortage: {

@@ -68,7 +68,7 @@ export const miso = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 70_700,
+    baseMw: 70_900,
     heatBaseC: 13,
     heatSlopeMwPerC: 1_400,
     heatConvex: 0.1,
@@ -102,7 +102,7 @@ export const miso = defineIsoProfile({
     importsMw: 0,
     nuclearMw: 12_000,
     coalMw: 45_000,
-    coalCost: [20, 32],
+    coalCost: [17, 28],
     ccgtShare: 0.5,
     minThermalShare: 0.32,
     floor: -15,
@@ -111,7 +111,7 @@ export const miso = defineIsoProfile({
     oilSwitch: Infinity,
     reserveMw: 35_000,
     storageMw: [[2023, 500]],
-    unofferedMw: 14_000,
+    unofferedMw: 13_000,
     // MISO Tariff Schedule 28 (operating reserve demand curve): $1,100/MWh once the market-wide
     // operating reserve requirement (~2.4 GW) is short, $200/MWh on the regulating/spinning steps,
     // rising toward the $3,500/MWh value of lost load as reserves run out (here to the $2,000 cap).

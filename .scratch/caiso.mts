@@ -1,0 +1,16 @@
+process.env.GRIDCAST_CACHE_MB = '0';
+const { sampleAudit, priceTruth, seriesOf } = await import('../scripts/realism/sample.ts');
+const { auditIso } = await import('../scripts/realism/audit.ts');
+const { capacityAt } = await import('../scripts/realism/sample.ts');
+const { WeatherWorld } = await import('../src/world/weather/world.ts');
+const { ISOS } = await import('../src/catalog/isos.ts');
+const { addDays } = await import('../src/time/zones.ts');
+const world = new WeatherWorld();
+const iso = (process.argv[2] ?? 'caiso') as any;
+const y0 = Number(process.argv[3] ?? 2023), y1 = Number(process.argv[4] ?? 2025);
+const days = [] as any[];
+for (let d = { year: y0, month: 1, day: 1 }; d.year <= y1; d = addDays(d, 1)) days.push(d);
+const now = Date.parse('2026-11-20T00:00:00Z');
+const s = (m: any) => seriesOf(world, iso, m, days, now);
+const a = auditIso({ iso, timezone: ISOS[iso].timezone, demand: s('demand'), wind: s('wind'), solar: s('solar'), windCapacityAt: capacityAt(iso, 'wind'), demandMape: new Map(), prices: priceTruth(world, iso, days) });
+console.log([...a].filter(([k]) => k.startsWith('price')).map(([k, v]) => `${k}=${v.toFixed(2)}`).join('\n'));

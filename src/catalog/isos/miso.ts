@@ -78,6 +78,7 @@ export const miso = defineIsoProfile({
     btmSolar: 0,
     noiseSd: 0.02,
     driftSd: 0.05,
+    modelErrorSd: 0.06,
     shapeFlatten: 0.2,
     growthPerYear: 0.005,
   },

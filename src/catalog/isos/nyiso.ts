@@ -68,7 +68,7 @@ export const nyiso = defineIsoProfile({
     coolCurve: 0.03,
     btmSolar: 0,
     noiseSd: 0.035,
-    driftSd: 0.035,
+    driftSd: 0.045,
     shapeFlatten: 0,
     growthPerYear: 0.004,
   },

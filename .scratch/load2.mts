@@ -4,7 +4,7 @@ const { WeatherWorld } = await import('../src/world/weather/world.ts');
 const { addDays } = await import('../src/time/zones.ts');
 const world = new WeatherWorld();
 const days = [] as any[];
-for (let d = { year: 2026, month: 1, day: 2 }; d.year === 2026 && d.month <= 10; d = addDays(d, 2)) days.push(d);
+for (let d = { year: 2026, month: 1, day: 2 }; d.year === 2026 && d.month <= 10; d = addDays(d, Number(process.argv[3] ?? 2))) days.push(d);
 const now = Date.parse('2026-11-20T00:00:00Z');
 for (const iso of (process.argv[2] ?? 'pjm,miso,spp,ercot,caiso,nyiso,isone').split(',')) {
   const m = demandMape(world, iso as any, days, seriesOf(world, iso as any, 'demand', days, now), now);

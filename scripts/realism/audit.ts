@@ -406,7 +406,7 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
     const spring = negIn([3, 4, 5]);
     if (march.length) set('price.caisoNegativeMarch', meanOf(march));
     if (spring.length) set('price.caisoNegativeSpring', meanOf(spring));
-    // DA maximum on each full summer's highest-load day.
+    // DA maximum on each summer's highest-load day; the figure is the highest of them (the tightest summer).
     const peakDayMax: number[] = [];
     for (const y of years) {
       if (!dates.some((d) => d.year === y && d.month === 9)) continue;
@@ -416,7 +416,7 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
       const key = dateKey(dates[best]);
       peakDayMax.push(Math.max(...Array.from(da).filter((_, i) => dateKey(dates[i]) === key)));
     }
-    if (peakDayMax.length) set('price.caisoPeakDayDaMax', Math.min(...peakDayMax));
+    if (peakDayMax.length) set('price.caisoPeakDayDaMax', Math.max(...peakDayMax));
   }
   if (iso === 'spp') {
     set('price.sppRtNegative', (100 * Array.from(rt).filter((r) => r < 0).length) / rt.length);

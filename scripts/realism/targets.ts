@@ -171,7 +171,7 @@ export const TARGETS: readonly Target[] = [
     id: 'price.caisoPeakDayDaMax',
     scope: 'years',
     item: 2,
-    figure: "CAISO SP15 DA maximum on each year's highest-load day, lowest over the years ($/MWh)",
+    figure: "CAISO SP15 DA maximum on the highest-load day of the period's tightest summer ($/MWh)",
     band: [300, 2000],
     source: 'Sep 2022 heat (52 GW): SP15 $550+, Palo Verde $1,000; Q2 heat wave DA > $600 [S119][S120]',
   },

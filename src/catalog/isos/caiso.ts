@@ -91,7 +91,7 @@ export const caiso = defineIsoProfile({
     coalMw: 0,
     coalCost: [0, 0],
     ccgtShare: 0.6,
-    minThermalShare: 0.34,
+    minThermalShare: 0.36,
     floor: -40,
     cap: 1000,
     markup: 12,

@@ -59,7 +59,7 @@ export const nyiso = defineIsoProfile({
   ).map(([id, z]): PriceNodeSpec => [id, `NYISO zone ${id}`, 'zone', { [z]: 1 }]),
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 16_810,
+    baseMw: 16_950,
     heatBaseC: 13,
     heatSlopeMwPerC: 240,
     heatConvex: 0.3,

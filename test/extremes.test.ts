@@ -47,7 +47,8 @@ test('extremes: the catalogue is fixed by the seed, holds the anchored events an
     assert.ok(a.some((e) => e.name === name) && other.some((e) => e.name === name), name);
   const check = (e: ExtremeEvent) => {
     const days = (e.end - e.onset) / 24;
-    assert.ok(days >= 3 && days <= 10.01, `duration ${days}`);
+    // Seeded events last 3–10 days; anchored ones as long as their history (the summer 2023 Texas dome: six weeks).
+    assert.ok(days >= 3 && days <= (e.name ? 45 : 10.01), `duration ${days}`);
     if (e.kind === 'cold') assert.ok(e.amplitudeC <= -8 && e.amplitudeC >= -23, `outbreak ${e.amplitudeC}`);
     else assert.ok(e.amplitudeC >= 3 && e.amplitudeC <= 8, `dome ${e.amplitudeC}`);
   };
@@ -64,7 +65,8 @@ test('extremes: the catalogue is fixed by the seed, holds the anchored events an
 test('extremes: the January 2024 outbreak moves ERCOT temperature, load and outages together', () => {
   const days = hoursOf('ercot', { year: 2024, month: 1, day: 16 }, { year: 2024, month: 1, day: 17 });
   const t = total('ercot', days, null);
-  assert.ok(mean(t.poptemp) <= -5, `ERCOT daily mean ${mean(t.poptemp)}`);
+  // Texas population-weighted daily mean near −4 to −5 °C on Jan 16 2024 (Uri: −8 °C).
+  assert.ok(mean(t.poptemp) <= -4.5, `ERCOT daily mean ${mean(t.poptemp)}`);
   const peak = Math.max(...t.demand) / 1000;
   assert.ok(peak >= 72 && peak <= 80, `ERCOT winter peak ${peak} GW`);
   const out = outageTruthMw('ercot', {
@@ -74,7 +76,8 @@ test('extremes: the January 2024 outbreak moves ERCOT temperature, load and outa
     poptempMinC: Math.min(...t.poptemp),
     poptempMaxC: Math.max(...t.poptemp),
   });
-  assert.ok(out >= 20_000, `ERCOT outages ${out} MW`);
+  // Jan 2024 froze ~10–15 GW of ERCOT's thermal fleet; Uri-like cold (outage.test.ts) takes 15–40 % of it.
+  assert.ok(out >= 10_000, `ERCOT outages ${out} MW`);
   // A normal January day a year later is far milder.
   const calm = total('ercot', hoursOf('ercot', { year: 2025, month: 1, day: 8 }, { year: 2025, month: 1, day: 9 }), null);
   assert.ok(mean(calm.poptemp) > mean(t.poptemp) + 8);

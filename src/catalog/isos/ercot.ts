@@ -99,7 +99,7 @@ export const ercot = defineIsoProfile({
     plannedFall: 0.18,
     fallShiftDays: 12,
     forcedBase: 0.05,
-    coldThresholdC: -7,
+    coldThresholdC: -6,
     heatThresholdC: 38,
   },
   /** Climatology of the population-weighted temperature (the normal outage model). */

@@ -102,7 +102,7 @@ export const pjm = defineIsoProfile({
     plannedFall: 0.14,
     fallShiftDays: 0,
     forcedBase: 0.055,
-    coldThresholdC: -12,
+    coldThresholdC: -11,
     heatThresholdC: 33,
   },
   /** Climatology of the population-weighted temperature (the normal outage model). */

@@ -54,7 +54,7 @@ const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { lmpSource } = await import('../src/query/lmp.ts');
 const { auditGas, auditIso } = await import('./realism/audit.ts');
 const { MAIN_NODE, TARGETS, formatBand, verdictOf } = await import('./realism/targets.ts');
-const { capacityAt, daForecastMape, reportedNodes } = await import('./realism/sample.ts');
+const { capacityAt, consecutiveRuns, dayInstant, daForecastMape, reportedNodes } = await import('./realism/sample.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
 const {
@@ -204,26 +204,15 @@ const PRICE_CHUNK_DAYS = 31;
 
 const world = new WeatherWorld();
 
-function dayInstant(d: CivilDate): RequestInstant {
-  return { epochMs: Date.UTC(d.year, d.month - 1, d.day), dateOnly: true, raw: formatDate(d) };
-}
-
 function daysFrom(from: CivilDate, to: CivilDate, step = 1): CivilDate[] {
   const out: CivilDate[] = [];
   for (let d = from; compareDates(d, to) <= 0; d = addDays(d, step)) out.push(d);
   return out;
 }
 
-/** Splits sorted days into runs of consecutive days, each at most `maxDays` (CHUNK_DAYS) long. */
+/** Runs of consecutive days, each at most `maxDays` (CHUNK_DAYS) long. */
 function chunks(days: CivilDate[], maxDays = CHUNK_DAYS): [CivilDate, CivilDate][] {
-  const out: [CivilDate, CivilDate][] = [];
-  for (let i = 0; i < days.length;) {
-    let j = i;
-    while (j + 1 < days.length && daysBetween(days[j], days[j + 1]) === 1 && j + 1 - i < maxDays) j++;
-    out.push([days[i], days[j]]);
-    i = j + 1;
-  }
-  return out;
+  return consecutiveRuns(days, maxDays);
 }
 
 /** Values of the `<iso>_total` column of a frame (only that column is computed). */

@@ -55,6 +55,11 @@ export function dayInstant(d: CivilDate): RequestInstant {
   return { epochMs: Date.UTC(d.year, d.month - 1, d.day), dateOnly: true, raw: formatDate(d) };
 }
 
+/** Continuous parameters of the optimized model at latest_hour 10 (the defaults) and a lead, over days a..b. */
+function optimizedContinuous(lead: number, a: CivilDate, b: CivilDate, nowMs: number) {
+  return { model: 'optimized' as const, daysAhead: lead, latestHour: 10, start: dayInstant(a), end: dayInstant(b), nowMs };
+}
+
 /** The first column of a frame (the one column asked for). */
 function firstColumn(frame: Frame): Float64Array {
   const out = new Float64Array(frame.hours.length);
@@ -122,17 +127,7 @@ export function daForecastMape(
     let sum = 0;
     let n = 0;
     for (const [a, b] of consecutiveRuns(forecastDays, 92)) {
-      const frame = lmpQueries.continuous(world, {
-        iso,
-        type: 'dalmp',
-        id: MAIN_NODE[iso],
-        model: 'optimized',
-        daysAhead: lead,
-        latestHour: 10,
-        start: dayInstant(a),
-        end: dayInstant(b),
-        nowMs,
-      });
+      const frame = lmpQueries.continuous(world, { iso, type: 'dalmp', id: MAIN_NODE[iso], ...optimizedContinuous(lead, a, b, nowMs) });
       const values = firstColumn(frame);
       for (let i = 0; i < values.length; i++) {
         const actual = clearing.get(frame.hours[i]);
@@ -181,17 +176,7 @@ export function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly Civ
   const optimized = new Map<number, number>();
   for (const lead of [1, 7, 10, 14]) {
     const parts = consecutiveRuns(forecastDays, 92).map(([a, b]) => ({
-      frame: regionQueries.continuous(world, {
-        iso,
-        metric: 'demand',
-        id: `${iso}_total`,
-        model: 'optimized',
-        daysAhead: lead,
-        latestHour: 10,
-        start: dayInstant(a),
-        end: dayInstant(b),
-        nowMs,
-      }),
+      frame: regionQueries.continuous(world, { iso, metric: 'demand', id: `${iso}_total`, ...optimizedContinuous(lead, a, b, nowMs) }),
     }));
     optimized.set(lead, score(parts));
   }

@@ -51,24 +51,14 @@ const forecastModels = await import('../src/models/forecastModels.ts');
 const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
-const { lmpSource } = await import('../src/query/lmp.ts');
-const { auditGas, auditIso } = await import('./realism/audit.ts');
+const { ON_PEAK_FIRST, ON_PEAK_LAST, auditGas, auditIso, isOnPeak } = await import('./realism/audit.ts');
 const { MAIN_NODE, TARGETS, formatBand, verdictOf } = await import('./realism/targets.ts');
-const { capacityAt, consecutiveRuns, dayInstant, daForecastMape, reportedNodes } = await import('./realism/sample.ts');
+const { capacityAt, consecutiveRuns, dayInstant, daForecastMape, forecastedByLocal, priceTruth, reportedNodes } =
+  await import('./realism/sample.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
-const {
-  addDays,
-  compareDates,
-  daysBetween,
-  formatDate,
-  formatLocalHour,
-  localDateOfHour,
-  localDayStartHour,
-  localHourOfDay,
-  localWallHourToEpochHour,
-  parseDate,
-} = await import('../src/time/zones.ts');
+const { addDays, compareDates, daysBetween, formatDate, formatLocalHour, localDateOfHour, localDayStartHour, localHourOfDay, parseDate } =
+  await import('../src/time/zones.ts');
 const { WeatherWorld } = await import('../src/world/weather/world.ts');
 
 // ---------------------------------------------------------------------------------------------
@@ -440,7 +430,6 @@ function scoreForecastRuns(
       return compareDates(target, o.from) >= 0 && compareDates(target, o.to) <= 0 && !beyondHorizon(model, l);
     });
     if (leads.length === 0) continue;
-    const by = localWallHourToEpochHour(tz, issue, LATEST_HOUR) * HOUR_MS;
     let frame: Frame;
     try {
       frame = queries.forecast(world, {
@@ -448,7 +437,7 @@ function scoreForecastRuns(
         metric: spec.metric,
         id: `${iso}_total`,
         model,
-        forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+        forecastedBy: forecastedByLocal(tz, issue, LATEST_HOUR),
         nowMs: o.nowMs,
       });
     } catch (e) {
@@ -502,13 +491,12 @@ function scoreModel(
   }
   try {
     const probeDay = compareDates(addDays(o.from, -1), FORECAST_HISTORY_START) < 0 ? FORECAST_HISTORY_START : addDays(o.from, -1);
-    const by = localWallHourToEpochHour(ISOS[iso].timezone, probeDay, LATEST_HOUR) * HOUR_MS;
     queries.forecast(world, {
       iso,
       metric: spec.metric,
       id: `${iso}_total`,
       model,
-      forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+      forecastedBy: forecastedByLocal(ISOS[iso].timezone, probeDay, LATEST_HOUR),
       nowMs: o.nowMs,
     });
   } catch (e) {
@@ -607,10 +595,6 @@ function meanOf(s: Series, cap: Capacity | null): number {
 // ---------------------------------------------------------------------------------------------
 // Prices (docs/realism-targets.md §3) and gas hubs (§4)
 
-/** On-peak: weekdays, local hours beginning 07 to 22 (07:00–23:00, the 5×16 block; holidays not excluded). */
-const ON_PEAK_FIRST = 7;
-const ON_PEAK_LAST = 22;
-
 /** Price statistics of one node over every hour of the period (USD/MWh; shares in %). */
 interface PriceStats {
   node: string;
@@ -706,42 +690,11 @@ function summarizePrices(node: PriceNode, rt: Float64Array, da: Float64Array, on
 function priceStats(iso: IsoCode, days: CivilDate[]): { stats: PriceStats[]; truth: PriceTruth } {
   const tz = ISOS[iso].timezone;
   const nodes = reportedNodes(iso);
-  const spans = chunks(days, PRICE_CHUNK_DAYS);
-  const total = spans.reduce((s, [a, b]) => s + localDayStartHour(tz, addDays(b, 1)) - localDayStartHour(tz, a), 0);
-  const rt = nodes.map(() => new Float64Array(total));
-  const da = nodes.map(() => new Float64Array(total));
-  const onPeak = new Uint8Array(total);
-  const month = new Int32Array(total);
-  const hours: number[] = [];
-  let offset = 0;
-  for (const [a, b] of spans) {
-    const valid: number[] = [];
-    for (let d = a; compareDates(d, b) <= 0; d = addDays(d, 1)) {
-      const weekday = new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
-      const end = localDayStartHour(tz, addDays(d, 1));
-      for (let h = localDayStartHour(tz, d); h < end; h++) {
-        const k = offset + valid.length;
-        const hour = localHourOfDay(tz, h);
-        onPeak[k] = weekday >= 1 && weekday <= 5 && hour >= ON_PEAK_FIRST && hour <= ON_PEAK_LAST ? 1 : 0;
-        month[k] = monthKey(d);
-        valid.push(h);
-      }
-    }
-    const rows = { valid, created: valid.map(() => Number.NaN) };
-    for (const [type, out] of [
-      ['rtlmp', rt],
-      ['dalmp', da],
-    ] as const) {
-      const pricesOf = lmpSource(world, iso, type, rows, null);
-      nodes.forEach((node, j) => out[j].set(pricesOf(node), offset));
-    }
-    offset += valid.length;
-    hours.push(...valid);
-  }
-  return {
-    stats: nodes.map((node, j) => summarizePrices(node, rt[j], da[j], onPeak, month)),
-    truth: { hours, nodes: nodes.map((n) => n.id), rt, da },
-  };
+  const truth = priceTruth(world, iso, days, PRICE_CHUNK_DAYS);
+  const dates = truth.hours.map((h) => localDateOfHour(tz, h));
+  const onPeak = Uint8Array.from(truth.hours, (h, i) => (isOnPeak(dates[i], localHourOfDay(tz, h)) ? 1 : 0));
+  const month = Int32Array.from(dates, monthKey);
+  return { stats: nodes.map((node, j) => summarizePrices(node, truth.rt[j], truth.da[j], onPeak, month)), truth };
 }
 
 /** The price section of an ISO (section 5). */

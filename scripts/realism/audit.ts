@@ -5,7 +5,8 @@
  * models, the DA price forecast error and Henry Hub's daily prices. Pure statistics: nothing
  * here queries the world, so test/realism.test.ts can audit a sample the same way.
  */
-import { isoTable, type IsoCode } from '../../src/catalog/isos.ts';
+import type { IsoCode } from '../../src/catalog/isos.ts';
+import { LMP_PARAMS } from '../../src/world/lmp.ts';
 import { nercHolidayOf } from '../../src/world/demand.ts';
 import { addDays, localDateOfHour, localHourOfDay, type CivilDate } from '../../src/time/zones.ts';
 import { MAIN_NODE, RECORD_PEAK_GW } from './targets.ts';
@@ -42,7 +43,9 @@ export interface IsoAuditInput {
   daForecastMape?: ReadonlyMap<number, number>;
 }
 
-const PRICE_BOUNDS: Readonly<Record<IsoCode, { floor: number; cap: number }>> = isoTable((p) => ({ floor: p.lmp.floor, cap: p.lmp.cap }));
+/** On-peak: weekdays, local hours beginning 07 to 22 (the 5×16 block; holidays not excluded). */
+export const ON_PEAK_FIRST = 7;
+export const ON_PEAK_LAST = 22;
 
 // ---------------------------------------------------------------------------------------------
 // Statistics
@@ -110,6 +113,10 @@ export function hoursForHalf(values: readonly number[]): number {
 const dateKey = (d: CivilDate) => d.year * 10000 + d.month * 100 + d.day;
 const weekday = (d: CivilDate) => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay();
 const isWeekday = (d: CivilDate) => weekday(d) >= 1 && weekday(d) <= 5;
+
+export function isOnPeak(date: CivilDate, localHour: number): boolean {
+  return isWeekday(date) && localHour >= ON_PEAK_FIRST && localHour <= ON_PEAK_LAST;
+}
 
 /** Thanksgiving: the fourth Thursday of November. */
 function thanksgiving(year: number): CivilDate {
@@ -318,7 +325,7 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
   const meanWhere = (xs: Float64Array, keep: (i: number) => boolean) => meanOf(Array.from(xs).filter((_, i) => keep(i)));
 
   // Floors and caps at every reported node.
-  const bounds = PRICE_BOUNDS[iso];
+  const bounds = LMP_PARAMS[iso];
   let inside = 0;
   let total = 0;
   for (const series of [...p.rt, ...p.da]) {
@@ -334,7 +341,7 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
   const da = p.da[node];
 
   set(`price.daMinusRt.${iso}`, meanOf(Array.from(rt, (r, i) => da[i] - r)));
-  const onPeak = (i: number) => isWeekday(dates[i]) && localHour[i] >= 7 && localHour[i] <= 22;
+  const onPeak = (i: number) => isOnPeak(dates[i], localHour[i]);
   set(`price.onOffPeak.${iso}`, meanWhere(rt, onPeak) / meanWhere(rt, (i) => !onPeak(i)));
   set(
     `price.rtDaLag1.${iso}`,

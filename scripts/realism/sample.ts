@@ -60,6 +60,12 @@ function optimizedContinuous(lead: number, a: CivilDate, b: CivilDate, nowMs: nu
   return { model: 'optimized' as const, daysAhead: lead, latestHour: 10, start: dayInstant(a), end: dayInstant(b), nowMs };
 }
 
+/** `forecasted_by` at a local wall hour of a day, as a request would send it. */
+export function forecastedByLocal(timezone: string, day: CivilDate, hour: number): RequestInstant {
+  const epochMs = localWallHourToEpochHour(timezone, day, hour) * HOUR_MS;
+  return { epochMs, dateOnly: false, raw: new Date(epochMs).toISOString() };
+}
+
 /** The first column of a frame (the one column asked for). */
 function firstColumn(frame: Frame): Float64Array {
   const out = new Float64Array(frame.hours.length);
@@ -185,13 +191,12 @@ export function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly Civ
   const normal = forecastDays
     .filter((d) => compareDates(d, FORECAST_HISTORY_START) > 0)
     .map((d) => {
-      const by = localWallHourToEpochHour(tz, addDays(d, -1), 10) * HOUR_MS;
       const frame = regionQueries.forecast(world, {
         iso,
         metric: 'demand',
         id: `${iso}_total`,
         model: 'normal',
-        forecastedBy: { epochMs: by, dateOnly: false, raw: new Date(by).toISOString() },
+        forecastedBy: forecastedByLocal(tz, addDays(d, -1), 10),
         nowMs,
       });
       return { frame, from: localDayStartHour(tz, d), to: localDayStartHour(tz, addDays(d, 1)) };

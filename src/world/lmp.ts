@@ -109,8 +109,7 @@ export function storageMwAt(iso: IsoCode, hour: number): number {
 const PLANNED_RECALL = 0.6;
 
 /** What an hour's formation needs besides its inputs: the stack and the capacity behind it. */
-interface Supply {
-  blocks: Block[];
+interface Capacity {
   /** Available non-nuclear thermal capacity (MW). */
   thermalMw: number;
   storageMw: number;
@@ -118,21 +117,33 @@ interface Supply {
   recallableMw: number;
 }
 
+interface Supply extends Capacity {
+  blocks: Block[];
+}
+
 /** Day of the year (0–365.25) of an epoch hour, as plannedSeasonalFraction takes it. */
 function dayOfYear(hour: number): number {
   return (((hour / 24) % 365.25) + 365.25) % 365.25;
 }
 
-function supplyOf(iso: IsoCode, x: HourInputs): Supply {
+/** The share of the thermal fleet available after the day's outages. */
+function availableShareOf(iso: IsoCode, x: HourInputs): number {
+  return Math.max(0.3, 1 - x.outageMw / ISO_THERMAL_FLEET_MW[iso]);
+}
+
+/** What could serve in an hour (reserves need only this; the stack is built for pricing). */
+function capacityOf(iso: IsoCode, x: HourInputs): Capacity {
   const p = LMP_PARAMS[iso];
-  const availableShare = Math.max(0.3, 1 - x.outageMw / ISO_THERMAL_FLEET_MW[iso]);
   return {
-    blocks: stack(p, iso, x.gas, availableShare),
-    thermalMw: (ISO_THERMAL_FLEET_MW[iso] - p.nuclearMw) * availableShare,
+    thermalMw: (ISO_THERMAL_FLEET_MW[iso] - p.nuclearMw) * availableShareOf(iso, x),
     storageMw: storageMwAt(iso, x.hour),
     recallableMw:
       PLANNED_RECALL * ISO_THERMAL_FLEET_MW[iso] * (plannedSeasonalFraction(iso, dayOfYear(x.hour)) - OUTAGE_PARAMS[iso].plannedFloor),
   };
+}
+
+function supplyOf(iso: IsoCode, x: HourInputs): Supply {
+  return { ...capacityOf(iso, x), blocks: stack(LMP_PARAMS[iso], iso, x.gas, availableShareOf(iso, x)) };
 }
 
 /** Net thermal need (MW) before batteries, with a net-load shift. */
@@ -147,7 +158,7 @@ function netNeed(p: LmpParams, x: HourInputs, dNetMw: number): number {
 const STORAGE_RESERVE_SHARE = 0.5;
 
 /** Operating reserves (MW): capacity that could still serve (thermal, batteries, imports/DR) minus the need. */
-function reservesOf(p: LmpParams, s: Supply, need: number): number {
+function reservesOf(p: LmpParams, s: Capacity, need: number): number {
   return s.thermalMw + s.recallableMw + p.reserveMw + STORAGE_RESERVE_SHARE * s.storageMw - p.unofferedMw - need;
 }
 
@@ -207,7 +218,7 @@ export interface ReserveConditions {
 /** Reserves, tightness and utilization of an hour's inputs. */
 export function reserveConditions(iso: IsoCode, x: HourInputs): ReserveConditions {
   const p = LMP_PARAMS[iso];
-  const s = supplyOf(iso, x);
+  const s = capacityOf(iso, x);
   const need = netNeed(p, x, 0);
   const reservesMw = reservesOf(p, s, need);
   return { reservesMw, tightness: tightness(p.shortage, reservesMw), utilization: need / (s.thermalMw + p.reserveMw + s.storageMw) };

@@ -30,26 +30,50 @@ export interface SeriesGroup<T> {
   source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
 }
 
+/**
+ * The frame of `group` over rows [first, first + count) of `rows`, whose values come from the
+ * group's source over `rows` (computed on first use). A slice of it computes only the whole
+ * local days around the rows it keeps (values are cached by local day), so a writer can walk a
+ * large frame a block of rows at a time.
+ */
 function frameOf<T>(
   group: SeriesGroup<T>,
   model: string | null,
   createdAtHour: number | null,
-  hours: number[],
-  values: (t: T) => Float64Array,
-  offset = 0,
+  rows: StitchedRows,
+  forecastModel: ForecastModel | null,
+  first = 0,
+  count = rows.valid.length - first,
 ): Frame {
+  let values: ((t: T) => Float64Array) | undefined;
+  const valuesOf = () => (values ??= group.source(rows, forecastModel));
   return {
     model,
     createdAtHour,
     units: group.units,
     timezone: group.timezone,
-    hours,
+    hours: rows.valid.slice(first, first + count),
     decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({
       label: group.label(t),
-      fill: (out: Float64Array) => out.set(values(t).subarray(offset, offset + out.length)),
+      fill: (out: Float64Array) => out.set(valuesOf()(t).subarray(first, first + out.length)),
     })),
+    slice: (from, to) => {
+      const { start, end } = wholeLocalDays(group.timezone, rows.valid, first + from, first + to);
+      const sub = { valid: rows.valid.slice(start, end), created: rows.created.slice(start, end) };
+      return frameOf(group, model, createdAtHour, sub, forecastModel, first + from - start, to - from);
+    },
   };
+}
+
+/** The rows [start, end) of the whole local days that hold rows [from, to). */
+function wholeLocalDays(zone: string, hours: readonly number[], from: number, to: number): { start: number; end: number } {
+  const dayOf = (i: number) => formatDate(localDateOfHour(zone, hours[i]));
+  let start = from;
+  if (start < hours.length) for (const day = dayOf(start); start > 0 && dayOf(start - 1) === day;) start--;
+  let end = Math.max(from, to);
+  if (end > 0 && end < hours.length) for (const day = dayOf(end - 1); end < hours.length && dayOf(end) === day;) end++;
+  return { start, end };
 }
 
 function noData(param: 'start' | 'end', raw: string | undefined, message: string): never {
@@ -100,7 +124,7 @@ export function continuousFrame<T>(
     p.nowMs,
   );
   const offset = fullDays.valid.indexOf(rows.valid[0]);
-  return frameOf(group, p.model, null, rows.valid, group.source(fullDays, model), offset);
+  return frameOf(group, p.model, null, fullDays, model, offset, rows.valid.length);
 }
 
 /** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
@@ -123,7 +147,7 @@ export function forecastFrame<T>(
     );
   }
   const rows = singleRunRows(model, created);
-  return frameOf(group, p.model, created, rows.valid, group.source(rows, model));
+  return frameOf(group, p.model, created, rows, model);
 }
 
 /** Truth over the window, for hours already published; from 2023-01-01. */
@@ -140,7 +164,7 @@ export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstan
       'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
     );
   }
-  return frameOf(group, null, null, rows.valid, group.source(rows, null));
+  return frameOf(group, null, null, rows, null);
 }
 
 /** Which targets a request names: an ISO, a metric and optionally one id. */

@@ -15,7 +15,7 @@ import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
-import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
+import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 
 /** Credit a large job starts with: chunks it may compute before its client has read any. */
 export const INITIAL_CREDIT = 2;
@@ -42,6 +42,13 @@ export function warmCatalog(cells = true): void {
   if (cells) warmCells();
 }
 
+/** The failure a test asked for (protocol.ts TestFault). */
+function failForTest(fault: TestFault): void {
+  if (fault.fault === 'throw') throw new Error('test fault: this job fails');
+  const hoard: number[][] = [];
+  for (;;) hoard.push(new Array<number>(1 << 20).fill(hoard.length));
+}
+
 export class JobRunner {
   private readonly world: WeatherWorld;
   private readonly streaming = new Map<number, Streaming>();
@@ -56,6 +63,7 @@ export class JobRunner {
   constructor(
     seed: number,
     private readonly emit: (event: FromWorker, transfer?: ArrayBuffer[]) => void,
+    private readonly testFault?: TestFault,
   ) {
     this.world = new WeatherWorld(seed);
   }
@@ -91,6 +99,7 @@ export class JobRunner {
     this.starting.add(job.id);
     try {
       if (!def) throw new Error(`no route ${job.path}`);
+      if (this.testFault?.path === job.path) failForTest(this.testFault);
       const result = await def.handle({ params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, world: this.world });
       this.starting.delete(job.id);
       if (this.cancelled.delete(job.id)) return;

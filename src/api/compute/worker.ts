@@ -3,12 +3,12 @@
  * back their bytes. workerData: { seed } of the world.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ToWorker } from './protocol.ts';
+import type { TestFault, ToWorker } from './protocol.ts';
 import { JobRunner, warmCatalog } from './runner.ts';
 
-const { seed, warmCells } = workerData as { seed: number; warmCells: boolean };
+const { seed, warmCells, testFault } = workerData as { seed: number; warmCells: boolean; testFault?: TestFault };
 const port = parentPort!;
-const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []));
+const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault);
 port.on('message', (message: ToWorker) => runner.handle(message));
 warmCatalog(warmCells);
 port.postMessage({ type: 'ready' });

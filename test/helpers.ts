@@ -186,7 +186,7 @@ export interface TestServer {
 }
 
 /** Options passed to buildApp as they are. */
-type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'sendTimeoutMs' | 'workerHeapMb' | 'testFault'>;
+type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'heavyWaitMs' | 'sendTimeoutMs' | 'idleTimeoutMs' | 'workerHeapMb' | 'testFault'>;
 
 export interface ServerOptions extends PassedAppOptions {
   clock?: Clock;
@@ -225,7 +225,9 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     flushMs: options.flushMs ?? 50,
     workers: options.workers ?? 0,
     heavyValues: options.heavyValues,
+    heavyWaitMs: options.heavyWaitMs,
     sendTimeoutMs: options.sendTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
   });

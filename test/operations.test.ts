@@ -19,7 +19,7 @@ before(async () => {
     rateLimits: { core: [{ limit: 3, windowSecs: 60 }], advanced: [{ limit: 1000, windowSecs: 60 }], enterprise: [] },
     maxQueryBytes: 200,
   });
-  busy = await startServer(t.store, { maxHeavy: 0, heavyValues: 50_000 });
+  busy = await startServer(t.store, { maxHeavy: 0, heavyValues: 50_000, heavyWaitMs: 0 });
 });
 
 after(async () => {

@@ -30,7 +30,7 @@ import type { RouteDef } from './route.ts';
 import { API_PREFIX, ROUTES } from './routes/index.ts';
 import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './compute/pool.ts';
 import type { TestFault } from './compute/protocol.ts';
-import { HeavyBudget } from './heavyBudget.ts';
+import { DEFAULT_HEAVY_VALUES, HeavyBudget } from './heavyBudget.ts';
 import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
@@ -46,7 +46,7 @@ const DATA_METHODS = ['GET', 'HEAD'];
  * while before its first byte); the send time-out (sendTimeout.ts) covers a client that stops
  * reading.
  */
-const SOCKET_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
   store: Store;
@@ -65,6 +65,10 @@ export interface AppOptions {
   maxHeavy?: number;
   /** Values (rows × series) from which a request is heavy (default GRIDCAST_HEAVY_VALUES or 1,000,000). */
   heavyValues?: number;
+  /** How long a heavy request waits for room in the budget before its 503 (default GRIDCAST_HEAVY_WAIT_S or 10 s). */
+  heavyWaitMs?: number;
+  /** A connection with no request in progress that sends nothing for this long is closed (default 60 s). */
+  idleTimeoutMs?: number;
   /** A response whose client has taken no byte for this long is cut (default GRIDCAST_SEND_TIMEOUT_S or 60 s). */
   sendTimeoutMs?: number;
   /** Largest V8 heap of each compute worker, MB (default GRIDCAST_WORKER_HEAP_MB or 1536). */
@@ -88,6 +92,7 @@ function envInt(name: string, fallback: number): number {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const responses = new ResponseCache(Number(process.env.GRIDCAST_RESPONSE_CACHE_MB ?? 32) * 1024 * 1024);
   const pool = new ComputePool({
     workers: options.workers ?? defaultWorkers(),
@@ -120,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // GET routes answer HEAD too; the data routes declare both themselves.
     exposeHeadRoutes: true,
-    connectionTimeout: SOCKET_IDLE_TIMEOUT_MS,
+    connectionTimeout: idleTimeoutMs,
     // Node would refuse a request without Host with an empty 400; requireHost answers it in JSON.
     http: { requireHostHeader: false },
     clientErrorHandler: answerClientError,
@@ -163,7 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // gauges, the heavy slot, latency and the usage record are settled there exactly once.
   const heavyBudget = new HeavyBudget(
     options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4),
-    options.heavyValues ?? envInt('GRIDCAST_HEAVY_VALUES', 1_000_000),
+    options.heavyValues ?? envInt('GRIDCAST_HEAVY_VALUES', DEFAULT_HEAVY_VALUES),
+    options.heavyWaitMs ?? envInt('GRIDCAST_HEAVY_WAIT_S', 10) * 1000,
   );
   const sendTimeoutMs = options.sendTimeoutMs ?? envInt('GRIDCAST_SEND_TIMEOUT_S', 60) * 1000;
   metrics.addGauge(
@@ -177,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', async (req, reply) => {
     tracker.begin(req, reply);
-    holdIdleTimeout(req.raw.socket, reply.raw, SOCKET_IDLE_TIMEOUT_MS);
+    holdIdleTimeout(req.raw.socket, reply.raw, idleTimeoutMs);
     void reply.header('x-request-id', req.id);
     const q = req.url.indexOf('?');
     if (q >= 0 && Buffer.byteLength(req.url) - q - 1 > maxQueryBytes) {
@@ -277,7 +283,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       throw e;
     }
     if (result.kind === 'stream') {
-      admitHeavy(state, key.id, result);
+      await admitHeavy(state, key.id, result);
       // Ended by the server rather than the client: the log line says so (lifecycle.ts).
       result.body.once('error', (e: Error) => (state.serverEnded ??= e.message));
       watchSend(
@@ -296,21 +302,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   /**
    * A large streamed response computes only within the heavy budget (heavyBudget.ts): checked
-   * once its size is known and before its first byte, so a refusal is a whole 503.
+   * once its size is known and before anything of it is computed or sent, so a refusal is a
+   * whole 503.
    */
-  function admitHeavy(state: RequestState, keyId: string, result: ComputeResult & { kind: 'stream' }): void {
-    if (!heavyBudget.isHeavy(result.values)) return;
-    const admission = tracker.tryTakeHeavy(state, { keyId, computing: result.computing });
-    if (admission === 'admitted') return;
-    result.body.destroy();
-    throw serviceError(
-      503,
-      admission === 'busy'
-        ? `The server is busy computing ${heavyBudget.max} large requests; retry in a few seconds, or ask for fewer targets or a shorter window.`
-        : `This API key already has ${heavyBudget.perKey} large requests computing (at most ${heavyBudget.perKey} of the server's ` +
-            `${heavyBudget.max} at once per key); retry when one has finished.`,
-      { 'retry-after': '5' },
-    );
+  async function admitHeavy(state: RequestState, keyId: string, result: ComputeResult & { kind: 'stream' }): Promise<void> {
+    if (heavyBudget.isHeavy(result.values)) {
+      const admission = await tracker.takeHeavy(state, { keyId, computing: result.computing });
+      if (admission !== 'admitted') {
+        result.body.destroy();
+        throw serviceError(
+          503,
+          admission === 'busy'
+            ? `The server is busy computing ${heavyBudget.max} large requests; retry in a few seconds, or ask for fewer targets or a shorter window.`
+            : `This API key already has ${heavyBudget.perKey} large requests computing (at most ${heavyBudget.perKey} of the server's ` +
+                `${heavyBudget.max} at once per key); retry when one has finished.`,
+          { 'retry-after': '5' },
+        );
+      }
+    }
+    result.begin();
   }
 
   return app;

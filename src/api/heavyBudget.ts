@@ -9,7 +9,9 @@
  * no block; it counts against the budget only while it has a block being computed. A new heavy
  * request is admitted when fewer than `max` heavy requests are computing, and fewer than
  * `perKey` of its own key's are (half the budget, rounded up): one key cannot take all of it, so
- * another key's large request always finds room. Small requests are never counted.
+ * another key's large request always finds room. One that cannot be admitted at once waits for
+ * up to `maxWaitMs` (a computing request soon waits for its client, or ends) and is then refused.
+ * Small requests are never counted.
  */
 
 export interface HeavyRequest {
@@ -17,6 +19,12 @@ export interface HeavyRequest {
   /** Is a block of it being computed now (rather than waiting for its client to read)? */
   computing(): boolean;
 }
+
+/** Values from which a request is heavy by default (GRIDCAST_HEAVY_VALUES); compute/runner.ts lets smaller jobs go first. */
+export const DEFAULT_HEAVY_VALUES = 1_000_000;
+
+/** How often a waiting heavy request looks for room, ms (whether a request computes changes without an event). */
+const ADMISSION_POLL_MS = 25;
 
 export type Admission = 'admitted' | 'busy' | 'key-share';
 
@@ -29,6 +37,8 @@ export class HeavyBudget {
     readonly max: number,
     /** Values from which a request is heavy. */
     readonly heavyValues: number,
+    /** How long a heavy request may wait to be admitted, ms. */
+    readonly maxWaitMs: number,
   ) {
     this.perKey = Math.max(1, Math.ceil(max / 2));
   }
@@ -61,6 +71,20 @@ export class HeavyBudget {
     if (own >= this.perKey) return 'key-share';
     this.admitted.add(request);
     return 'admitted';
+  }
+
+  /**
+   * Admits the request, waiting up to maxWaitMs for room; the last refusal's reason if there was
+   * none by then, or 'busy' at once if `signal` aborts (the client has gone).
+   */
+  async admit(request: HeavyRequest, signal: AbortSignal): Promise<Admission> {
+    const until = Date.now() + this.maxWaitMs;
+    for (;;) {
+      if (signal.aborted) return 'busy';
+      const admission = this.tryAdmit(request);
+      if (admission === 'admitted' || Date.now() >= until) return admission;
+      await new Promise((resolve) => setTimeout(resolve, ADMISSION_POLL_MS));
+    }
   }
 
   release(request: HeavyRequest): void {

@@ -73,12 +73,16 @@ export class RequestTracker {
   }
 
   /**
-   * Admits the request to the heavy budget, or says why not. A request that has already ended
-   * (its client left meanwhile) is not admitted: nothing would give its place back.
+   * Admits the request to the heavy budget (waiting for room as the budget allows), or says why
+   * not. A request that has ended meanwhile (its client left) is not admitted: nothing would give
+   * its place back.
    */
-  tryTakeHeavy(state: RequestState, request: HeavyRequest): Admission {
-    if (state.ended) return 'busy';
-    const admission = this.heavy.tryAdmit(request);
+  async takeHeavy(state: RequestState, request: HeavyRequest): Promise<Admission> {
+    const admission = state.ended ? 'busy' : await this.heavy.admit(request, state.abort.signal);
+    if (admission === 'admitted' && state.ended) {
+      this.heavy.release(request);
+      return 'busy';
+    }
     if (admission !== 'admitted') {
       this.metrics.heavyRejected++;
       return admission;

@@ -5,11 +5,14 @@
  *   socket time-out, set by app.ts);
  * - while a request is in progress its socket has no idle time-out: a large response may compute
  *   for a while before its first byte, and that is the server's time, not the client's;
- * - once a response is going out, the send time-out (like a proxy's `send_timeout`) cuts a client
+ * - once a response is going out, the send time-out (like nginx's `send_timeout`) cuts a client
  *   that takes no byte for that long while the server has bytes waiting for it. Streamed bodies
- *   reach the socket in writes of at most SOCKET_WRITE_BYTES, each done when the client's kernel
- *   has taken it, so a client reading at least that much per time-out is never cut — the minimum
- *   transfer rate is SOCKET_WRITE_BYTES per send time-out (1 KB/s with the defaults).
+ *   reach the socket in writes of at most SOCKET_WRITE_BYTES; a write is done when the kernel has
+ *   taken it into the connection's send buffer. The kernel takes more only once the client has
+ *   read a good part of that buffer (Linux: about a third of it, up to ~1.3 MB with the default
+ *   4 MB maximum), so what the time-out sees is the client reading in those steps: a client must
+ *   read about that much per time-out — ~22 KB/s with the default 60 s on a connection whose
+ *   buffer has grown to its maximum, far less on most. A client that reads nothing is cut.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -30,16 +33,16 @@ export function holdIdleTimeout(socket: Socket, res: ServerResponse, idleMs: num
  * the client taking any; `onCut` is told first (to log which side ended the request).
  */
 export function watchSend(res: ServerResponse, timeoutMs: number, onCut: () => void): void {
-  let waiting = 0;
+  let delivered = -1;
   let since = Date.now();
   const timer = setInterval(
     () => {
       const socket = res.socket;
       if (!socket || socket.destroyed) return;
-      // Bytes written to the socket and not yet taken by the client's side (the write in progress included).
-      const pending = socket.writableLength;
-      if (pending === 0 || pending !== waiting) {
-        waiting = pending;
+      // Bytes whose writes have completed (the kernel took them): bytes written minus those still buffered or in flight.
+      const done = socket.bytesWritten - socket.writableLength;
+      if (socket.writableLength === 0 || done !== delivered) {
+        delivered = done;
         since = Date.now();
         return;
       }

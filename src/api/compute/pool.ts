@@ -30,8 +30,12 @@ export type ComputeResult =
   | { kind: 'records'; body: Buffer; count: number }
   /** A time series: its bytes whole (small); `values` = rows × columns. */
   | { kind: 'frame'; values: number; body: Buffer }
-  /** A large time series as a stream; `computing()`: is a chunk of it being computed (rather than waiting for the client)? */
-  | { kind: 'stream'; values: number; body: Readable; computing(): boolean }
+  /**
+   * A large time series as a stream. Nothing of it is computed until `begin()` (the HTTP thread
+   * first decides whether it may compute now: heavyBudget.ts); `computing()`: is a chunk of it
+   * being computed, rather than waiting for its client?
+   */
+  | { kind: 'stream'; values: number; body: Readable; begin(): void; computing(): boolean }
   | { kind: 'head'; values: number };
 
 /**
@@ -145,13 +149,14 @@ export class ComputePool {
     return new Promise<ComputeResult>((resolve, reject) => {
       const onAbort = () => this.cancel(id);
       signal.addEventListener('abort', onAbort, { once: true });
-      const full = { ...job, id };
+      // No chunk before the HTTP thread says so (begin()).
+      const full = { ...job, id, credit: 0 };
       this.pending.set(id, {
         lane,
         job: full,
         resolve,
         reject,
-        outstanding: job.credit ?? INITIAL_CREDIT,
+        outstanding: 0,
         settled: false,
         splittable: options.splittable ?? false,
         detach: () => signal.removeEventListener('abort', onAbort),
@@ -275,8 +280,13 @@ export class ComputePool {
         });
         p.settled = true;
         const computing = () => this.pending.has(event.id) && (p.outstanding > 0 || (p.split !== undefined && !p.split.secondDone));
-        p.resolve({ kind: 'stream', values: event.values, body: p.stream, computing });
-        this.trySplit(event.id, p, event.columns);
+        const begin = () => {
+          if (!this.pending.has(event.id)) return;
+          p.outstanding += INITIAL_CREDIT;
+          lane.post({ type: 'credit', id: event.id, n: INITIAL_CREDIT });
+          this.trySplit(event.id, p, event.columns);
+        };
+        p.resolve({ kind: 'stream', values: event.values, body: p.stream, begin, computing });
         return;
       }
       case 'chunk':

@@ -2,11 +2,11 @@
  * Runs jobs (compute/protocol.ts) where the computing happens: in a worker thread (worker.ts),
  * or on the HTTP thread when the pool has no workers (tests, GRIDCAST_WORKERS=0).
  *
- * Several jobs share one runner, taking turns column by column: a large response is computed
- * one column at a time, and between two columns any other job gets its turn, so a small
- * request waits for at most one column of a large one, never for the whole of it. A job
- * sends a chunk only while it holds credit (granted as its client reads), and a cancelled
- * job computes nothing more.
+ * Several jobs share one runner, taking turns: a large response is computed a column (JSON) or
+ * a few milliseconds of a batch (the tabular writers) at a time, and between two turns any
+ * other job gets its turn, so a small request waits for a turn of a large one, never for the
+ * whole of it. A job sends a chunk only while it holds credit (granted as its client reads),
+ * and a cancelled job computes nothing more.
  */
 import { warmCells } from '../../catalog/cellCatalog.ts';
 import { buildAllRegions } from '../../catalog/regions.ts';
@@ -15,9 +15,15 @@ import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
+import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
 import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 
-/** Credit a large job starts with: chunks it may compute before its client has read any. */
+/** A chunk gathers pieces until it holds this many bytes (or STEP_MS have passed). */
+const CHUNK_BYTES = 256 * 1024;
+/** Longest a step gathers pieces, ms. */
+const STEP_MS = 20;
+
+/** Credit a large job gets when the HTTP thread lets it begin: chunks it may compute before its client has read any. */
 export const INITIAL_CREDIT = 2;
 
 interface Streaming {
@@ -28,9 +34,24 @@ interface Streaming {
   part: BodyPart | null;
   /** Aborts the writer's own work (the tabular writers check it between batches). */
   abort: AbortController;
+  /** A piece of it is being computed (at most one at a time). */
+  stepping: boolean;
+  /** Large (DEFAULT_HEAVY_VALUES or more): it computes only while no small job has work. */
+  large: boolean;
 }
 
 const encoder = new TextEncoder();
+
+/** The pieces in one array of its own (its buffer is transferred to the HTTP thread, so never a pooled Buffer's). */
+function joined(pieces: Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
 
 /**
  * Builds what the first requests would otherwise wait for, where the computing happens: the
@@ -46,6 +67,7 @@ export function warmCatalog(cells = true): void {
 function failForTest(fault: TestFault): void {
   if (fault.fault === 'throw') throw new Error('test fault: this job fails');
   const hoard: number[][] = [];
+  // Arrays of 8 MB: an allocation much larger than the 16 MB Node grants a worker past its limit to unwind would be fatal for the process.
   for (;;) hoard.push(new Array<number>(1 << 20).fill(hoard.length));
 }
 
@@ -55,10 +77,9 @@ export class JobRunner {
   /** Jobs being set up (their frame or list being made), and those of them cancelled meanwhile. */
   private readonly starting = new Set<number>();
   private readonly cancelled = new Set<number>();
-  /** Round-robin order of the streaming jobs. */
+  /** The streaming jobs in the order they started. */
   private turn: number[] = [];
   private scheduled = false;
-  private stepping = false;
 
   constructor(
     seed: number,
@@ -126,10 +147,21 @@ export class JobRunner {
           part = job.part ? { ...job.part } : { from: 0, to: columns, header: true, close: true };
           pieces = frameJsonPieces(frame, undefined, part);
         } else {
-          const all = outputPieces(result, job.output, abort.signal);
+          const all = outputPieces(result, job.output, {
+            signal: abort.signal,
+            turn: values >= DEFAULT_HEAVY_VALUES ? this.largeTurn : undefined,
+          });
           pieces = Symbol.asyncIterator in all ? all[Symbol.asyncIterator]() : all[Symbol.iterator]();
         }
-        this.streaming.set(job.id, { id: job.id, pieces, credit: job.credit ?? INITIAL_CREDIT, part, abort });
+        this.streaming.set(job.id, {
+          id: job.id,
+          pieces,
+          credit: job.credit ?? INITIAL_CREDIT,
+          part,
+          abort,
+          stepping: false,
+          large: values >= DEFAULT_HEAVY_VALUES,
+        });
         this.turn.push(job.id);
         this.schedule();
       }
@@ -140,39 +172,73 @@ export class JobRunner {
   }
 
   /**
-   * Computes the next piece of the next job that holds credit, then yields to other messages.
-   * One piece at a time: a writer's piece may be awaited, and no other starts meanwhile.
+   * On the next turn of the event loop, starts the next piece of every job that holds credit and
+   * has no piece in progress. A piece of a tabular writer computes a batch, turning the event loop
+   * every few milliseconds (writers/table.ts), so the pieces of several jobs — and new jobs'
+   * set-up — take turns at that grain: a small request never waits for a large one's batch.
    */
   private schedule(): void {
-    if (this.scheduled || this.stepping) return;
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      const runnable = this.turn.find((id) => (this.streaming.get(id)?.credit ?? 0) > 0);
-      if (runnable === undefined) return;
-      // Next turn goes to the job after this one.
-      this.turn = [...this.turn.filter((id) => id !== runnable), runnable];
-      this.stepping = true;
-      void this.step(this.streaming.get(runnable)!).finally(() => {
-        this.stepping = false;
-        this.schedule();
-      });
+      const smallFirst = this.hasSmallWork();
+      for (const id of this.turn) {
+        const job = this.streaming.get(id);
+        if (!job || job.credit <= 0 || job.stepping || (smallFirst && job.large)) continue;
+        job.stepping = true;
+        void this.step(job).finally(() => {
+          job.stepping = false;
+          this.schedule();
+        });
+      }
     });
   }
+
+  /** Is a small streaming job waiting to compute (its client has room for more)? */
+  private hasSmallWork(): boolean {
+    for (const job of this.streaming.values()) if (!job.large && job.credit > 0) return true;
+    return false;
+  }
+
+  /**
+   * A large job's turn (writers/table.ts takes one every few milliseconds): it goes on once no
+   * small job has work, so a small request's response waits for no large one's batch.
+   */
+  private readonly largeTurn = async (): Promise<void> => {
+    do await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.hasSmallWork());
+  };
 
   /** Computes and sends the job's next piece (the tabular writers' pieces may be awaited). */
   private async step(job: Streaming): Promise<void> {
     try {
-      const next = await job.pieces.next();
-      if (!this.streaming.has(job.id)) return; // cancelled meanwhile
-      if (next.done) {
-        this.finish(job.id);
-        this.emit({ type: 'end', id: job.id });
-      } else {
-        job.credit--;
+      // Small pieces (a JSON column) are gathered into one chunk: fewer messages, and a small
+      // response goes out within its first credit rather than a credit round trip per column.
+      const pieces: Uint8Array[] = [];
+      let bytes = 0;
+      let done = false;
+      const started = performance.now();
+      while (bytes < CHUNK_BYTES && performance.now() - started < STEP_MS) {
+        const next = await job.pieces.next();
+        if (!this.streaming.has(job.id)) return; // cancelled meanwhile
+        if (next.done) {
+          done = true;
+          break;
+        }
         // A copy for writers that reuse their buffers; the copy's memory moves to the HTTP thread.
         const data = typeof next.value === 'string' ? encoder.encode(next.value) : new Uint8Array(next.value);
+        pieces.push(data);
+        bytes += data.length;
+      }
+      if (bytes > 0) {
+        job.credit--;
+        const data = pieces.length === 1 ? pieces[0] : joined(pieces, bytes);
         this.emit({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
+      }
+      if (done) {
+        this.finish(job.id);
+        this.emit({ type: 'end', id: job.id });
       }
     } catch (e) {
       if (!this.streaming.has(job.id)) return;

@@ -26,7 +26,7 @@ import {
   type DataType,
   type Vector,
 } from 'apache-arrow';
-import { int64Of, isDictionary, type ColumnData, type ColumnType, type Table, type TableBatch } from './table.ts';
+import { int64Of, isDictionary, type ColumnData, type ColumnType, type Table, type TableBatch, type Work } from './table.ts';
 
 function arrowType(type: ColumnType): DataType {
   switch (type) {
@@ -87,8 +87,8 @@ function schemaOf(table: Table, first: TableBatch): Schema {
   );
 }
 
-export function arrowStream(table: Table, signal?: AbortSignal): Readable {
-  const batches = table.batches(signal);
+export function arrowStream(table: Table, work?: Work): Readable {
+  const batches = table.batches(work);
   const writer = new RecordBatchStreamWriter();
   const dictionaries = new Map<readonly string[], Vector>();
   let schema: Schema | undefined;

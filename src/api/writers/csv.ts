@@ -7,7 +7,7 @@
  */
 import { formatUtcInstant } from '../../time/hours.ts';
 import { asFloatText, valueTextWriter } from '../writer.ts';
-import { isDictionary, type ColumnData, type TableField, type Table } from './table.ts';
+import { isDictionary, linePieces, type ColumnData, type TableField, type Table, type Work } from './table.ts';
 
 function quoted(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -47,18 +47,17 @@ function columnTexts(field: TableField, column: ColumnData, utcText: (ms: number
 }
 
 /** The table as CSV text, one piece per batch of rows. */
-export async function* csvPieces(table: Table, signal?: AbortSignal): AsyncGenerator<string> {
+export async function* csvPieces(table: Table, work?: Work): AsyncGenerator<string> {
   yield table.fields.map((f) => quoted(f.name)).join(',') + '\r\n';
   const utcText = timestampWriter();
-  for await (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(work)) {
     if (batch.rows === 0) continue;
     const texts = batch.columns.map((column, c) => columnTexts(table.fields[c], column, utcText));
-    const lines = new Array<string>(batch.rows);
     const cells = new Array<string>(texts.length);
-    for (let r = 0; r < batch.rows; r++) {
+    const line = (r: number) => {
       for (let c = 0; c < texts.length; c++) cells[c] = texts[c](r);
-      lines[r] = cells.join(',');
-    }
-    yield lines.join('\r\n') + '\r\n';
+      return cells.join(',');
+    };
+    for (const piece of linePieces(batch.rows, line, '\r\n')) yield piece + '\r\n';
   }
 }

@@ -17,7 +17,7 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { ColumnChunk, RowGroup, Statistics } from 'hyparquet';
-import { int64Of, isDictionary, type ColumnData, type ColumnType, type Table, type TableField } from './table.ts';
+import { int64Of, isDictionary, type ColumnData, type ColumnType, type Table, type TableField, type Work } from './table.ts';
 
 /** "PAR1", the magic number at both ends of the file. */
 const MAGIC = 0x31524150;
@@ -211,13 +211,13 @@ function writeChunk(writer: ByteWriter, element: SchemaElement, field: TableFiel
   };
 }
 
-export async function* parquetPieces(table: Table, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+export async function* parquetPieces(table: Table, work: Work = {}): AsyncGenerator<Uint8Array> {
   const writer = new ByteWriter();
   const elements = table.fields.map((f) => schemaElement(f.name, f.type));
   const rowGroups: RowGroup[] = [];
   let totalRows = 0n;
   writer.appendUint32(MAGIC);
-  for await (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(work)) {
     const start = writer.offset;
     const columns: ColumnChunk[] = [];
     for (let c = 0; c < table.fields.length; c++) {
@@ -235,7 +235,7 @@ export async function* parquetPieces(table: Table, signal?: AbortSignal): AsyncG
     totalRows += BigInt(batch.rows);
     yield drain(writer);
   }
-  if (signal?.aborted) return;
+  if (work.signal?.aborted) return;
   writeMetadata(writer, {
     version: 2,
     created_by: 'gridcast',

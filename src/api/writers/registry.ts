@@ -16,15 +16,25 @@ import { frameJsonPieces, valueTextWriter } from '../writer.ts';
 import { arrowStream } from './arrow.ts';
 import { csvPieces } from './csv.ts';
 import { parquetPieces } from './parquet.ts';
-import { cellValue, frameTable, isDictionary, recordsTable, type ColumnData, type Layout, type Table, type TableField } from './table.ts';
+import {
+  cellValue,
+  frameTable,
+  isDictionary,
+  linePieces,
+  recordsTable,
+  type ColumnData,
+  type Layout,
+  type Table,
+  type TableField,
+  type Work,
+} from './table.ts';
 
 export type Content = Frame | readonly unknown[];
 type Pieces = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
-export interface WriteOptions {
+export interface WriteOptions extends Work {
   /** Wide (one column per series) or long (one row per hour and series); lists have one layout. */
   layout: Layout;
-  signal?: AbortSignal;
 }
 
 export interface OutputWriter {
@@ -43,24 +53,19 @@ function tableOf(content: Content, layout: Layout): Table {
 }
 
 /** A writer of the tabular formats: the content as a table, then the format's encoding of it. */
-function tabular(
-  name: string,
-  contentType: string,
-  extension: string,
-  encode: (table: Table, signal?: AbortSignal) => Pieces,
-): OutputWriter {
-  return { name, contentType, extension, pieces: (content, { layout, signal }) => encode(tableOf(content, layout), signal) };
+function tabular(name: string, contentType: string, extension: string, encode: (table: Table, work: Work) => Pieces): OutputWriter {
+  return { name, contentType, extension, pieces: (content, { layout, ...work }) => encode(tableOf(content, layout), work) };
 }
 
 const JSON_WRITER: OutputWriter = {
   name: 'json',
   contentType: 'application/json',
   extension: 'json',
-  pieces: (content, { layout, signal }) => {
+  pieces: (content, { layout, ...work }) => {
     if (!isFrame(content)) return [JSON.stringify(content)];
     // The long layout has no JSON form of its own: as JSON it is the table's rows as records.
-    if (layout === 'long') return longJsonPieces(frameTable(content, 'long'), signal);
-    return frameJsonPieces(content, signal);
+    if (layout === 'long') return longJsonPieces(frameTable(content, 'long'), work);
+    return frameJsonPieces(content, work.signal);
   },
 };
 
@@ -83,21 +88,22 @@ function jsonTexts(field: TableField, column: ColumnData): (r: number) => string
 }
 
 /** The long layout as a JSON array of row objects (time_utc as in the TimeseriesResponse). */
-async function* longJsonPieces(table: Table, signal?: AbortSignal): AsyncGenerator<string> {
+async function* longJsonPieces(table: Table, work: Work): AsyncGenerator<string> {
   let first = true;
   const names = table.fields.map((f) => JSON.stringify(f.name) + ':');
   yield '[';
-  for await (const batch of table.batches(signal)) {
+  for await (const batch of table.batches(work)) {
     if (batch.rows === 0) continue;
     const texts = batch.columns.map((column, c) => jsonTexts(table.fields[c], column));
-    const rows = new Array<string>(batch.rows);
     const cells = new Array<string>(texts.length);
-    for (let r = 0; r < batch.rows; r++) {
+    const row = (r: number) => {
       for (let c = 0; c < texts.length; c++) cells[c] = names[c] + texts[c](r);
-      rows[r] = '{' + cells.join(',') + '}';
+      return '{' + cells.join(',') + '}';
+    };
+    for (const piece of linePieces(batch.rows, row, ',')) {
+      yield (first ? '' : ',') + piece;
+      first = false;
     }
-    yield (first ? '' : ',') + rows.join(',');
-    first = false;
   }
   yield ']';
 }
@@ -245,9 +251,9 @@ function reshape(frame: Frame, o: OutputOptions): Frame {
  * The body in pieces, computed as they are pulled, stopping when `signal` aborts: a pure function
  * of the content and the options, for whichever thread computes the content.
  */
-export function outputPieces(content: Content, options: OutputOptions, signal?: AbortSignal): Pieces {
+export function outputPieces(content: Content, options: OutputOptions, work: Work = {}): Pieces {
   const shaped = isFrame(content) ? reshape(content, options) : content;
-  return writerNamed(options.format).pieces(shaped, { layout: options.layout, signal });
+  return writerNamed(options.format).pieces(shaped, { layout: options.layout, ...work });
 }
 
 /** Plain JSON (the TimeseriesResponse, wide, not reshaped): the one format whose body can be computed in parts and joined. */

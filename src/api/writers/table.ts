@@ -46,6 +46,16 @@ export interface TableBatch {
   columns: ColumnData[];
 }
 
+/**
+ * How a table's batches are computed: `signal` stops them (the client has gone); `turn` is
+ * awaited every few milliseconds of computing — by default one turn of the event loop; the
+ * compute runner passes one that also lets smaller jobs go first (compute/runner.ts).
+ */
+export interface Work {
+  signal?: AbortSignal;
+  turn?: () => Promise<void>;
+}
+
 export interface Table {
   fields: TableField[];
   /** Descriptive key/value pairs (model, created_at, units, timezone) for formats that carry metadata. */
@@ -55,7 +65,7 @@ export interface Table {
    * turn now and then (so other requests, and a client's going away, are seen) and stops once
    * `signal` aborts.
    */
-  batches(signal?: AbortSignal): AsyncGenerator<TableBatch>;
+  batches(work?: Work): AsyncGenerator<TableBatch>;
 }
 
 export type Layout = 'wide' | 'long';
@@ -70,6 +80,29 @@ export const BLOCK_VALUES = 1 << 21;
 export const LONG_BATCH_ROWS = 1 << 20;
 /** Longest computing between two turns of the event loop, ms: how late a client's leaving (or another request) is seen. */
 const MS_PER_TURN = 10;
+
+/** Text of at most about this many characters per piece: text writers send a large batch in several pieces. */
+const PIECE_CHARS = 1 << 22;
+
+/**
+ * Lines of text gathered into pieces of about PIECE_CHARS, joined by `separator`: a batch of a
+ * million rows goes out in ~4 MB pieces rather than as one string of a hundred MB.
+ */
+export function* linePieces(rows: number, line: (r: number) => string, separator: string): Generator<string> {
+  let lines: string[] = [];
+  let chars = 0;
+  for (let r = 0; r < rows; r++) {
+    const text = line(r);
+    lines.push(text);
+    chars += text.length;
+    if (chars >= PIECE_CHARS) {
+      yield lines.join(separator);
+      lines = [];
+      chars = 0;
+    }
+  }
+  if (lines.length > 0) yield lines.join(separator);
+}
 
 export function isDictionary(column: ColumnData): column is DictionaryColumn {
   return !(column instanceof Float64Array) && !Array.isArray(column);
@@ -133,12 +166,13 @@ function frameMetadata(frame: Frame): Record<string, string> {
 /** One turn of the event loop: a long computation lets I/O (and aborts) through. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Turns the event loop when MS_PER_TURN have passed since the last turn (columns differ a thousandfold in cost). */
-function pacer() {
+/** Takes a turn (`work.turn`, else the event loop's) when MS_PER_TURN have passed since the last one (columns differ a thousandfold in cost). */
+function pacer(work: Work) {
   let since = performance.now();
+  const take = work.turn ?? turn;
   return async () => {
     if (performance.now() - since < MS_PER_TURN) return;
-    await turn();
+    await take();
     since = performance.now();
   };
 }
@@ -169,11 +203,12 @@ function wideTable(frame: Frame): Table {
   return {
     fields,
     metadata: frameMetadata(frame),
-    async *batches(signal) {
+    async *batches(work = {}) {
+      const signal = work.signal;
       const hours = frame.hours.length;
       const width = frame.columns.length;
       const rowsPerBlock = Math.max(1, Math.floor(BLOCK_VALUES / Math.max(1, width)));
-      const pace = pacer();
+      const pace = pacer(work);
       const whole = frame.slice ? undefined : (frame as Frame);
       // At least one batch, so that a frame without hours still gives a file with its columns.
       let start = 0;
@@ -224,13 +259,14 @@ function longTable(frame: Frame): Table {
   return {
     fields: [...TIME_FIELDS, ...levelNames.map((name) => ({ name, type: 'string' as const })), { name: 'value', type: 'double' }],
     metadata: frameMetadata(frame),
-    async *batches(signal) {
+    async *batches(work = {}) {
+      const signal = work.signal;
       const hours = frame.hours.length;
       const utcOfHour = Float64Array.from(frame.hours, (h) => h * HOUR_MS);
       const localTimes = Array.from(frame.hours, (h) => formatLocalHour(frame.timezone, h));
       const levels = levelNames.map((_, l) => dictionaryOf(frame.columns.map((c) => c.label[l] ?? null)));
       const seriesPerBatch = Math.max(1, Math.floor(LONG_BATCH_ROWS / Math.max(1, hours)));
-      const pace = pacer();
+      const pace = pacer(work);
       // A frame without series still gives a file with its columns.
       if (frame.columns.length === 0) {
         const empty = (dictionary: readonly string[]) => ({ dictionary, indexes: new Int32Array(0) });

@@ -288,14 +288,16 @@ test('-o - into a reader that stops early (| head -c 300) ends quietly, with no 
   assert.equal(code, 0);
 });
 
+const ERASE_TO_END = '\x1b[K';
+
 /** What a terminal shows after `text`: carriage returns and "erase to end of line" applied. */
 function screen(text: string): string[] {
   return text.split('\n').map((line) => {
     let shown = '';
     let cursor = 0;
-    for (const part of line.split(/(\r|\x1b\[K)/)) {
+    for (const part of line.split(new RegExp(`(\r|${ERASE_TO_END.replace('[', '\\[')})`))) {
       if (part === '\r') cursor = 0;
-      else if (part === '\x1b[K') shown = shown.slice(0, cursor);
+      else if (part === ERASE_TO_END) shown = shown.slice(0, cursor);
       else {
         shown = shown.slice(0, cursor) + part + shown.slice(cursor + part.length);
         cursor += part.length;

@@ -106,6 +106,14 @@ describe('typed from the OpenAPI document', () => {
     );
   });
 
+  test("the package README's method table lists every method, with the Python client's name and the path", async () => {
+    const python = pythonMethodNames(publicOpenApi(await okJson<any>(t, '/v1/openapi.json')));
+    const readme = fs.readFileSync(path.join(ROOT, 'packages/client/README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `(\w+)` \| `(\w+)\(.*\)` \| `([^`]+)` \|$/gm)].map((m) => [m[2], [m[1], m[3]]] as const);
+    assert.deepEqual(new Map(rows), new Map([...python].map(([name, p]) => [camel(name), [name, p]])));
+    assert.equal(rows.length, Object.keys(OPERATIONS).length, 'each method once');
+  });
+
   test("a method named like the Python client's (camelCase) for every public operation, and none for /admin", async () => {
     const served = await okJson<any>(t, '/v1/openapi.json');
     const document = publicOpenApi(served);

@@ -224,3 +224,45 @@ describe('gridcast keys', () => {
     assert.equal(lines(ok.stdout)[0], 'day\tkey\tendpoint\trequests\tvalues');
   });
 });
+
+describe('help and usage errors', () => {
+  const COMMANDS = ['serve', 'keys', 'usage', 'get'];
+
+  test("--help and -h after any command (and after its arguments) print that command's usage only, exit 0", async () => {
+    const asks = COMMANDS.map((c) => [c, '--help']).concat([
+      ['usage', '-h'],
+      ['keys', 'create', '--name', 'x', '--help'],
+      ['get', 'region', 'ercot', 'demand', 'actual', '--help'],
+      ['serve', '--port', '0', '-h'],
+    ]);
+    const runs = await Promise.all(asks.map((args) => gridcast(args)));
+    for (const [i, args] of asks.entries()) {
+      const run = runs[i];
+      const command = args[0];
+      assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
+      assert.equal(run.stderr, '', args.join(' '));
+      assert.ok(run.stdout.startsWith(`Usage:\n  gridcast ${command} `), `${args.join(' ')}:\n${run.stdout}`);
+      for (const other of COMMANDS.filter((c) => c !== command))
+        assert.ok(!run.stdout.includes(`gridcast ${other} `), `${args.join(' ')}: no usage of ${other}`);
+    }
+    const all = await gridcast(['--help']);
+    assert.equal(all.code, 0);
+    for (const command of COMMANDS) assert.ok(all.stdout.includes(`\n  gridcast ${command} `), `gridcast --help shows ${command}`);
+  });
+
+  test('a usage mistake is one line and where to look, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['get', 'region', 'ercot', 'demand', 'actual'], 'gridcast: get needs -o FILE (or -o - for stdout)\nsee gridcast get --help\n'],
+      [['keys', 'create', '--data', dataDir], 'gridcast: keys create needs --name NAME\nsee gridcast keys --help\n'],
+      [['serve', '--port', 'x'], 'gridcast: --port takes a port number\nsee gridcast serve --help\n'],
+      [['usage', '--colour', 'red'], 'gridcast: unknown option --colour\nsee gridcast usage --help\n'],
+      [['frobnicate'], "gridcast: unknown command 'frobnicate' (one of serve, keys, usage, get)\nsee gridcast --help\n"],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => gridcast(args)));
+    for (const [i, [args, stderr]] of cases.entries()) {
+      assert.equal(runs[i].code, 2, args.join(' '));
+      assert.equal(runs[i].stderr, stderr, args.join(' '));
+      assert.equal(runs[i].stdout, '', args.join(' '));
+    }
+  });
+});

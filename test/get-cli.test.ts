@@ -5,13 +5,17 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { GET_USAGE } from '../src/cli/get.ts';
 import { okJson, ROOT, startTestApp, type TestApp } from './helpers.ts';
+import { closedPort, startFaultServer } from './network-faults.ts';
+
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 
 let t: TestApp;
 let key: string;
@@ -31,7 +35,7 @@ function get(args: string[], url = `${t.baseUrl}/v1`): Promise<{ code: number; s
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'get', ...args],
+      ['--import', 'tsx', MAIN, 'get', ...args],
       { cwd: ROOT, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: url }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -138,5 +142,231 @@ test('every bad argument is a clear message and exit code 2, before any request'
     const run = await get(args, 'http://127.0.0.1:9/v1');
     assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, message, args.join(' '));
+  }
+});
+
+/**
+ * The `gridcast get` command lines of README.md's shell blocks and of the usage text's
+ * examples. The README writes the command as `npm run -s gridcast --` (from a checkout); the
+ * test runs the same CLI (node --import tsx src/cli/main.ts) as a shell function `gridcast`, in
+ * bash with pipefail, in an empty directory. The service and the key come from
+ * GRIDCAST_URL and GRIDCAST_API_KEY, the variables the README's block exports.
+ */
+function documentedExamples(): string[] {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const shellBlocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const fromReadme = shellBlocks
+    .flatMap((block) => block.split('\n'))
+    .filter((line) => /^(npm run -s gridcast -- |gridcast )get /.test(line))
+    .map((line) => line.replace(/^npm run -s gridcast -- /, 'gridcast '));
+  // The usage text's examples are the lines that start with `gridcast get` and a group (the synopsis has GROUP).
+  const fromUsage = GET_USAGE.split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^gridcast get [a-z]/.test(line));
+  assert.ok(fromReadme.length >= 4, `README examples found: ${fromReadme.join(' / ')}`);
+  assert.ok(fromUsage.length >= 2, `usage examples found: ${fromUsage.join(' / ')}`);
+  return [...fromReadme, ...fromUsage];
+}
+
+test('every `gridcast get` example in README.md and in the usage text works as printed', async () => {
+  for (const example of documentedExamples()) {
+    const cwd = fs.mkdtempSync(path.join(dir, 'example-'));
+    const script = `set -o pipefail\ngridcast() { ${JSON.stringify(process.execPath)} --import ${JSON.stringify(import.meta.resolve('tsx'))} ${JSON.stringify(MAIN)} "$@"; }\n${example.replace(/\s+#.*$/, '')}\n`;
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        'bash',
+        ['-c', script],
+        { cwd, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` }, timeout: 120_000, maxBuffer: 64 << 20 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    assert.equal(run.code, 0, `${example}\n${run.stderr}`);
+    assert.equal(run.stderr, '', example);
+    const output = /-o (\S+)/.exec(example)![1];
+    if (output === '-') assert.ok(run.stdout.length > 0, `${example}: prints the data`);
+    else {
+      assert.ok(fs.statSync(path.join(cwd, output)).size > 0, `${example}: writes ${output}`);
+      assert.deepEqual(fs.readdirSync(cwd), [output], `${example}: nothing else left (no parts)`);
+    }
+  }
+});
+
+test('a download that running again cannot mend (a 4xx) removes its parts', async () => {
+  // The continuous history starts 2026-01-01: a window in 2025 is a 422, nothing to resume.
+  const file = path.join(dir, 'before-history.parquet');
+  const early = await get([
+    'region',
+    'ercot',
+    'demand',
+    'continuous',
+    '--start',
+    '2025-01-01',
+    '--end',
+    '2025-12-31',
+    '--format',
+    'parquet',
+    '-o',
+    file,
+  ]);
+  assert.equal(early.code, 1);
+  assert.match(
+    early.stderr,
+    /^gridcast: 422: query\.end: Value error, no forecast data in the requested window: continuous forecasts exist for local days from 2026-01-01 .*\(GET .*\/v1\/region\/ercot\/demand\/continuous\?start=2025-01-01&end=2025-12-31\)\.\n$/,
+  );
+  assert.equal(fs.existsSync(`${file}.parts`), false, 'no parts left');
+  assert.equal(fs.existsSync(file), false);
+  // A 403 on the second chunk of two: the first chunk's part goes too.
+  const upstream = new URL(t.baseUrl);
+  const proxy = http.createServer((req, res) => {
+    if (req.url!.includes('start=2025-01-01')) {
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: [{ type: 'error', msg: 'No subscription' }] }));
+      return;
+    }
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode!, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  try {
+    const refused = path.join(dir, 'refused.csv');
+    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1`;
+    const run = await get(['region', 'ercot', 'demand', 'actual', ...WINDOW, '--format', 'csv', '-o', refused], url);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^gridcast: 403: No subscription \(GET .*\) \(chunk 2\/2, 2025-01-01 … 2025-06-30\)\.\n$/);
+    assert.equal(fs.existsSync(`${refused}.parts`), false, 'no parts left');
+  } finally {
+    proxy.close();
+  }
+});
+
+test('-o - into a reader that stops early (| head -c 300) ends quietly, with no stack trace', async () => {
+  // Every ERCOT wind plant for a month: megabytes, far more than a pipe holds.
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      'get',
+      'plant',
+      'ercot',
+      'wind',
+      'continuous',
+      '--start',
+      '2026-05-01',
+      '--end',
+      '2026-05-31',
+      '--format',
+      'csv',
+      '-o',
+      '-',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` },
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  let head = Buffer.alloc(0);
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (c: Buffer) => {
+      head = Buffer.concat([head, c]);
+      if (head.length >= 300) {
+        child.stdout.destroy();
+        resolve();
+      }
+    }),
+  );
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.ok(head.toString('utf8', 0, 300).startsWith('time_utc,time_local,'));
+  assert.equal(stderr, '');
+  assert.equal(code, 0);
+});
+
+const ERASE_TO_END = '\x1b[K';
+
+/** What a terminal shows after `text`: carriage returns and "erase to end of line" applied. */
+function screen(text: string): string[] {
+  return text.split('\n').map((line) => {
+    let shown = '';
+    let cursor = 0;
+    for (const part of line.split(new RegExp(`(\r|${ERASE_TO_END.replace('[', '\\[')})`))) {
+      if (part === '\r') cursor = 0;
+      else if (part === ERASE_TO_END) shown = shown.slice(0, cursor);
+      else {
+        shown = shown.slice(0, cursor) + part + shown.slice(cursor + part.length);
+        cursor += part.length;
+      }
+    }
+    return shown;
+  });
+}
+
+test('on a terminal the progress bar is drawn and erased at the end: nothing of it is left on the screen', async () => {
+  const file = path.join(dir, 'tty.csv');
+  // script(1) runs the command on a pseudo-terminal and copies what it shows.
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    MAIN,
+    'get',
+    'region',
+    'ercot',
+    'demand',
+    'actual',
+    ...WINDOW,
+    '--format',
+    'csv',
+    '-o',
+    file,
+  ]
+    .map((a) => `'${a}'`)
+    .join(' ');
+  const run = await new Promise<{ code: number; stdout: string }>((resolve) =>
+    execFile(
+      'script',
+      ['-qec', command, '/dev/null'],
+      { cwd: ROOT, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` }, timeout: 120_000 },
+      (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+    ),
+  );
+  assert.equal(run.code, 0, run.stdout);
+  assert.match(run.stdout, /\[#{15}\.{15}\] 1\/2 2025-01-01 … 2025-06-30/, 'the bar was drawn');
+  assert.deepEqual(
+    screen(run.stdout).filter((line) => line !== ''),
+    [],
+    'and nothing is left of it',
+  );
+});
+
+test('network failures name the URL and the cause: connection refused, time-out, a server that dies mid-answer', async () => {
+  const port = await closedPort();
+  const refused = await get(['gas', 'forecast', '--id', 'henry_hub', '-o', path.join(dir, 'gas.json')], `http://127.0.0.1:${port}/v1`);
+  assert.equal(refused.code, 1);
+  assert.equal(
+    refused.stderr,
+    `gridcast: GET http://127.0.0.1:${port}/v1/gas/forecast?id=henry_hub: connection refused: nothing listens at 127.0.0.1:${port} (is the service running?) (ECONNREFUSED).\n`,
+  );
+  const hang = await startFaultServer('hang');
+  const die = await startFaultServer('die');
+  try {
+    const slow = await get(['gas', 'forecast', '--id', 'henry_hub', '--timeout', '0.5', '-o', path.join(dir, 'gas.json')], hang.baseUrl);
+    assert.equal(slow.code, 1);
+    assert.equal(slow.stderr, `gridcast: GET ${hang.baseUrl}/gas/forecast?id=henry_hub: no complete answer within 0.5 s (time-out).\n`);
+    const cut = await get(['region', 'ercot', 'demand', 'actual', ...WINDOW, '-o', path.join(dir, 'cut.json')], die.baseUrl);
+    assert.equal(cut.code, 1);
+    assert.equal(
+      cut.stderr,
+      `gridcast: GET ${die.baseUrl}/region/ercot/demand/actual?id=ercot_total&start=2024-01-01&end=2024-12-31: the connection closed before the whole answer arrived (terminated: other side closed) (UND_ERR_SOCKET) (chunk 1/2, 2024-01-01 … 2024-12-31).\n`,
+    );
+  } finally {
+    await hang.close();
+    await die.close();
   }
 });

@@ -16,13 +16,19 @@ import { promisify } from 'node:util';
 import {
   GridcastClient,
   GridcastError,
+  GridcastNetworkError,
   OPERATIONS,
   planWindows,
+  type OperationName,
   TimeseriesResponse,
   type Chunk,
+  type ClientOptions,
+  type LongRow,
+  type Plant,
   type RetryEvent,
 } from '../src/client/index.ts';
 import { publicOpenApi, SDK_TYPES_FILE, sdkTypesSource } from '../scripts/generate-sdk-types.ts';
+import { closedPort, startFaultServer } from './network-faults.ts';
 import { okJson, ROOT, startServer, startTestApp, type TestApp, type TestServer, type Timeseries } from './helpers.ts';
 
 let t: TestApp;
@@ -100,6 +106,14 @@ describe('typed from the OpenAPI document', () => {
     );
   });
 
+  test("the package README's method table lists every method, with the Python client's name and the path", async () => {
+    const python = pythonMethodNames(publicOpenApi(await okJson<any>(t, '/v1/openapi.json')));
+    const readme = fs.readFileSync(path.join(ROOT, 'packages/client/README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `(\w+)` \| `(\w+)\(.*\)` \| `([^`]+)` \|$/gm)].map((m) => [m[2], [m[1], m[3]]] as const);
+    assert.deepEqual(new Map(rows), new Map([...python].map(([name, p]) => [camel(name), [name, p]])));
+    assert.equal(rows.length, Object.keys(OPERATIONS).length, 'each method once');
+  });
+
   test("a method named like the Python client's (camelCase) for every public operation, and none for /admin", async () => {
     const served = await okJson<any>(t, '/v1/openapi.json');
     const document = publicOpenApi(served);
@@ -172,6 +186,150 @@ describe('results equal a raw GET', () => {
     const lmp = await client.getLmpForecast('nyiso', 'dalmp', { id: 'N.Y.C.' });
     assert.deepEqual(lmp.toJSON(), await okJson(t, '/v1/lmp/nyiso/dalmp/forecast', { key, query: { id: 'N.Y.C.' } }));
     assert.deepEqual(Object.keys(lmp.toRows()[0]), ['time_utc', 'time_local', 'N.Y.C.']);
+  });
+});
+
+describe('formats and layouts', () => {
+  /** Every format a method's options type allows (all of them), and the layouts where it has `layout`. */
+  const FORMATS = ['json', 'csv', 'parquet', 'arrow'] as const;
+  const LAYOUTS = ['wide', 'long'] as const;
+
+  /** Path arguments and options for every method; ids from the lists (a plant's as the number listPlants gives). */
+  async function callsOfEveryMethod(): Promise<Record<OperationName, [unknown[], Record<string, unknown>]>> {
+    const plant = (await client.listPlants('ercot', 'wind'))[0].id;
+    const county = (await client.listCounties('ercot'))[0].id;
+    const cell = (await client.listCells('ercot', 'wind', { resolution: 3 }))[0].id;
+    const node = (await client.listLmpNodes('ercot', 'dalmp'))[0].id;
+    const week = { start: '2026-06-01', end: '2026-06-07' };
+    const vintage = { valid_time: '2026-06-14T18:00:00Z' };
+    return {
+      listRegions: [['ercot', 'demand'], {}],
+      getRegionalForecast: [['ercot', 'demand'], { id: 'ercot_total' }],
+      getRegionContinuousForecast: [['ercot', 'demand'], { id: 'ercot_total', ...week }],
+      getHistoricalActuals: [['ercot', 'demand'], { id: 'ercot_total', ...week }],
+      getRegionDayAheadBackcast: [['ercot', 'demand'], { id: 'ercot_total', ...week }],
+      getEnsembleForecast: [['ercot', 'demand'], { id: 'ercot_total', quantiles: '0.1,0.9' }],
+      getIsoSummary: [['nyiso'], {}],
+      listPlants: [['ercot', 'wind'], {}],
+      getPlantForecast: [['ercot', 'wind'], { id: plant }],
+      getPlantContinuousForecast: [['ercot', 'wind'], { id: plant, ...week }],
+      getPlantDayAheadBackcast: [['ercot', 'wind'], { id: plant, ...week }],
+      listCounties: [['ercot'], {}],
+      getCountyForecast: [['ercot'], { id: county }],
+      getCountyContinuousForecast: [['ercot'], { id: county, ...week }],
+      listGasHubs: [[], {}],
+      getGasPriceForecast: [[], { id: 'henry_hub' }],
+      getContinuousGasForecast: [[], { id: 'henry_hub', ...week }],
+      getGasDayAheadBackcast: [[], { id: 'henry_hub', ...week }],
+      listLmpNodes: [['ercot', 'dalmp'], {}],
+      getLmpForecast: [['ercot', 'dalmp'], { id: node }],
+      getLmpContinuousForecast: [['ercot', 'dalmp'], { id: node, ...week }],
+      listCells: [['ercot', 'wind'], { resolution: 3 }],
+      getCellsForecast: [['ercot', 'wind'], { id: cell, resolution: 3 }],
+      getCellsContinuousForecast: [['ercot', 'wind'], { id: cell, resolution: 3, ...week }],
+      getCellsDayAheadBackcast: [['ercot', 'wind'], { id: cell, resolution: 3, ...week }],
+      listRegionForecastRuns: [['ercot', 'demand'], {}],
+      getRegionForecastVintages: [['ercot', 'demand'], { id: 'ercot_total', ...vintage }],
+      listPlantForecastRuns: [['ercot', 'wind'], {}],
+      getPlantForecastVintages: [['ercot', 'wind'], { id: plant, ...vintage }],
+      listCellsForecastRuns: [['ercot', 'wind'], { resolution: 3 }],
+      getCellsForecastVintages: [['ercot', 'wind'], { id: cell, resolution: 3, ...vintage }],
+      listCountyForecastRuns: [['ercot'], {}],
+      getCountyForecastVintages: [['ercot'], { id: county, ...vintage }],
+      listLmpForecastRuns: [['ercot', 'dalmp'], {}],
+      getLmpForecastVintages: [['ercot', 'dalmp'], { id: node, ...vintage }],
+      getDataStatus: [[], {}],
+    };
+  }
+
+  /**
+   * One method of each kind (a list, the runs, the status, forecasts with and without path
+   * parameters, a window) with every format and layout; every other method (answers cost up to a second
+   * each) with one pair, taken in turn, so that each pair is met many times over.
+   */
+  const EVERY_PAIR: ReadonlySet<string> = new Set([
+    'listPlants',
+    'listRegionForecastRuns',
+    'getDataStatus',
+    'getGasPriceForecast',
+    'getRegionalForecast',
+    'getPlantContinuousForecast',
+  ]);
+
+  test('every method answers every format (and layout) its options allow exactly as a raw GET does: text, bytes, rows', async () => {
+    const calls = await callsOfEveryMethod();
+    assert.deepEqual(Object.keys(calls).sort(), Object.keys(OPERATIONS).sort(), 'a call for every method');
+    const dynamic = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    let turn = 0;
+    for (const [method, [pathArgs, options]] of Object.entries(calls)) {
+      const template: string = OPERATIONS[method as OperationName];
+      const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const path = `/v1${names.reduce((p, name, i) => p.replace(`{${name}}`, String(pathArgs[i])), template)}`;
+      const layouts = template.endsWith('/list') || template.endsWith('/runs') || template === '/status' ? [undefined] : LAYOUTS;
+      const pairs = FORMATS.flatMap((format) => layouts.map((layout) => [format, layout] as const));
+      for (const [format, layout] of EVERY_PAIR.has(method) ? pairs : [pairs[turn++ % pairs.length]]) {
+        {
+          const what = `${method} format=${format} layout=${layout ?? '-'}`;
+          const query = { ...options, format, ...(layout ? { layout } : {}) } as Record<string, string | number>;
+          const raw = await t.get(path, { key, query });
+          assert.equal(raw.status, 200, `${what}: ${raw.text.slice(0, 200)}`);
+          const got = await dynamic[method](...pathArgs, { ...options, format, ...(layout ? { layout } : {}) });
+          if (format === 'csv') assert.equal(got, raw.text, what);
+          else if (format === 'parquet' || format === 'arrow') {
+            assert.ok(got instanceof Uint8Array, `${what}: bytes`);
+            assert.ok(Buffer.from(got).equals(raw.raw), `${what}: the same bytes`);
+          } else if (got instanceof TimeseriesResponse) {
+            assert.equal(layout, 'wide', `${what}: a TimeseriesResponse only for the wide layout`);
+            assert.deepEqual(got.toJSON(), raw.json(), what);
+          } else {
+            assert.ok(layout !== 'wide', `${what}: rows or records`);
+            assert.deepEqual(got, raw.json(), what);
+          }
+        }
+      }
+    }
+  });
+
+  test("a plant's numeric id from listPlants() goes straight into `id` and column()", async () => {
+    const [plant] = await client.listPlants('ercot', 'wind');
+    assert.equal(typeof plant.id, 'number');
+    const ts = await client.getPlantForecast('ercot', 'wind', { id: plant.id });
+    assert.deepEqual(ts.columns, [[String(plant.id)]]);
+    assert.deepEqual(ts.column(plant.id), ts.values[0]);
+  });
+
+  test('layout long over 365 days: the chunks joined, series after series, each hour once', async () => {
+    const window = { id: 'ercot_total', start: '2025-01-01T00:00:00Z', end: '2026-03-01T00:00:00Z' } as const;
+    const wide = await client.getHistoricalActuals('ercot', 'demand', window);
+    const long = await client.getHistoricalActuals('ercot', 'demand', { ...window, layout: 'long' });
+    assert.equal(long.length, wide.length);
+    assert.deepEqual(
+      long.map((r) => [r.time_utc, r.id, r.value]),
+      wide.time_utc.map((time, i) => [time, 'ercot_total', wide.values[0][i]]),
+    );
+    const chunks = [];
+    for await (const c of client.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { ...window, layout: 'long' })) chunks.push(c);
+    assert.equal(chunks.length, 2);
+    assert.deepEqual(
+      chunks.flatMap((c) => c.data ?? []),
+      long,
+    );
+  });
+
+  test('a file format over a window of several requests is refused before any request, naming the ways out', async () => {
+    const server = await fakeServer((_, __, res) => res.writeHead(500).end());
+    try {
+      const c = new GridcastClient({ apiKey: 'k', baseUrl: server.baseUrl });
+      await assert.rejects(c.getHistoricalActuals('ercot', 'demand', { start: '2023-01-01', end: '2025-12-31', format: 'parquet' }), {
+        name: 'RangeError',
+        message:
+          "format 'parquet' answers one file per request, and 2023-01-01 … 2025-12-31 needs 3 requests of at most 365 days: ask for " +
+          "format 'json' (joined here), call once per window of planWindows(start, end), or use `gridcast get`, which writes them as one file",
+      });
+      assert.equal(server.requests.length, 0);
+    } finally {
+      server.close();
+    }
   });
 });
 
@@ -402,6 +560,62 @@ describe('AbortSignal', () => {
 });
 
 describe('errors', () => {
+  test('no complete answer: GridcastNetworkError names the URL and the cause (refused, DNS, TLS, time-out, cut mid-answer)', async () => {
+    const port = await closedPort();
+    const hang = await startFaultServer('hang');
+    const die = await startFaultServer('die');
+    try {
+      const cases: [ClientOptions, string, RegExp][] = [
+        [
+          { apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/v1` },
+          'ECONNREFUSED',
+          new RegExp(
+            `^GET http://127\\.0\\.0\\.1:${port}/v1/gas/list: connection refused: nothing listens at 127\\.0\\.0\\.1:${port} \\(is the service running\\?\\) \\(ECONNREFUSED\\)$`,
+          ),
+        ],
+        [
+          { apiKey: 'k', baseUrl: 'http://no-such-host.invalid/v1' },
+          'ENOTFOUND',
+          /^GET http:\/\/no-such-host\.invalid\/v1\/gas\/list: DNS: no such host 'no-such-host\.invalid' \(ENOTFOUND\)$/,
+        ],
+        [
+          { apiKey: 'k', baseUrl: `https://127.0.0.1:${hang.port}/v1` },
+          'ERR_SSL_WRONG_VERSION_NUMBER',
+          /: TLS failed: .*wrong version number.* \(ERR_SSL_WRONG_VERSION_NUMBER\)$/,
+        ],
+        [
+          { apiKey: 'k', baseUrl: hang.baseUrl, timeoutMs: 300 },
+          'TIMEOUT',
+          /\/v1\/gas\/list: no complete answer within 0\.3 s \(time-out\)$/,
+        ],
+        [
+          { apiKey: 'k', baseUrl: die.baseUrl },
+          'UND_ERR_SOCKET',
+          /\/v1\/gas\/list: the connection closed before the whole answer arrived \(terminated: other side closed\) \(UND_ERR_SOCKET\)$/,
+        ],
+      ];
+      for (const [options, code, message] of cases) {
+        await assert.rejects(new GridcastClient(options).listGasHubs(), (e: unknown) => {
+          assert.ok(e instanceof GridcastNetworkError, String(e));
+          assert.equal(e.code, code);
+          assert.equal(e.url, `${options.baseUrl}/gas/list`);
+          assert.match(e.message, message);
+          return true;
+        });
+      }
+      // The caller's own abort stays the caller's: not a network error.
+      await assert.rejects(
+        new GridcastClient({ apiKey: 'k', baseUrl: hang.baseUrl, timeoutMs: 5000 }).listGasHubs({ signal: AbortSignal.timeout(100) }),
+        {
+          name: 'TimeoutError',
+        },
+      );
+    } finally {
+      await hang.close();
+      await die.close();
+    }
+  });
+
   test("401, 403 and 422 as GridcastError with the status and the server's detail", async () => {
     const wrong = new GridcastClient({ apiKey: 'gc_not_a_key', baseUrl: `${t.baseUrl}/v1` });
     await assert.rejects(wrong.listRegions('ercot', 'demand'), (e: unknown) => {
@@ -442,6 +656,19 @@ describe('the package', () => {
       const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
       await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'packages/client/tsconfig.json'), '--outDir', outDir]);
       assert.ok(fs.existsSync(path.join(outDir, 'index.d.ts')));
+      // Stack traces and debuggers lead to src/client/*.ts, which the package does not ship:
+      // every source map carries the sources it names.
+      const maps = fs.readdirSync(outDir).filter((f) => f.endsWith('.js.map'));
+      assert.equal(maps.length, fs.readdirSync(outDir).filter((f) => f.endsWith('.js')).length, 'a map for every .js');
+      for (const file of maps) {
+        const map = JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8'));
+        assert.equal(map.sources.length, 1, file);
+        assert.equal(
+          map.sourcesContent?.[0],
+          fs.readFileSync(path.resolve(outDir, map.sourceRoot ?? '', map.sources[0]), 'utf8'),
+          `${file} carries its source`,
+        );
+      }
       const script = `
         const { GridcastClient } = await import(${JSON.stringify(path.join(outDir, 'index.js'))});
         const client = new GridcastClient({ apiKey: ${JSON.stringify(key)}, baseUrl: ${JSON.stringify(`${t.baseUrl}/v1`)} });
@@ -479,4 +706,24 @@ export async function parametersAreTypedFromTheDocument(c: GridcastClient): Prom
   // @ts-expect-error LMP types are dalmp | rtlmp
   c.iterateChunks('getLmpContinuousForecast', 'pjm', 'demand');
   c.iterateChunks('getLmpContinuousForecast', 'pjm', 'dalmp', { id: 'WESTERN HUB', start: new Date(), end: '2026-06-01', days_ahead: 2 });
+}
+
+/** Compile-time checks (never called): the answer's type follows `format` and `layout`. */
+export async function answersAreTypedByFormatAndLayout(c: GridcastClient, f: 'csv' | 'arrow'): Promise<void> {
+  const wide: TimeseriesResponse = await c.getPlantForecast('ercot', 'wind', {});
+  const csv: string = await c.getPlantForecast('ercot', 'wind', { format: 'csv' });
+  const parquet: Uint8Array = await c.getRegionContinuousForecast('ercot', 'demand', { format: 'parquet', layout: 'long' });
+  const long: LongRow[] = await c.getGasPriceForecast({ layout: 'long' });
+  const either: string | Uint8Array = await c.getCellsForecast('ercot', 'wind', { format: f });
+  const plants: Plant[] = await c.listPlants('ercot', 'wind', { format: 'json' });
+  const runsCsv: string = await c.listRegionForecastRuns('ercot', 'demand', { format: 'csv' });
+  // @ts-expect-error CSV is text, not a TimeseriesResponse
+  const wrong: TimeseriesResponse = await c.getPlantForecast('ercot', 'wind', { format: 'csv' });
+  // @ts-expect-error lists have no layout
+  await c.listPlants('ercot', 'wind', { layout: 'long' });
+  // @ts-expect-error iterateChunks reads JSON
+  c.iterateChunks('getHistoricalActuals', 'ercot', 'demand', { format: 'csv' });
+  // A plant's numeric id is an id.
+  await c.getPlantForecast('ercot', 'wind', { id: plants[0].id });
+  void [wide, csv, parquet, long, either, runsCsv, wrong];
 }

@@ -4,13 +4,20 @@ export interface ParsedArgs {
   options: Map<string, string[]>;
 }
 
+/** A mistake in the command line: one line, then a pointer to the command's usage (exit code 2). */
 export class UsageError extends Error {}
+
+/** `--help` or `-h` where an option may stand: the command's usage is printed instead of running it. */
+export class HelpRequested extends Error {}
+
+export const isHelpFlag = (arg: string): boolean => arg === '--help' || arg === '-h';
 
 export function parseArgs(argv: readonly string[], knownOptions: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
   const options = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (isHelpFlag(arg)) throw new HelpRequested();
     if (!arg.startsWith('--')) {
       positionals.push(arg);
       continue;

@@ -2,7 +2,7 @@
  * `gridcast get`: downloads any public endpoint into a file, through the TypeScript SDK
  * (src/client):
  *
- *   gridcast get region ercot demand continuous --start 2025-01-01 --end 2025-12-31 --format parquet -o ercot.parquet
+ *   gridcast get region ercot demand continuous --start 2026-01-01 --end 2026-06-30 --format parquet -o ercot.parquet
  *
  * - The positionals name the operation as its path does: the group, the path parameters in
  *   path order, then the kind (`gas forecast`, `county ercot continuous`, `lmp pjm dalmp list`).
@@ -12,13 +12,17 @@
  * - A window longer than the API's 365 days is fetched in chunks. Each chunk is saved in
  *   `FILE.parts/`, and running the same command again after a failure fetches only what is
  *   missing. The file is written at the end, by the service's own writers (csv, parquet,
- *   arrow, json), and the parts are removed.
- * - A progress bar goes to stderr when it is a terminal; piped, the command prints nothing but
- *   errors.
+ *   arrow, json), and the parts are removed. A failure that running again cannot mend (a 4xx
+ *   other than 408 and 429) removes them too.
+ * - A progress bar goes to stderr when it is a terminal, and is erased at the end; piped, the
+ *   command prints nothing but errors. With -o -, a reader that stops early (`| head`) ends the
+ *   command quietly.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { validateParams, type ParamSpec } from '../api/params.ts';
 import { API_PREFIX, ROUTE_BY_PATH } from '../api/routes/index.ts';
 import { OUTPUT_WRITERS, outputPieces, type OutputOptions } from '../api/writers/registry.ts';
@@ -33,19 +37,23 @@ import {
 } from '../client/index.ts';
 import type { Frame } from '../query/frame.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { UsageError } from './args.ts';
+import { HelpRequested, isHelpFlag, UsageError } from './args.ts';
 
 export const GET_USAGE = `  gridcast get GROUP [PATH PARAMETERS…] KIND [--PARAMETER VALUE …] --format json|csv|parquet|arrow -o FILE
       Downloads an endpoint into FILE (- for stdout), e.g.
-        gridcast get region ercot demand continuous --start 2025-01-01 --end 2025-12-31 --format parquet -o ercot.parquet
+        gridcast get region ercot demand continuous --start 2026-01-01 --end 2026-06-30 --format parquet -o ercot.parquet
         gridcast get plant ercot wind list --format csv -o plants.csv
       Query parameters are options (--id, --start, --end, --model, --latest-hour, …). Windows over
       365 days are fetched in chunks saved in FILE.parts/: after a failure, the same command resumes.
       The key comes from --key or GRIDCAST_API_KEY; the service from --url or GRIDCAST_URL
-      (default http://127.0.0.1:8000/v1). A progress bar shows on a terminal.`;
+      (default http://127.0.0.1:8000/v1). --timeout SECONDS bounds each request (default: none
+      of its own). A progress bar shows on a terminal.`;
+
+/** Client errors that may pass by themselves (a time-out, a rate limit): the parts are kept for a resume. */
+const RESUMABLE_4XX: ReadonlySet<number> = new Set([408, 429]);
 
 /** The CLI's own options; every other --name is a query parameter of the operation. */
-const OWN_OPTIONS = ['format', 'output', 'o', 'key', 'url', 'layout'];
+const OWN_OPTIONS = ['format', 'output', 'o', 'key', 'url', 'layout', 'timeout'];
 
 interface GetArgs {
   positionals: string[];
@@ -57,6 +65,7 @@ function parseGetArgs(argv: readonly string[]): GetArgs {
   const options = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (isHelpFlag(arg)) throw new HelpRequested();
     if (arg === '-o') {
       if (i + 1 >= argv.length) throw new UsageError('-o needs a file name (or - for stdout)');
       options.set('output', argv[++i]);
@@ -91,9 +100,9 @@ function operationOf(positionals: readonly string[]): { method: OperationName; p
           .split('/')
           .slice(2)
           .join(' ')
-          .replace(/\{(\w+)\}/g, '$1'.toUpperCase())}`,
+          .replace(/\{(\w+)\}/g, (_, name: string) => name.toUpperCase())}`,
     );
-    throw new UsageError(`'${positionals.join(' ')}' is no operation; the ${group} operations are:\n    ${forms.join('\n    ')}`);
+    throw new UsageError(`'${positionals.join(' ')}' is no operation; the ${group} operations are: ${forms.join(', ')}`);
   }
   return { method: match[0] as OperationName, path: match[1], pathParams: rest.slice(0, -1) };
 }
@@ -133,7 +142,10 @@ function frameOf(body: TimeseriesResponse): Frame {
   };
 }
 
-/** A progress line redrawn in place on a terminal; nothing when stderr is not one. */
+/** Back to the line's start and erase it (a shorter line must not leave the end of a longer one). */
+const CLEAR_LINE = '\r\x1b[K';
+
+/** A progress line redrawn in place on a terminal and erased at the end; nothing when stderr is not one. */
 function progress(total: number): { step(done: number, note: string): void; end(): void } {
   const tty = process.stderr.isTTY === true;
   const started = Date.now();
@@ -143,19 +155,28 @@ function progress(total: number): { step(done: number, note: string): void; end(
       const width = 30;
       const filled = Math.round((done / Math.max(1, total)) * width);
       const secs = ((Date.now() - started) / 1000).toFixed(0);
-      process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${note} ${secs} s   `);
+      process.stderr.write(`${CLEAR_LINE}[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${note} ${secs} s`);
     },
     end() {
-      if (tty) process.stderr.write('\n');
+      if (tty) process.stderr.write(CLEAR_LINE);
     },
   };
 }
 
-async function writeAtomically(file: string, pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<void> {
-  if (file === '-') {
-    for await (const p of pieces) process.stdout.write(p);
-    return;
+/**
+ * Writes the pieces to stdout, waiting when the reader is slower. A reader that closes the
+ * pipe (`| head -c 300`) has all it wants: the write stops quietly (EPIPE is no error here).
+ */
+async function writeToStdout(pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<void> {
+  try {
+    await pipeline(Readable.from(pieces), process.stdout, { end: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
   }
+}
+
+async function writeAtomically(file: string, pieces: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<void> {
+  if (file === '-') return writeToStdout(pieces);
   const tmp = `${file}.tmp-${process.pid}`;
   const out = fs.createWriteStream(tmp);
   try {
@@ -184,8 +205,12 @@ export async function getCommand(argv: readonly string[]): Promise<void> {
   const apiKey = options.get('key') ?? process.env.GRIDCAST_API_KEY;
   if (!apiKey) throw new UsageError('get needs an API key: --key KEY or GRIDCAST_API_KEY');
   const baseUrl = options.get('url') ?? process.env.GRIDCAST_URL ?? `http://127.0.0.1:8000${API_PREFIX}`;
+  const timeout = options.get('timeout');
+  const timeoutMs = timeout === undefined ? undefined : Number(timeout) * 1000;
+  if (timeoutMs !== undefined && !(timeoutMs > 0 && Number.isFinite(timeoutMs)))
+    throw new UsageError(`--timeout takes a number of seconds (got '${timeout}')`);
 
-  const client = new GridcastClient({ apiKey, baseUrl });
+  const client = new GridcastClient({ apiKey, baseUrl, timeoutMs });
   // Dynamic dispatch over the SDK's typed methods: the operation was resolved from OPERATIONS.
   const call = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method].bind(client);
   const windows: (ChunkWindow | null)[] = query.start && query.end ? (planWindows(query.start, query.end) ?? [null]) : [null];
@@ -223,8 +248,11 @@ export async function getCommand(argv: readonly string[]): Promise<void> {
       else {
         bar.end();
         const saved = partsDir ? fs.readdirSync(partsDir).filter((f) => f.endsWith('.json')).length : 0;
-        const where = window ? ` (chunk ${i + 1}/${windows.length}, ${window.start} … ${window.end})` : '';
-        const resume = saved > 0 ? ` ${saved} chunk(s) are saved in ${partsDir}: run the same command again to fetch the rest.` : '';
+        const where = window && windows.length > 1 ? ` (chunk ${i + 1}/${windows.length}, ${window.start} … ${window.end})` : '';
+        // Only a failure that may pass (the network, the server, a rate limit) is worth resuming.
+        const resumable = saved > 0 && !(e instanceof GridcastError && e.status < 500 && !RESUMABLE_4XX.has(e.status));
+        if (partsDir && !resumable) fs.rmSync(partsDir, { recursive: true, force: true });
+        const resume = resumable ? ` ${saved} chunk(s) are saved in ${partsDir}: run the same command again to fetch the rest.` : '';
         throw new Error(`${e instanceof Error ? e.message : String(e)}${where}.${resume}`);
       }
     }
@@ -236,7 +264,10 @@ export async function getCommand(argv: readonly string[]): Promise<void> {
   }
   bar.step(windows.length, 'writing');
   const present = parts.filter((p) => p !== null);
-  if (present.length === 0) throw new Error('the service has no data for any part of this window');
+  if (present.length === 0) {
+    if (partsDir) fs.rmSync(partsDir, { recursive: true, force: true });
+    throw new Error('the service has no data for any part of this window');
+  }
   const output: OutputOptions = { format, layout, agg: 'mean' };
   let content: Frame | unknown[];
   if (Array.isArray(present[0])) content = present.flat();

@@ -13,7 +13,7 @@ import { parseRateLimits } from '../api/rateLimits.ts';
 import { MAX_NAME_LENGTH } from '../api/admin.ts';
 import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../api/params.ts';
 import { clockFromEnv } from '../time/clock.ts';
-import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
+import { HelpRequested, isHelpFlag, optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 import { GET_USAGE, getCommand } from './get.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
@@ -25,11 +25,14 @@ function say(text: string): void {
   process.stderr.write(text + '\n');
 }
 
-const USAGE = `Usage:
-  gridcast serve [--port N] [--host H] [--data DIR]
+const STORE_NOTE = `Every command but get takes --data DIR; with DATABASE_URL=postgres://… set, they use that
+PostgreSQL server instead (several serve processes may share it).`;
+
+const SERVE_USAGE = `  gridcast serve [--port N] [--host H] [--data DIR]
       Runs the HTTP service (default port 8000 or $PORT, host 127.0.0.1 or $HOST,
-      data directory ./data or $GRIDCAST_DATA_DIR). GRIDCAST_NOW=<ISO instant> freezes "now".
-  gridcast keys create --name NAME --subscription ISO=LEVEL[@EXPIRES] [--subscription ...]
+      data directory ./data or $GRIDCAST_DATA_DIR). GRIDCAST_NOW=<ISO instant> freezes "now".`;
+
+const KEYS_USAGE = `  gridcast keys create --name NAME --subscription ISO=LEVEL[@EXPIRES] [--subscription ...]
       Creates an API key; prints it alone on the last line. ISO is one of ${SUBSCRIPTION_ISO_TEXT};
       LEVEL is ${LEVELS.join(', ')}; EXPIRES an optional ISO 8601 instant.
   gridcast keys list
@@ -42,12 +45,26 @@ const USAGE = `Usage:
   gridcast keys unsubscribe ID ISO
       Removes one subscription of a key.
   gridcast keys expire ID ISO
-      Ends one subscription of a key now.
-  gridcast usage [--key ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-      Requests and values served per UTC day, key and endpoint.
+      Ends one subscription of a key now.`;
+
+const USAGE_USAGE = `  gridcast usage [--key ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+      Requests and values served per UTC day, key and endpoint.`;
+
+/** Each command's usage, as `gridcast COMMAND --help` prints it. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `Usage:\n${SERVE_USAGE}\n${STORE_NOTE}`,
+  keys: `Usage:\n${KEYS_USAGE}\n${STORE_NOTE}`,
+  usage: `Usage:\n${USAGE_USAGE}\n${STORE_NOTE}`,
+  get: `Usage:\n${GET_USAGE}`,
+};
+
+const USAGE = `Usage:
+${SERVE_USAGE}
+${KEYS_USAGE}
+${USAGE_USAGE}
 ${GET_USAGE}
-Every command takes --data DIR; with DATABASE_URL=postgres://… set, all of them use that
-PostgreSQL server instead (several serve processes may share it).`;
+${STORE_NOTE}
+Every command prints its own usage with --help (gridcast get --help).`;
 
 function dataDir(args: ParsedArgs): string {
   return path.resolve(optionValue(args, 'data', process.env.GRIDCAST_DATA_DIR || './data')!);
@@ -206,22 +223,30 @@ async function serveCommand(argv: string[]): Promise<void> {
   say(`gridcast: listening on ${base} (docs at /docs, ${storeLocation(args)})`);
 }
 
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  serve: serveCommand,
+  keys: keysCommand,
+  usage: usageCommand,
+  get: getCommand,
+};
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  const run = command === undefined ? undefined : COMMANDS[command];
   try {
-    if (command === 'serve') await serveCommand(rest);
-    else if (command === 'keys') await keysCommand(rest);
-    else if (command === 'usage') await usageCommand(rest);
-    else if (command === 'get') await getCommand(rest);
-    else if (command === undefined || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE + '\n');
-    else throw new UsageError(`unknown command '${command}'`);
+    if (run) await run(rest);
+    else if (command === undefined || command === 'help' || isHelpFlag(command)) process.stdout.write(USAGE + '\n');
+    else throw new UsageError(`unknown command '${command}' (one of ${Object.keys(COMMANDS).join(', ')})`);
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`gridcast: ${e.message}\n\n${USAGE}\n`);
+    if (e instanceof HelpRequested) {
+      process.stdout.write(COMMAND_USAGE[command!] + '\n');
+    } else if (e instanceof UsageError) {
+      // One line for the mistake and where the right form is, not every command's usage.
+      process.stderr.write(`gridcast: ${e.message}\nsee gridcast ${run ? `${command} ` : ''}--help\n`);
       process.exitCode = 2;
     } else if (e instanceof Error) {
-      // Any other failure (a busy data directory, a bad setting, an unreachable database) is
-      // one clear line; the stack is for GRIDCAST_DEBUG=1.
+      // Any other failure (a busy data directory, a bad setting, an unreachable database or
+      // service) is one clear line; the stack is for GRIDCAST_DEBUG=1.
       process.stderr.write(`gridcast: ${e.message}\n`);
       if (process.env.GRIDCAST_DEBUG === '1' && !(e instanceof DataDirBusyError)) process.stderr.write(`${e.stack}\n`);
       process.exitCode = 1;

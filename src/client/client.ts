@@ -13,6 +13,12 @@ import {
   type Cell,
   type CellMetric,
   type County,
+  type Format,
+  type Layout,
+  type LongRow,
+  type Output,
+  type OutputOptionsOf,
+  type PathArgsOf,
   type EnsembleMetric,
   type GasHub,
   type Iso,
@@ -20,30 +26,26 @@ import {
   type LmpType,
   type ModelStatus,
   type OperationName,
-  type Operations,
-  type OptionsOf,
-  type PathParamsOf,
   type Plant,
   type PlantMetric,
   type Region,
   type RegionMetric,
-  type ResponseOf,
   type Run,
   type TimeseriesBody,
   type WindowedOperationName,
 } from './operations.ts';
 import { TimeseriesResponse } from './timeseries.ts';
-import { planWindows, type ChunkWindow } from './window.ts';
+import { MAX_WINDOW_DAYS, planWindows, type ChunkWindow } from './window.ts';
 
 export type ClientOptions = TransportOptions;
 
 /**
  * One chunk of a windowed request, as `iterateChunks` yields them. `data` holds the chunk's
- * rows, without any row an earlier chunk already yielded (chunks of instants share their
- * boundary hour); it is null when the server had no data for the chunk (a 422 on one chunk
- * of several, kept in `error`).
+ * rows (a TimeseriesResponse, or LongRow[] for `layout: 'long'`), without any row an earlier
+ * chunk already yielded (chunks of instants share their boundary hour); it is null when the
+ * server had no data for the chunk (a 422 on one chunk of several, kept in `error`).
  */
-export type Chunk = ChunkWindowInfo & ({ data: TimeseriesResponse; error?: undefined } | { data: null; error: GridcastError });
+export type Chunk<D = TimeseriesResponse> = ChunkWindowInfo & ({ data: D; error?: undefined } | { data: null; error: GridcastError });
 
 interface ChunkWindowInfo {
   /** 0-based position, and how many chunks the window was split into. */
@@ -52,6 +54,67 @@ interface ChunkWindowInfo {
   /** The window this chunk asked for (undefined where the call left start/end to the server's defaults). */
   start: string | undefined;
   end: string | undefined;
+}
+
+/** iterateChunks' arguments after the method's name: the method's own, in JSON (`layout: 'long'` said, or wide). */
+type ChunkArgs<M extends WindowedOperationName, L extends Layout> =
+  PathArgsOf<M> extends infer P extends unknown[]
+    ? L extends 'long'
+      ? [...P, options: OutputOptionsOf<M, 'json', 'long'> & { layout: 'long' }]
+      : [...P, options?: OutputOptionsOf<M, 'json', 'wide'>]
+    : never;
+
+/** The options every method reads itself (the rest is the query). */
+type OutputOptions = CallOptions & { format?: Format | null; layout?: Layout } & Record<string, unknown>;
+type WindowOptions = { start?: string | Date | null; end?: string | Date | null };
+
+/** The requests of a windowed call: its window in chunks, or one request as given (no start and end, or a form the planner does not read). */
+function windowsOf(options: WindowOptions): Partial<ChunkWindow>[] {
+  return (options.start != null && options.end != null ? planWindows(options.start, options.end) : undefined) ?? [{}];
+}
+
+/** How a JSON layout's chunks are read, trimmed of rows an earlier chunk gave, and joined. */
+interface JsonLayout<D> {
+  read(body: unknown): D;
+  /** The rows after `instantMs`, and the last instant among them (-Infinity for none). */
+  after(data: D, instantMs: number): { data: D; lastMs: number };
+  concat(parts: D[]): D;
+}
+
+const WIDE: JsonLayout<TimeseriesResponse> = {
+  read: (body) => new TimeseriesResponse(body as TimeseriesBody),
+  after(data, instantMs) {
+    const rest = data.rowsAfter(instantMs);
+    return { data: rest, lastMs: rest.length > 0 ? rest.timesUtc()[rest.length - 1].getTime() : -Infinity };
+  },
+  concat: (parts) => TimeseriesResponse.concat(parts),
+};
+
+/** The label of a long row (its id and further levels), as one key. */
+const seriesKey = (row: LongRow) => JSON.stringify(Object.entries(row).filter(([k]) => k === 'id' || k.startsWith('label_')));
+
+const LONG: JsonLayout<LongRow[]> = {
+  read: (body) => body as LongRow[],
+  after(rows, instantMs) {
+    const rest = rows.filter((r) => Date.parse(r.time_utc) > instantMs);
+    return { data: rest, lastMs: rest.reduce((last, r) => Math.max(last, Date.parse(r.time_utc)), -Infinity) };
+  },
+  // Series after series, as one answer has them: each series' rows of every chunk in turn.
+  concat(parts) {
+    const bySeries = new Map<string, LongRow[]>();
+    for (const row of parts.flat()) {
+      const key = seriesKey(row);
+      const rows = bySeries.get(key);
+      if (rows) rows.push(row);
+      else bySeries.set(key, [row]);
+    }
+    return [...bySeries.values()].flat();
+  },
+};
+
+/** The JSON layout's reader, for a caller that knows (by its types) which data it gets. */
+function jsonLayout<D>(layout: Layout | undefined): JsonLayout<D> {
+  return (layout === 'long' ? LONG : WIDE) as unknown as JsonLayout<D>;
 }
 
 /** The query part of an options object, without the signal. */
@@ -72,42 +135,78 @@ export class GridcastClient {
     return this.transport.baseUrl;
   }
 
-  private async get<M extends OperationName>(
-    method: M,
-    pathParams: PathParamsOf<M>,
-    options: CallOptions & object = {},
-  ): Promise<ResponseOf<Operations[M]>> {
-    const url = this.transport.url(OPERATIONS[method], pathParams as Record<string, string>, queryOf(options));
-    return this.transport.getJson<ResponseOf<Operations[M]>>(url, options.signal);
+  /** The answer to one request, as its options' format and layout ask; `fromJson` makes the JSON wide answer. */
+  private async answer(
+    method: OperationName,
+    pathParams: Record<string, string>,
+    options: OutputOptions,
+    fromJson: (body: unknown) => unknown,
+  ): Promise<unknown> {
+    const url = this.transport.url(OPERATIONS[method], pathParams, queryOf(options));
+    const format = options.format ?? 'json';
+    if (format === 'csv') return this.transport.getBody(url, 'text', options.signal);
+    if (format === 'parquet' || format === 'arrow') return this.transport.getBody(url, 'bytes', options.signal);
+    const body = await this.transport.getJson(url, options.signal);
+    return options.layout === 'long' ? body : fromJson(body);
   }
 
-  private async timeseries<M extends OperationName>(
-    method: M,
-    pathParams: PathParamsOf<M>,
-    options: CallOptions & object = {},
-  ): Promise<TimeseriesResponse> {
-    return new TimeseriesResponse((await this.get(method, pathParams, options)) as TimeseriesBody);
+  /** A list of records (or its file). T is the method's declared answer. */
+  private async list<T>(method: OperationName, pathParams: object, options: OutputOptions): Promise<T> {
+    return (await this.answer(method, pathParams as Record<string, string>, options, (body) => body)) as T;
   }
 
-  /** The chunks of a windowed request, fetched one at a time as the caller iterates. */
-  private async *chunksOf(
+  /** One time series request (or its file). T is the method's declared answer. */
+  private async series<T>(method: OperationName, pathParams: object, options: OutputOptions): Promise<T> {
+    const body = await this.answer(
+      method,
+      pathParams as Record<string, string>,
+      options,
+      (b) => new TimeseriesResponse(b as TimeseriesBody),
+    );
+    return body as T;
+  }
+
+  /**
+   * A windowed request: in JSON, chunks of at most 365 days joined into one answer. A file
+   * format (CSV, Parquet, Arrow) is one file per request, which the client does not merge: a
+   * window that needs several requests is refused before any is made.
+   */
+  private async windowed<T>(method: WindowedOperationName, pathParams: object, options: OutputOptions & WindowOptions): Promise<T> {
+    const format = options.format ?? 'json';
+    const params = pathParams as Record<string, string>;
+    if (format === 'json') {
+      const layout = jsonLayout<T>(options.layout);
+      return this.joined(layout, this.chunksOf(layout, method, params, options));
+    }
+    const windows = windowsOf(options);
+    if (windows.length > 1) {
+      throw new RangeError(
+        `format '${format}' answers one file per request, and ${formatQueryValue(options.start!)} … ${formatQueryValue(options.end!)} ` +
+          `needs ${windows.length} requests of at most ${MAX_WINDOW_DAYS} days: ask for format 'json' (joined here), ` +
+          'call once per window of planWindows(start, end), or use `gridcast get`, which writes them as one file',
+      );
+    }
+    return (await this.answer(method, params, { ...options, ...windows[0] }, () => undefined)) as T;
+  }
+
+  /** The chunks of a windowed JSON request, fetched one at a time as the caller iterates. */
+  private async *chunksOf<D>(
+    layout: JsonLayout<D>,
     method: WindowedOperationName,
     pathParams: Record<string, string>,
-    options: CallOptions & { start?: string | Date | null; end?: string | Date | null },
-  ): AsyncGenerator<Chunk> {
+    options: OutputOptions & WindowOptions,
+  ): AsyncGenerator<Chunk<D>> {
     const query = queryOf(options);
-    const planned = options.start != null && options.end != null ? planWindows(options.start, options.end) : undefined;
-    // Without a plan: one request with start/end as given (or left to the server's defaults).
-    const windows: Partial<ChunkWindow>[] = planned ?? [{}];
+    const windows = windowsOf(options);
     const text = (v: QueryValue) => (v === null || v === undefined ? undefined : formatQueryValue(v));
     let lastMs = -Infinity;
     for (const [index, window] of windows.entries()) {
       const windowQuery = { ...query, ...window };
       const url = this.transport.url(OPERATIONS[method], pathParams, windowQuery);
       const [start, end] = [text(windowQuery.start), text(windowQuery.end)];
-      let data: TimeseriesResponse;
+      let body: unknown;
       try {
-        data = new TimeseriesResponse(await this.transport.getJson<TimeseriesBody>(url, options.signal));
+        body = await this.transport.getJson(url, options.signal);
       } catch (error) {
         // One chunk of several with no data (before history begins, say) is no data, not a failure.
         if (windows.length > 1 && error instanceof GridcastError && error.status === 422) {
@@ -116,15 +215,15 @@ export class GridcastClient {
         }
         throw error;
       }
-      data = data.rowsAfter(lastMs);
-      if (data.length > 0) lastMs = data.timesUtc()[data.length - 1].getTime();
-      yield { index, count: windows.length, start, end, data };
+      const rest = layout.after(layout.read(body), lastMs);
+      lastMs = Math.max(lastMs, rest.lastMs);
+      yield { index, count: windows.length, start, end, data: rest.data };
     }
   }
 
   /** Every chunk joined; when no chunk had data, the first chunk's error. */
-  private async joined(chunks: AsyncIterable<Chunk>): Promise<TimeseriesResponse> {
-    const parts: TimeseriesResponse[] = [];
+  private async joined<D>(layout: JsonLayout<D>, chunks: AsyncIterable<Chunk<D>>): Promise<D> {
+    const parts: D[] = [];
     let firstError: GridcastError | undefined;
     for await (const chunk of chunks) {
       if (chunk.data) parts.push(chunk.data);
@@ -132,220 +231,321 @@ export class GridcastClient {
     }
     // No chunk had data: every one of them (there is at least one) carried its error.
     if (parts.length === 0) throw firstError!;
-    return TimeseriesResponse.concat(parts);
-  }
-
-  private windowed<M extends WindowedOperationName>(
-    method: M,
-    pathParams: PathParamsOf<M>,
-    options: OptionsOf<M>,
-  ): Promise<TimeseriesResponse> {
-    return this.joined(this.chunksOf(method, pathParams as Record<string, string>, options));
+    return layout.concat(parts);
   }
 
   /**
    * The chunks of a windowed call one by one, for progress and resumable downloads: the same
-   * arguments as the method, e.g.
+   * arguments as the method (JSON, wide or long), e.g.
    * `for await (const c of client.iterateChunks('getPlantContinuousForecast', 'ercot', 'wind', { start, end })) …`.
    * Each chunk is fetched when the loop asks for it; breaking out of the loop stops there.
    */
-  iterateChunks<M extends WindowedOperationName>(method: M, ...args: Parameters<GridcastClient[M]>): AsyncGenerator<Chunk> {
+  iterateChunks<M extends WindowedOperationName>(method: M, ...args: ChunkArgs<M, 'long'>): AsyncGenerator<Chunk<LongRow[]>>;
+  iterateChunks<M extends WindowedOperationName>(method: M, ...args: ChunkArgs<M, 'wide'>): AsyncGenerator<Chunk<TimeseriesResponse>>;
+  iterateChunks(method: WindowedOperationName, ...args: unknown[]): AsyncGenerator<Chunk<TimeseriesResponse | LongRow[]>> {
     const names = pathParamNames(OPERATIONS[method]);
     const pathParams = Object.fromEntries(names.map((name, i) => [name, String(args[i])]));
-    const options = (args[names.length] ?? {}) as OptionsOf<M>;
-    return this.chunksOf(method, pathParams, options);
+    const options = (args[names.length] ?? {}) as OutputOptions & WindowOptions;
+    if ((options.format ?? 'json') !== 'json') throw new TypeError(`iterateChunks reads JSON (got format '${options.format}')`);
+    return this.chunksOf(jsonLayout(options.layout), method, pathParams, options);
   }
 
   // ---- regions --------------------------------------------------------------------------
 
   /** The ISO total (`<iso>_total`) and its zones. */
-  listRegions(iso: Iso, metric: RegionMetric, options: CallOptions = {}): Promise<Region[]> {
-    return this.get('listRegions', { iso, metric }, options);
+  listRegions<F extends Format = 'json'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OutputOptionsOf<'listRegions', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Region[]>> {
+    return this.list<Output<F, 'wide', Region[]>>('listRegions', { iso, metric }, options);
   }
 
   /** The latest forecast run (or the latest at or before `forecasted_by`) for one or all regions. */
-  getRegionalForecast(iso: Iso, metric: RegionMetric, options: OptionsOf<'getRegionalForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getRegionalForecast', { iso, metric }, options);
+  getRegionalForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OutputOptionsOf<'getRegionalForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getRegionalForecast', { iso, metric }, options);
   }
 
   /** Forecast runs stitched into one series by local day (`latest_hour`, `days_ahead`). */
-  getRegionContinuousForecast(
+  getRegionContinuousForecast<F extends Format = 'json', L extends Layout = 'wide'>(
     iso: Iso,
     metric: RegionMetric,
-    options: OptionsOf<'getRegionContinuousForecast'> = {},
-  ): Promise<TimeseriesResponse> {
-    return this.windowed('getRegionContinuousForecast', { iso, metric }, options);
+    options: OutputOptionsOf<'getRegionContinuousForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getRegionContinuousForecast', { iso, metric }, options);
   }
 
   /** Observed values (history from 2023-01-01). */
-  getHistoricalActuals(iso: Iso, metric: RegionMetric, options: OptionsOf<'getHistoricalActuals'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getHistoricalActuals', { iso, metric }, options);
+  getHistoricalActuals<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OutputOptionsOf<'getHistoricalActuals', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getHistoricalActuals', { iso, metric }, options);
   }
 
   /** The optimized model's day-ahead series (enterprise). */
-  getRegionDayAheadBackcast(
+  getRegionDayAheadBackcast<F extends Format = 'json', L extends Layout = 'wide'>(
     iso: Iso,
     metric: RegionMetric,
-    options: OptionsOf<'getRegionDayAheadBackcast'> = {},
-  ): Promise<TimeseriesResponse> {
-    return this.windowed('getRegionDayAheadBackcast', { iso, metric }, options);
+    options: OutputOptionsOf<'getRegionDayAheadBackcast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getRegionDayAheadBackcast', { iso, metric }, options);
   }
 
   /** The 51 members of an ensemble run for one region (`id` required). */
-  getEnsembleForecast(iso: Iso, metric: EnsembleMetric, options: OptionsOf<'getEnsembleForecast'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getEnsembleForecast', { iso, metric }, options);
+  getEnsembleForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: EnsembleMetric,
+    options: OutputOptionsOf<'getEnsembleForecast', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getEnsembleForecast', { iso, metric }, options);
   }
 
   /** Every region × metric, forecast and actual, around `as_of`. */
-  getIsoSummary(iso: Iso, options: OptionsOf<'getIsoSummary'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getIsoSummary', { iso }, options);
+  getIsoSummary<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    options: OutputOptionsOf<'getIsoSummary', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getIsoSummary', { iso }, options);
   }
 
   // ---- plants ---------------------------------------------------------------------------
 
   /** The ISO's operating plants of the metric's type. */
-  listPlants(iso: Iso, metric: PlantMetric, options: CallOptions = {}): Promise<Plant[]> {
-    return this.get('listPlants', { iso, metric }, options);
-  }
-
-  getPlantForecast(iso: Iso, metric: PlantMetric, options: OptionsOf<'getPlantForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getPlantForecast', { iso, metric }, options);
-  }
-
-  getPlantContinuousForecast(
+  listPlants<F extends Format = 'json'>(
     iso: Iso,
     metric: PlantMetric,
-    options: OptionsOf<'getPlantContinuousForecast'> = {},
-  ): Promise<TimeseriesResponse> {
-    return this.windowed('getPlantContinuousForecast', { iso, metric }, options);
+    options: OutputOptionsOf<'listPlants', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Plant[]>> {
+    return this.list<Output<F, 'wide', Plant[]>>('listPlants', { iso, metric }, options);
   }
 
-  getPlantDayAheadBackcast(
+  getPlantForecast<F extends Format = 'json', L extends Layout = 'wide'>(
     iso: Iso,
     metric: PlantMetric,
-    options: OptionsOf<'getPlantDayAheadBackcast'> = {},
-  ): Promise<TimeseriesResponse> {
-    return this.windowed('getPlantDayAheadBackcast', { iso, metric }, options);
+    options: OutputOptionsOf<'getPlantForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getPlantForecast', { iso, metric }, options);
+  }
+
+  getPlantContinuousForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OutputOptionsOf<'getPlantContinuousForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getPlantContinuousForecast', { iso, metric }, options);
+  }
+
+  getPlantDayAheadBackcast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OutputOptionsOf<'getPlantDayAheadBackcast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getPlantDayAheadBackcast', { iso, metric }, options);
   }
 
   // ---- counties -------------------------------------------------------------------------
 
   /** The ISO's member counties (demand only). */
-  listCounties(iso: Iso, options: CallOptions = {}): Promise<County[]> {
-    return this.get('listCounties', { iso }, options);
+  listCounties<F extends Format = 'json'>(
+    iso: Iso,
+    options: OutputOptionsOf<'listCounties', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', County[]>> {
+    return this.list<Output<F, 'wide', County[]>>('listCounties', { iso }, options);
   }
 
-  getCountyForecast(iso: Iso, options: OptionsOf<'getCountyForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getCountyForecast', { iso }, options);
+  getCountyForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    options: OutputOptionsOf<'getCountyForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getCountyForecast', { iso }, options);
   }
 
-  getCountyContinuousForecast(iso: Iso, options: OptionsOf<'getCountyContinuousForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getCountyContinuousForecast', { iso }, options);
+  getCountyContinuousForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    options: OutputOptionsOf<'getCountyContinuousForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getCountyContinuousForecast', { iso }, options);
   }
 
   // ---- gas ------------------------------------------------------------------------------
 
   /** The gas trading hubs. */
-  listGasHubs(options: CallOptions = {}): Promise<GasHub[]> {
-    return this.get('listGasHubs', {}, options);
+  listGasHubs<F extends Format = 'json'>(options: OutputOptionsOf<'listGasHubs', F, 'wide'> = {}): Promise<Output<F, 'wide', GasHub[]>> {
+    return this.list<Output<F, 'wide', GasHub[]>>('listGasHubs', {}, options);
   }
 
-  getGasPriceForecast(options: OptionsOf<'getGasPriceForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getGasPriceForecast', {}, options);
+  getGasPriceForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    options: OutputOptionsOf<'getGasPriceForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getGasPriceForecast', {}, options);
   }
 
-  getContinuousGasForecast(options: OptionsOf<'getContinuousGasForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getContinuousGasForecast', {}, options);
+  getContinuousGasForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    options: OutputOptionsOf<'getContinuousGasForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getContinuousGasForecast', {}, options);
   }
 
-  getGasDayAheadBackcast(options: OptionsOf<'getGasDayAheadBackcast'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getGasDayAheadBackcast', {}, options);
+  getGasDayAheadBackcast<F extends Format = 'json', L extends Layout = 'wide'>(
+    options: OutputOptionsOf<'getGasDayAheadBackcast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getGasDayAheadBackcast', {}, options);
   }
 
   // ---- LMPs -----------------------------------------------------------------------------
 
   /** The ISO's pricing nodes (hubs, zones, generated nodes). */
-  listLmpNodes(iso: Iso, type: LmpType, options: CallOptions = {}): Promise<LmpNode[]> {
-    return this.get('listLmpNodes', { iso, type }, options);
+  listLmpNodes<F extends Format = 'json'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'listLmpNodes', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', LmpNode[]>> {
+    return this.list<Output<F, 'wide', LmpNode[]>>('listLmpNodes', { iso, type }, options);
   }
 
-  getLmpForecast(iso: Iso, type: LmpType, options: OptionsOf<'getLmpForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getLmpForecast', { iso, type }, options);
+  getLmpForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'getLmpForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getLmpForecast', { iso, type }, options);
   }
 
-  getLmpContinuousForecast(iso: Iso, type: LmpType, options: OptionsOf<'getLmpContinuousForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getLmpContinuousForecast', { iso, type }, options);
+  getLmpContinuousForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'getLmpContinuousForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getLmpContinuousForecast', { iso, type }, options);
   }
 
   // ---- H3 cells -------------------------------------------------------------------------
 
   /** The H3 cells covering the ISO at `resolution` (2–5, default 4). */
-  listCells(iso: Iso, metric: CellMetric, options: OptionsOf<'listCells'> = {}): Promise<Cell[]> {
-    return this.get('listCells', { iso, metric }, options);
-  }
-
-  getCellsForecast(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsForecast'> = {}): Promise<TimeseriesResponse> {
-    return this.timeseries('getCellsForecast', { iso, metric }, options);
-  }
-
-  getCellsContinuousForecast(
+  listCells<F extends Format = 'json'>(
     iso: Iso,
     metric: CellMetric,
-    options: OptionsOf<'getCellsContinuousForecast'> = {},
-  ): Promise<TimeseriesResponse> {
-    return this.windowed('getCellsContinuousForecast', { iso, metric }, options);
+    options: OutputOptionsOf<'listCells', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Cell[]>> {
+    return this.list<Output<F, 'wide', Cell[]>>('listCells', { iso, metric }, options);
   }
 
-  getCellsDayAheadBackcast(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsDayAheadBackcast'> = {}): Promise<TimeseriesResponse> {
-    return this.windowed('getCellsDayAheadBackcast', { iso, metric }, options);
+  getCellsForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: OutputOptionsOf<'getCellsForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getCellsForecast', { iso, metric }, options);
+  }
+
+  getCellsContinuousForecast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: OutputOptionsOf<'getCellsContinuousForecast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getCellsContinuousForecast', { iso, metric }, options);
+  }
+
+  getCellsDayAheadBackcast<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: OutputOptionsOf<'getCellsDayAheadBackcast', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getCellsDayAheadBackcast', { iso, metric }, options);
   }
 
   // ---- runs, vintages and status -------------------------------------------------------
 
   /** The runs of a model created between `start` and `end` (regions). */
-  listRegionForecastRuns(iso: Iso, metric: RegionMetric, options: OptionsOf<'listRegionForecastRuns'> = {}): Promise<Run[]> {
-    return this.get('listRegionForecastRuns', { iso, metric }, options);
+  listRegionForecastRuns<F extends Format = 'json'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OutputOptionsOf<'listRegionForecastRuns', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Run[]>> {
+    return this.list<Output<F, 'wide', Run[]>>('listRegionForecastRuns', { iso, metric }, options);
   }
 
   /** Every run's value for the hours of `valid_time` (or a window), one row per run. */
-  getRegionForecastVintages(iso: Iso, metric: RegionMetric, options: OptionsOf<'getRegionForecastVintages'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getRegionForecastVintages', { iso, metric }, options);
+  getRegionForecastVintages<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: OutputOptionsOf<'getRegionForecastVintages', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getRegionForecastVintages', { iso, metric }, options);
   }
 
-  listPlantForecastRuns(iso: Iso, metric: PlantMetric, options: OptionsOf<'listPlantForecastRuns'> = {}): Promise<Run[]> {
-    return this.get('listPlantForecastRuns', { iso, metric }, options);
+  listPlantForecastRuns<F extends Format = 'json'>(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OutputOptionsOf<'listPlantForecastRuns', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Run[]>> {
+    return this.list<Output<F, 'wide', Run[]>>('listPlantForecastRuns', { iso, metric }, options);
   }
 
-  getPlantForecastVintages(iso: Iso, metric: PlantMetric, options: OptionsOf<'getPlantForecastVintages'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getPlantForecastVintages', { iso, metric }, options);
+  getPlantForecastVintages<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: PlantMetric,
+    options: OutputOptionsOf<'getPlantForecastVintages', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getPlantForecastVintages', { iso, metric }, options);
   }
 
-  listCellsForecastRuns(iso: Iso, metric: CellMetric, options: OptionsOf<'listCellsForecastRuns'> = {}): Promise<Run[]> {
-    return this.get('listCellsForecastRuns', { iso, metric }, options);
+  listCellsForecastRuns<F extends Format = 'json'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: OutputOptionsOf<'listCellsForecastRuns', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Run[]>> {
+    return this.list<Output<F, 'wide', Run[]>>('listCellsForecastRuns', { iso, metric }, options);
   }
 
-  getCellsForecastVintages(iso: Iso, metric: CellMetric, options: OptionsOf<'getCellsForecastVintages'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getCellsForecastVintages', { iso, metric }, options);
+  getCellsForecastVintages<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: OutputOptionsOf<'getCellsForecastVintages', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getCellsForecastVintages', { iso, metric }, options);
   }
 
-  listCountyForecastRuns(iso: Iso, options: OptionsOf<'listCountyForecastRuns'> = {}): Promise<Run[]> {
-    return this.get('listCountyForecastRuns', { iso }, options);
+  listCountyForecastRuns<F extends Format = 'json'>(
+    iso: Iso,
+    options: OutputOptionsOf<'listCountyForecastRuns', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Run[]>> {
+    return this.list<Output<F, 'wide', Run[]>>('listCountyForecastRuns', { iso }, options);
   }
 
-  getCountyForecastVintages(iso: Iso, options: OptionsOf<'getCountyForecastVintages'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getCountyForecastVintages', { iso }, options);
+  getCountyForecastVintages<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    options: OutputOptionsOf<'getCountyForecastVintages', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getCountyForecastVintages', { iso }, options);
   }
 
-  listLmpForecastRuns(iso: Iso, type: LmpType, options: OptionsOf<'listLmpForecastRuns'> = {}): Promise<Run[]> {
-    return this.get('listLmpForecastRuns', { iso, type }, options);
+  listLmpForecastRuns<F extends Format = 'json'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'listLmpForecastRuns', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', Run[]>> {
+    return this.list<Output<F, 'wide', Run[]>>('listLmpForecastRuns', { iso, type }, options);
   }
 
-  getLmpForecastVintages(iso: Iso, type: LmpType, options: OptionsOf<'getLmpForecastVintages'>): Promise<TimeseriesResponse> {
-    return this.timeseries('getLmpForecastVintages', { iso, type }, options);
+  getLmpForecastVintages<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'getLmpForecastVintages', F, L>,
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.series<Output<F, L, TimeseriesResponse>>('getLmpForecastVintages', { iso, type }, options);
   }
 
   /** Per ISO and model: the last and next run and the last published actual hour. */
-  getDataStatus(options: CallOptions = {}): Promise<ModelStatus[]> {
-    return this.get('getDataStatus', {}, options);
+  getDataStatus<F extends Format = 'json'>(
+    options: OutputOptionsOf<'getDataStatus', F, 'wide'> = {},
+  ): Promise<Output<F, 'wide', ModelStatus[]>> {
+    return this.list<Output<F, 'wide', ModelStatus[]>>('getDataStatus', {}, options);
   }
 }

@@ -1,10 +1,11 @@
 /**
- * One GET against the API: X-API-Key, JSON, the service's errors as GridcastError, and
- * retries of 429 and 503 answers: after the server's Retry-After when it sends one, else
- * with exponential backoff and jitter. An AbortSignal cancels the request in flight and
- * any wait before a retry.
+ * One GET against the API: X-API-Key, the body as JSON, text or bytes, the service's errors
+ * as GridcastError, a failure to get a complete answer as GridcastNetworkError, and retries
+ * of 429 and 503 answers: after the server's Retry-After when it sends one, else with
+ * exponential backoff and jitter. An AbortSignal cancels the request in flight and any wait
+ * before a retry.
  */
-import { detailOf, GridcastError } from './errors.ts';
+import { detailOf, GridcastError, GridcastNetworkError } from './errors.ts';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8000/v1';
 const USER_AGENT = 'gridcast-client/0.1.0';
@@ -43,7 +44,18 @@ export interface TransportOptions {
   onRetry?: (event: RetryEvent) => void;
   /** The fetch to use (default: the global fetch of Node 18+ and browsers). */
   fetch?: typeof fetch;
+  /**
+   * Longest time one attempt may take, its whole body included, in ms; past it the call
+   * throws a GridcastNetworkError (code TIMEOUT). Default: none of its own (fetch's own
+   * time-outs still apply: Node's waits 300 s for the answer's headers).
+   */
+  timeoutMs?: number;
 }
+
+/** How a body is read: parsed JSON, text (CSV), or bytes (Parquet, Arrow). */
+export type BodyKind = 'json' | 'text' | 'bytes';
+type BodyOf<K extends BodyKind> = K extends 'text' ? string : K extends 'bytes' ? Uint8Array : unknown;
+const ACCEPT: Record<BodyKind, string> = { json: 'application/json', text: 'text/csv', bytes: '*/*' };
 
 export type QueryValue = string | number | Date | null | undefined;
 
@@ -86,6 +98,7 @@ export class Transport {
   private readonly maxDelayMs: number;
   private readonly onRetry?: (event: RetryEvent) => void;
   private readonly fetchImpl: typeof fetch;
+  private readonly timeoutMs: number | undefined;
 
   constructor(options: TransportOptions) {
     if (!options.apiKey) throw new TypeError('apiKey is required');
@@ -96,6 +109,7 @@ export class Transport {
     this.maxDelayMs = options.retry?.maxDelayMs ?? 60_000;
     this.onRetry = options.onRetry;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.timeoutMs = options.timeoutMs;
   }
 
   /** The full URL of `pathTemplate` (e.g. /plant/{iso}/{metric}/list) with its parameters. */
@@ -117,25 +131,45 @@ export class Transport {
     return ceiling / 2 + Math.random() * (ceiling / 2);
   }
 
-  /** GET `url` and parse its JSON; retries 429/503 as configured; throws GridcastError for any other non-2xx. */
+  /** GET `url` and parse its JSON; see `getBody`. */
   async getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+    return (await this.getBody(url, 'json', signal)) as T;
+  }
+
+  /**
+   * GET `url` and read its body as `kind`; retries 429/503 as configured; throws GridcastError
+   * for any other non-2xx, GridcastNetworkError when no complete answer arrives, and the
+   * signal's reason when it aborts.
+   */
+  async getBody<K extends BodyKind>(url: string, kind: K, signal?: AbortSignal): Promise<BodyOf<K>> {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted();
-      const res = await this.fetchImpl(url, {
-        method: 'GET',
-        headers: { 'x-api-key': this.apiKey, accept: 'application/json', 'user-agent': USER_AGENT },
-        signal,
-      });
-      if (res.ok) return (await res.json()) as T;
-      const text = await res.text();
-      let body: unknown;
+      const timeout = this.timeoutMs === undefined ? undefined : AbortSignal.timeout(this.timeoutMs);
+      const attemptSignal = timeout && signal ? AbortSignal.any([signal, timeout]) : (timeout ?? signal);
+      let res: Response;
+      let body: string | Uint8Array;
       try {
-        body = JSON.parse(text);
+        res = await this.fetchImpl(url, {
+          method: 'GET',
+          headers: { 'x-api-key': this.apiKey, accept: ACCEPT[kind], 'user-agent': USER_AGENT },
+          signal: attemptSignal,
+        });
+        // The body is read here: a connection that closes mid-answer fails here, not in a parser.
+        body = res.ok && kind === 'bytes' ? new Uint8Array(await res.arrayBuffer()) : await res.text();
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        throw new GridcastNetworkError(url, error, timeout?.aborted ? this.timeoutMs : undefined);
+      }
+      if (res.ok) return (kind === 'json' ? JSON.parse(body as string) : body) as BodyOf<K>;
+      const text = body as string;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
       } catch {
-        body = undefined;
+        parsed = undefined;
       }
       const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'));
-      const error = new GridcastError(res.status, detailOf(body), url, retryAfterSeconds, text);
+      const error = new GridcastError(res.status, detailOf(parsed), url, retryAfterSeconds, text);
       if (!RETRY_STATUSES.has(res.status) || attempt >= this.maxAttempts) throw error;
       const retryAfterMs = retryAfterSeconds === undefined ? 0 : retryAfterSeconds * 1000;
       if (retryAfterMs > this.maxDelayMs) throw error;

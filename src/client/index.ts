@@ -1,6 +1,6 @@
 /** @gridcast/client — a typed TypeScript client for the gridcast (ISOview-compatible) API. */
 export { GridcastClient, type Chunk, type ClientOptions } from './client.ts';
-export { GridcastError, type ErrorDetailItem } from './errors.ts';
+export { GridcastError, GridcastNetworkError, type ErrorDetailItem } from './errors.ts';
 export { DEFAULT_BASE_URL, type RetryEvent, type RetryOptions } from './http.ts';
 export {
   OPERATIONS,
@@ -9,16 +9,24 @@ export {
   type CellMetric,
   type County,
   type EnsembleMetric,
+  type Format,
   type GasHub,
   type Iso,
   type LmpNode,
+  type Layout,
   type LmpType,
+  type LongRow,
+  type ModelStatus,
   type OperationName,
   type OptionsOf,
+  type Output,
+  type OutputOptionsOf,
+  type PathArgsOf,
   type Plant,
   type PlantMetric,
   type Region,
   type RegionMetric,
+  type Run,
   type Schemas,
   type TimeseriesBody,
   type WindowedOperationName,

@@ -89,11 +89,60 @@ export interface CallOptions {
 
 /**
  * The options object of an operation: its query parameters (instants as an ISO 8601 string,
- * a bare date `YYYY-MM-DD` for a local day of the ISO, or a Date) plus CallOptions.
+ * a bare date `YYYY-MM-DD` for a local day of the ISO, or a Date; an `id` as text or as the
+ * number `listPlants()` gives) plus CallOptions.
  */
 export type OptionsOf<M extends OperationName> = {
-  [K in keyof QueryOf<Operations[M]>]: K extends InstantParam ? QueryOf<Operations[M]>[K] | Date : QueryOf<Operations[M]>[K];
+  [K in keyof QueryOf<Operations[M]>]: K extends InstantParam
+    ? QueryOf<Operations[M]>[K] | Date
+    : K extends 'id'
+      ? QueryOf<Operations[M]>[K] | number
+      : QueryOf<Operations[M]>[K];
 } & CallOptions;
+
+/** The answer's format (`format=`): JSON, or a file's bytes or text. */
+export type Format = 'json' | 'csv' | 'parquet' | 'arrow';
+/** The table's layout (`layout=`): one column per series, or one row per hour and series. */
+export type Layout = 'wide' | 'long';
+
+/**
+ * One row of a `layout: 'long'` JSON answer: the hour, the series' label (its first level as
+ * `id`, further levels as `label_1`, `label_2`, …, null where a label has fewer) and the value.
+ */
+export interface LongRow {
+  time_utc: string;
+  time_local: string;
+  id: string;
+  [level: `label_${number}`]: string | null;
+  value: number | null;
+}
+
+/**
+ * What a call answers for format F and layout L, where J is its JSON (wide) answer: the text
+ * of a CSV file, the bytes of a Parquet file or Arrow IPC stream, the rows of the long layout
+ * as JSON, or J.
+ */
+export type Output<F extends Format, L extends Layout, J> = F extends 'csv'
+  ? string
+  : F extends 'parquet' | 'arrow'
+    ? Uint8Array
+    : L extends 'long'
+      ? LongRow[]
+      : J;
+
+/**
+ * The options of an operation with its `format` and `layout` (where it has them) as the type
+ * parameters F and L, from which the method's return type follows.
+ */
+export type OutputOptionsOf<M extends OperationName, F extends Format, L extends Layout> = Omit<OptionsOf<M>, 'format' | 'layout'> &
+  ('format' extends keyof QueryOf<Operations[M]> ? { format?: F | null } : unknown) &
+  ('layout' extends keyof QueryOf<Operations[M]> ? { layout?: L } : unknown);
+
+type PathArgs<P extends string, Params> = P extends `${string}{${infer N}}${infer Rest}`
+  ? [N extends keyof Params ? Params[N] : never, ...PathArgs<Rest, Params>]
+  : [];
+/** The path parameters of an operation as its method's leading arguments, in path order. */
+export type PathArgsOf<M extends OperationName> = PathArgs<Operations[M], PathParamsOf<M>>;
 
 /**
  * Operations with a start/end window over time series: those the client splits into chunks of

@@ -84,9 +84,12 @@ export class TimeseriesResponse implements TimeseriesBody {
     return this.keysCache;
   }
 
-  /** The series of one column, by its label (`['56001']`) or its field name (`'56001'`, `'ercot_total|demand|forecast'`). */
-  column(label: string | readonly string[]): (number | null)[] {
-    const key = typeof label === 'string' ? label : labelKey(label);
+  /**
+   * The series of one column, by its label (`['56001']`), its field name (`'56001'`,
+   * `'ercot_total|demand|forecast'`) or a plant's numeric id as `listPlants()` gives it (`56001`).
+   */
+  column(label: string | number | readonly string[]): (number | null)[] {
+    const key = typeof label === 'object' ? labelKey(label) : String(label);
     const i = this.columnIndex().get(key);
     if (i === undefined)
       throw new RangeError(

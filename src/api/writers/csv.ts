@@ -14,7 +14,10 @@ function cellText(value: number | string | boolean | null, type: ColumnType): st
   if (value === null) return '';
   if (type === 'timestamp') return formatUtcInstant(value as number);
   if (type === 'string') return quoted(value as string);
-  return String(value);
+  const text = String(value);
+  // A float column's whole numbers keep a decimal point (`0.0`, `100455.0`), so a reader that
+  // infers types from the first rows (polars, pandas, DuckDB) types the column float from row one.
+  return type === 'double' && /^-?\d+$/.test(text) ? `${text}.0` : text;
 }
 
 /** The table as CSV text, one piece per batch of rows. */

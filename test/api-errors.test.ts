@@ -227,7 +227,11 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
       detail(repeated('days_ahead', ['1', '2']), repeated('format', ['csv', 'csv'])),
     );
     // A repeated api_key is refused too (the header, when sent, is the key and the parameter is not read).
-    assertError(await t.get(LIST, { query: { api_key: [ercotAdvanced, 'other'] } }), 422, detail(repeated('api_key', [ercotAdvanced, 'other'])));
+    assertError(
+      await t.get(LIST, { query: { api_key: [ercotAdvanced, 'other'] } }),
+      422,
+      detail(repeated('api_key', [ercotAdvanced, 'other'])),
+    );
     assert.equal((await t.get(LIST, { key: ercotAdvanced, query: { api_key: ['a', 'b'] } })).status, 200);
     // Every route that takes an id refuses two of them the same way (validation runs before any computing).
     const all = await t.key({ all: 'enterprise' }, 'all-enterprise');

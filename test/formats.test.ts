@@ -181,7 +181,9 @@ describe('each format read back by an independent reader equals the JSON', () =>
         rows.map((r, i) =>
           Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v !== null && typeof expected[i][k] === 'number' ? Number(v) : v])),
         ),
-        expected.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null || typeof v === 'number' ? v : String(v)]))),
+        expected.map((r) =>
+          Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null || typeof v === 'number' ? v : String(v)])),
+        ),
         `${p} csv`,
       );
     }
@@ -205,7 +207,10 @@ describe('each format read back by an independent reader equals the JSON', () =>
     assert.ok(valueTypes.length > 100, `${valueTypes.length} cell columns`);
     assert.deepEqual(new Set(valueTypes), new Set(['DOUBLE']));
     const lines = wide.text.trim().split('\r\n');
-    assert.ok(lines.slice(1).some((l) => l.split(',').slice(2).includes('0.0')), 'zero is written 0.0');
+    assert.ok(
+      lines.slice(1).some((l) => l.split(',').slice(2).includes('0.0')),
+      'zero is written 0.0',
+    );
     for (const line of lines.slice(1)) {
       for (const field of line.split(',').slice(2)) assert.match(field, /^$|[.e]/, `a float field: ${field}`);
     }

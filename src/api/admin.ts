@@ -32,7 +32,15 @@ import { formatUtcSecond } from '../time/hours.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { ERROR_SCHEMAS, errorResponse } from './openapi.ts';
 import { sendJson } from './protocol.ts';
-import { errorItem, singleQueryValue, validateValue, type ParamSpec, type ParsedDate, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
+import {
+  errorItem,
+  singleQueryValue,
+  validateValue,
+  type ParamSpec,
+  type ParsedDate,
+  type ParsedDateTime,
+  type ValidationErrorItem,
+} from './params.ts';
 
 const ISO_SPEC: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: SUBSCRIPTION_ISOS };
 const LEVEL_SPEC: ParamSpec = { name: 'level', in: 'query', kind: 'enum', values: LEVELS };

@@ -793,7 +793,8 @@ export function validateParams(
   const ordered = [...specs.filter((s) => s.in === 'path'), ...specs.filter((s) => s.in === 'query')];
   for (const spec of ordered) {
     const loc = [spec.in, spec.name];
-    const single = spec.in === 'path' ? { ok: true as const, value: raw.path[spec.name] } : singleQueryValue(spec.name, raw.query[spec.name]);
+    const single =
+      spec.in === 'path' ? { ok: true as const, value: raw.path[spec.name] } : singleQueryValue(spec.name, raw.query[spec.name]);
     values[spec.name] = undefined;
     if (!single.ok) {
       errors.push(single.error);

@@ -226,11 +226,12 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
       422,
       detail(repeated('days_ahead', ['1', '2']), repeated('format', ['csv', 'csv'])),
     );
-    // A repeated api_key is refused too (the header, when sent, is the key and the parameter is not read).
+    // A repeated api_key is refused too, without echoing the keys (the header, when sent, is the
+    // key and the parameter is not read).
     assertError(
       await t.get(LIST, { query: { api_key: [ercotAdvanced, 'other'] } }),
       422,
-      detail(repeated('api_key', [ercotAdvanced, 'other'])),
+      detail(repeated('api_key', [ercotAdvanced, 'other']).replace(JSON.stringify([ercotAdvanced, 'other']), '"[redacted]"')),
     );
     assert.equal((await t.get(LIST, { key: ercotAdvanced, query: { api_key: ['a', 'b'] } })).status, 200);
     // Every route that takes an id refuses two of them the same way (validation runs before any computing).

@@ -315,7 +315,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   }
 
   /** The text of the tooltip a pointer over the cell's polygon opens. */
-  async function hoverCell(page: Page, cells: CellRecord[], id: string): Promise<string> {
+  async function hoverCell(page: Page, cells: CellRecord[], id: string, screenshot?: string): Promise<string> {
     const index = cells.findIndex((c) => c.id === id);
     await page
       .locator('#map path.leaflet-interactive')
@@ -327,6 +327,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
         el.dispatchEvent(new MouseEvent('mousemove', at));
       });
     const text = (await page.locator('.leaflet-tooltip').last().textContent()) ?? '';
+    if (screenshot) await page.locator('#cells').screenshot({ path: path.join(SCREENSHOTS, screenshot) });
     await page
       .locator('#map path.leaflet-interactive')
       .nth(index)
@@ -481,7 +482,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     );
     const windCell = [...withPlants][0];
     assert.match(
-      await hoverCell(page, cells, windCell),
+      await hoverCell(page, cells, windCell, 'cells-tooltip.png'),
       new RegExp(`^[A-Z][\\w .'-]+ County, [A-Z][a-z]+( [A-Z][a-z]+)?${windCell}: [\\d,.]+ MW \\(\\d+ plants?, [\\d,]+ MW\\)$`),
     );
     // The colour scale ends at this hour's largest cell.

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ROUTES } from '../src/api/routes/index.ts';
 import { plantsOf } from '../src/catalog/plants.ts';
 import { startTestApp, type Response, type TestApp } from './helpers.ts';
 
@@ -206,18 +207,41 @@ describe('parameter validation (422, pydantic v2 bodies)', () => {
     );
   });
 
-  test('a repeated parameter takes the last value', async () => {
+  test('a repeated parameter is a 422 naming it with every value, on every route (never the last value silently)', async () => {
+    const repeated = (name: string, values: string[]) =>
+      JSON.stringify({
+        type: 'value_error',
+        loc: ['query', name],
+        msg: `Value error, ${name} may be given only once; this request gives it ${values.length} times`,
+        input: values,
+      });
+    const second = String(plantsOf('ercot', 'wind')[1].id);
     assertError(
-      await t.get(CONT, { key: ercotAdvanced, query: `id=${WIND_ID}&days_ahead=1&days_ahead=99` }),
+      await t.get(CONT, { key: ercotAdvanced, query: `id=${WIND_ID}&id=${second}&start=2026-06-01&end=2026-06-01` }),
       422,
-      detail(
-        '{"type":"less_than_equal","loc":["query","days_ahead"],"msg":"Input should be less than or equal to 14","input":"99","ctx":{"le":14}}',
-      ),
+      detail(repeated('id', [WIND_ID, second])),
     );
-    const lastWins = await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: ['99', '2'] } });
-    const plain = await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: '2' } });
-    assert.equal(lastWins.status, 200);
-    assert.equal(lastWins.text, plain.text);
+    assertError(
+      await t.get(CONT, { key: ercotAdvanced, query: { ...SMALL, days_ahead: ['1', '2'], format: ['csv', 'csv'] } }),
+      422,
+      detail(repeated('days_ahead', ['1', '2']), repeated('format', ['csv', 'csv'])),
+    );
+    // A repeated api_key is refused too, without echoing the keys (the header, when sent, is the
+    // key and the parameter is not read).
+    assertError(
+      await t.get(LIST, { query: { api_key: [ercotAdvanced, 'other'] } }),
+      422,
+      detail(repeated('api_key', [ercotAdvanced, 'other']).replace(JSON.stringify([ercotAdvanced, 'other']), '"[redacted]"')),
+    );
+    assert.equal((await t.get(LIST, { key: ercotAdvanced, query: { api_key: ['a', 'b'] } })).status, 200);
+    // Every route that takes an id refuses two of them the same way (validation runs before any computing).
+    const all = await t.key({ all: 'enterprise' }, 'all-enterprise');
+    for (const def of ROUTES.filter((r) => r.params.some((p) => p.name === 'id'))) {
+      const path = '/v1' + def.path.replace('{iso}', 'ercot').replace('{metric}', def.path.startsWith('/lmp') ? 'dalmp' : 'demand');
+      const res = await t.get(path, { key: all, query: 'id=a&id=b' });
+      assert.equal(res.status, 422, path);
+      assert.ok(res.text.includes(repeated('id', ['a', 'b'])), `${path}: ${res.text}`);
+    }
   });
 
   test('lax integers are accepted as pydantic accepts them (+3, " 3 ", 03, 3.0, 1_0)', async () => {

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { latLngToCell } from 'h3-js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { okJson, ROOT, startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
@@ -31,6 +32,7 @@ declare const document: any;
 declare const window: any;
 declare const sessionStorage: any;
 declare const localStorage: any;
+declare const MouseEvent: any;
 
 const ISO = 'ercot';
 const REGION = 'ercot_total';
@@ -81,6 +83,48 @@ describe('dashboard: files and headers (no browser)', () => {
     assert.equal(redirect.headers.location, '/dashboard');
   });
 
+  test('/ links a browser to the dashboard and the docs; API clients keep the JSON index', async () => {
+    const index = {
+      service: 'gridcast',
+      version: '0.1.0',
+      docs: '/docs',
+      openapi: '/v1/openapi.json',
+      admin_openapi: '/admin/openapi.json',
+    };
+    for (const accept of [undefined, '*/*', 'application/json', 'text/html;q=0, application/json']) {
+      const res = await t.get('/', { headers: accept ? { accept } : {} });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['content-type'], 'application/json', String(accept));
+      assert.deepEqual(res.json(), index);
+    }
+    // What Chromium sends for a page it navigates to.
+    const browser = await t.get('/', {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8' },
+    });
+    assert.equal(browser.status, 200);
+    assert.equal(browser.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(browser.headers.vary, 'Accept');
+    const hrefs = [...browser.text.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1]);
+    assert.deepEqual(hrefs, ['/dashboard', '/docs', '/v1/openapi.json', '/admin/openapi.json']);
+    for (const href of hrefs) assert.equal((await t.get(href)).status, 200, href);
+  });
+
+  test('/favicon.ico is an icon (a 32×32 ICO we draw), /favicon.svg the same drawing', async () => {
+    const ico = await t.get('/favicon.ico');
+    assert.equal(ico.status, 200);
+    assert.equal(ico.headers['content-type'], 'image/x-icon');
+    // ICONDIR: reserved 0, type 1 (icon), one image of 32×32 at 32 bits, its BMP header after the directory.
+    assert.deepEqual([ico.raw.readUInt16LE(0), ico.raw.readUInt16LE(2), ico.raw.readUInt16LE(4)], [0, 1, 1]);
+    assert.deepEqual([ico.raw[6], ico.raw[7], ico.raw.readUInt16LE(12)], [32, 32, 32]);
+    assert.equal(ico.raw.readUInt32LE(14) + 22, ico.raw.length);
+    assert.equal(ico.raw.readUInt32LE(22), 40, 'BITMAPINFOHEADER');
+    const svg = await t.get('/favicon.svg');
+    assert.equal(svg.headers['content-type'], 'image/svg+xml');
+    assert.match(svg.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const page = await t.get('/dashboard');
+    assert.match(page.text, /<link rel="icon" href="\/favicon\.svg"/);
+  });
+
   test('only allow-listed files are served', async () => {
     for (const p of [
       '/dashboard/assets/globals.d.ts',
@@ -93,6 +137,38 @@ describe('dashboard: files and headers (no browser)', () => {
       assert.equal(res.status, 404, p);
       assert.deepEqual(res.json(), { detail: 'Not Found' }, p);
     }
+  });
+});
+
+describe('dashboard: local time helpers (no browser)', () => {
+  test('axis ticks fall on local midnight across a DST change; a local day has 23, 24 or 25 hours', async () => {
+    // The page's own module (plain JavaScript, checked by tsconfig.web.json).
+    const stats = '../web/dashboard/stats.js';
+    const { hoursOfLocalDay, localMidnights, wallClock } = (await import(stats)) as {
+      hoursOfLocalDay(date: string, timezone: string): number[];
+      localMidnights(startMs: number, endMs: number, timezone: string): number[];
+      wallClock(ms: number, timezone: string): { date: string; hour: number; minute: number };
+    };
+    const z = 'America/Chicago';
+    // 2026-03-06 .. 2026-03-10 (spring forward on the 8th): midnight CST is 06:00Z, CDT 05:00Z.
+    assert.deepEqual(
+      localMidnights(Date.parse('2026-03-06T00:00:00Z'), Date.parse('2026-03-10T12:00:00Z'), z).map((ms) => new Date(ms).toISOString()),
+      [
+        '2026-03-06T06:00:00.000Z',
+        '2026-03-07T06:00:00.000Z',
+        '2026-03-08T06:00:00.000Z',
+        '2026-03-09T05:00:00.000Z',
+        '2026-03-10T05:00:00.000Z',
+      ],
+    );
+    // At most 8 ticks: every other midnight over two weeks.
+    assert.equal(localMidnights(Date.parse('2026-06-01T00:00:00Z'), Date.parse('2026-06-15T00:00:00Z'), z).length, 7);
+    assert.equal(hoursOfLocalDay('2026-03-08', z).length, 23);
+    assert.equal(hoursOfLocalDay('2026-06-15', z).length, 24);
+    const fallBack = hoursOfLocalDay('2026-11-01', z);
+    assert.equal(fallBack.length, 25);
+    assert.equal(new Date(fallBack[0]).toISOString(), '2026-11-01T05:00:00.000Z');
+    assert.deepEqual(wallClock(fallBack[24], z), { date: '2026-11-01', hour: 23, minute: 0 });
   });
 });
 
@@ -193,6 +269,72 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
   const at = (ts: Timeseries, column = 0) =>
     ts.time_utc.map((time, i): [number, number | null] => [Date.parse(time), ts.values[column][i]]);
 
+  /** The x axis's tick instants (epoch ms) of the chart inside `selector`. */
+  function axisTicks(page: Page, selector: string): Promise<number[]> {
+    return page.evaluate((sel) => {
+      const chart = window.echarts.getInstanceByDom(document.querySelector(`${sel} .chart`));
+      return (chart.getOption() as any).xAxis[0].axisLabel.customValues;
+    }, selector);
+  }
+
+  function axisName(page: Page, selector: string): Promise<string> {
+    return page.evaluate((sel) => {
+      const chart = window.echarts.getInstanceByDom(document.querySelector(`${sel} .chart`));
+      return (chart.getOption() as any).xAxis[0].name;
+    }, selector);
+  }
+
+  /** `YYYY-MM-DD HH:MM` in Chicago (ERCOT's zone). */
+  const chicago = new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/Chicago', dateStyle: 'short', timeStyle: 'short' });
+  const chicagoWall = (ms: number) => chicago.format(ms);
+
+  interface CellRecord {
+    id: string;
+    latitude: number;
+    longitude: number;
+  }
+  const NO_PLANTS_FILL = '#cfcfcf';
+
+  /** The fill of every cell polygon, by cell id (the polygons are drawn in the order of the list). */
+  async function cellFillsById(page: Page, cells: CellRecord[]): Promise<Record<string, string>> {
+    const fills = await page.locator('#map path.leaflet-interactive').evaluateAll((els) => els.map((e) => e.getAttribute('fill')));
+    assert.equal(fills.length, cells.length);
+    return Object.fromEntries(cells.map((c, i) => [c.id, fills[i]!]));
+  }
+
+  const nearestCell = (cells: CellRecord[], lat: number, lon: number) =>
+    cells.reduce((best, c) =>
+      (c.latitude - lat) ** 2 + (c.longitude - lon) ** 2 < (best.latitude - lat) ** 2 + (best.longitude - lon) ** 2 ? c : best,
+    );
+
+  /** Picks a valid hour (UTC ISO) in the vintages controls: its local day, then the hour. */
+  async function chooseVintageHour(page: Page, hourUtc: string): Promise<void> {
+    await page.fill('#vintages-day', chicagoWall(Date.parse(hourUtc)).slice(0, 10));
+    await page.locator('#vintages-day').dispatchEvent('change');
+    await page.selectOption('#vintages-hour', hourUtc);
+  }
+
+  /** The text of the tooltip a pointer over the cell's polygon opens. */
+  async function hoverCell(page: Page, cells: CellRecord[], id: string, screenshot?: string): Promise<string> {
+    const index = cells.findIndex((c) => c.id === id);
+    await page
+      .locator('#map path.leaflet-interactive')
+      .nth(index)
+      .evaluate((el: any) => {
+        const box = el.getBoundingClientRect();
+        const at = { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 };
+        el.dispatchEvent(new MouseEvent('mouseover', at));
+        el.dispatchEvent(new MouseEvent('mousemove', at));
+      });
+    const text = (await page.locator('.leaflet-tooltip').last().textContent()) ?? '';
+    if (screenshot) await page.locator('#cells').screenshot({ path: path.join(SCREENSHOTS, screenshot) });
+    await page
+      .locator('#map path.leaflet-interactive')
+      .nth(index)
+      .evaluate((el: any) => el.dispatchEvent(new MouseEvent('mouseout', { bubbles: true })));
+    return text;
+  }
+
   test('with a key, every chart and the map draw the data the API serves', async () => {
     const page = await openWithKey(enterpriseKey);
     const requests = requestsOf.get(page)!;
@@ -265,11 +407,33 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       );
     }
 
-    // One hour across runs: each point is what that run forecast for the hour.
+    // Time axes tick at local midnight of the ISO (America/Chicago), not at midnight UTC.
+    for (const selector of ['.card[data-metric="demand"]', '#ensemble', '#vintages']) {
+      const ticks = await axisTicks(page, selector);
+      assert.ok(ticks.length >= 2, `${selector}: ${ticks.length} ticks`);
+      for (const tick of ticks) assert.equal(chicagoWall(tick).slice(11), '00:00', `${selector}: tick ${new Date(tick).toISOString()}`);
+    }
+
+    // One hour across runs: one /vintages request, in local time; each point is what that run forecast for the hour.
+    const vintagesCalls = requests.filter((r) => new URL(r.url).pathname.endsWith('/vintages'));
+    assert.equal(vintagesCalls.length, 1, 'one /vintages request');
+    assert.ok(!requests.some((r) => r.url.includes('forecasted_by')), 'no request per run');
     const vintages = (await chartSeries(page, '#vintages'))[0];
-    assert.ok(vintages.data.length >= 16, `runs shown: ${vintages.data.length}`);
-    const hourValue = await page.inputValue('#vintages-hour');
-    const hour = new Date(`${hourValue}:00Z`).toISOString().replace('.000Z', 'Z');
+    const hour = await page.inputValue('#vintages-hour');
+    const hourOptions = await page.locator('#vintages-hour option').evaluateAll((els) => els.map((e: any) => [e.value, e.textContent]));
+    assert.equal(hourOptions.length, 24, 'the hours of a local day');
+    for (const [value, label] of hourOptions) assert.equal(label, `${chicagoWall(Date.parse(value)).slice(11)} CDT`);
+    assert.equal(await page.inputValue('#vintages-day'), chicagoWall(Date.parse(hour)).slice(0, 10));
+    const expectedRuns = await okJson(t, `/v1/region/${ISO}/demand/vintages`, {
+      key: enterpriseKey,
+      query: { id: REGION, valid_time: hour },
+    });
+    const fiveDays = at(expectedRuns).filter(([run]) => run >= Date.parse(hour) - 5 * 24 * 3_600_000);
+    assert.deepEqual(vintages.data, fiveDays);
+    // Hourly runs from 5 days before the hour up to now (a day before it).
+    assert.equal(vintages.data.length, 4 * 24 + 1, 'hourly runs');
+    assert.match(vintages.name, /^Forecast for [A-Z][a-z]{2} \d+, \d\d:00 CD?T$/);
+    assert.equal(await axisName(page, '#vintages'), 'Run made at (America/Chicago, local time)');
     for (const [runMs, value] of [vintages.data[0], vintages.data.at(-1)!]) {
       const run = await okJson(t, `/v1/region/${ISO}/demand/forecast`, {
         key: enterpriseKey,
@@ -281,13 +445,52 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.equal(vintages.markLine?.data?.length ?? 0, 0, 'no actual yet for a future hour');
 
     // The map: one polygon per cell, coloured by value.
-    const cells = await okJson<unknown[]>(t, `/v1/cells/${ISO}/wind/list`, { key: enterpriseKey, query: { resolution: 4 } });
+    const cells = await okJson<CellRecord[]>(t, `/v1/cells/${ISO}/wind/list`, { key: enterpriseKey, query: { resolution: 4 } });
     const polygons = page.locator('#map path.leaflet-interactive');
     assert.equal(await polygons.count(), cells.length);
     const fills = async () => new Set(await polygons.evaluateAll((els) => els.map((e) => e.getAttribute('fill'))));
     const before = await fills();
     assert.ok(before.size > 10, `distinct colours: ${before.size}`);
     assert.match((await page.textContent('.map-legend')) ?? '', /wind, MW/);
+    // State lines over the cells (drawn, not interactive).
+    assert.ok((await page.locator('#map path:not(.leaflet-interactive)').count()) > 0, 'state lines drawn');
+    // Cells without wind plants are told apart from 0 MW: grey, and said so.
+    const windCells = await okJson(t, `/v1/cells/${ISO}/wind/forecast`, { key: enterpriseKey, query: { resolution: 4 } });
+    const windPlants = await okJson<{ latitude: number; longitude: number }[]>(t, `/v1/plant/${ISO}/wind/list`, { key: enterpriseKey });
+    // Which cells hold plants, by H3 itself (the page finds them by point in polygon).
+    const withPlants = new Set(windPlants.map((p) => latLngToCell(p.latitude, p.longitude, 4)));
+    const cellFills = await cellFillsById(page, cells);
+    const noPlants = Object.entries(cellFills).filter(([id]) => !withPlants.has(id));
+    assert.ok(noPlants.length > 0, 'ERCOT has cells without wind plants');
+    assert.ok(
+      noPlants.every(([, fill]) => fill === NO_PLANTS_FILL),
+      'cells without plants are grey',
+    );
+    assert.ok(
+      Object.entries(cellFills)
+        .filter(([id]) => withPlants.has(id))
+        .every(([, fill]) => fill !== NO_PLANTS_FILL),
+      'cells with plants are on the scale, 0 MW included',
+    );
+    assert.match((await page.textContent('.map-legend')) ?? '', /no wind plants in this cell/);
+    // The tooltip names the county the cell is in (Austin's cell is in central Texas, with no wind plants).
+    const austin = nearestCell(cells, 30.27, -97.74);
+    assert.ok(!withPlants.has(austin.id), 'no wind plants around Austin');
+    assert.match(
+      await hoverCell(page, cells, austin.id),
+      new RegExp(`^(Travis|Williamson|Hays|Bastrop) County, Texas${austin.id}: no wind plants in this cell$`),
+    );
+    const windCell = [...withPlants][0];
+    assert.match(
+      await hoverCell(page, cells, windCell, 'cells-tooltip.png'),
+      new RegExp(`^[A-Z][\\w .'-]+ County, [A-Z][a-z]+( [A-Z][a-z]+)?${windCell}: [\\d,.]+ MW \\(\\d+ plants?, [\\d,]+ MW\\)$`),
+    );
+    // The colour scale ends at this hour's largest cell.
+    const hourMax = Math.max(...windCells.values.map((v) => v[0] ?? 0));
+    assert.equal(
+      (await page.locator('.map-legend-ends span').last().textContent()) ?? '',
+      `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(hourMax)} MW`,
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop.png'), fullPage: true });
     for (const panel of ['overview', 'ensemble', 'vintages', 'cells'])
       await page.locator(`#${panel}`).screenshot({ path: path.join(SCREENSHOTS, `${panel}.png`) });
@@ -305,18 +508,18 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     const latestRun = Date.parse(
       (await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key: enterpriseKey, query: { id: REGION } })).created_at!,
     );
-    const pastHour = new Date(latestRun - 30 * 3_600_000).toISOString().slice(0, 16);
-    await page.fill('#vintages-hour', pastHour);
+    const pastHour = new Date(latestRun - 30 * 3_600_000).toISOString().replace('.000Z', 'Z');
+    await chooseVintageHour(page, pastHour);
     await page.click('#vintages-go');
     await waitForPanels(page);
     const past = (await chartSeries(page, '#vintages'))[0];
     const actual = await okJson(t, `/v1/region/${ISO}/demand/actual`, {
       key: enterpriseKey,
-      query: { id: REGION, start: `${pastHour}:00Z`, end: `${pastHour}:00Z` },
+      query: { id: REGION, start: pastHour, end: pastHour },
     });
     assert.equal(past.markLine?.data[0].yAxis, actual.values[0][0]);
     assert.ok(
-      past.data.every(([run]) => run <= Date.parse(`${pastHour}:00Z`)),
+      past.data.every(([run]) => run <= Date.parse(pastHour)),
       'only runs made before the hour',
     );
     await page.locator('#vintages').screenshot({ path: path.join(SCREENSHOTS, 'vintages-past-hour.png') });
@@ -422,13 +625,10 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.equal(await page.locator('#map path.leaflet-interactive').count(), 0);
     await page.locator('#cells').screenshot({ path: path.join(SCREENSHOTS, 'core-key-map-403.png') });
 
-    await page.fill('#vintages-hour', '2025-06-01T12:00');
+    await chooseVintageHour(page, '2025-06-01T17:00:00Z');
     await page.click('#vintages-go');
     await waitForPanels(page);
-    assert.match(
-      (await page.textContent('#vintages .panel-status'))!,
-      /^422: query\.forecasted_by: Value error, no forecast run at or before forecasted_by/,
-    );
+    assert.match((await page.textContent('#vintages .panel-status'))!, /^422: query\.valid_time: Value error, no run covers valid_time/);
     await page.locator('#vintages').screenshot({ path: path.join(SCREENSHOTS, 'vintages-422.png') });
     await closeChecked(page);
   });

@@ -11,6 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { tableFromIPC } from 'apache-arrow';
+import { validateParams } from '../src/api/params.ts';
+import { ROUTE_BY_PATH } from '../src/api/routes/index.ts';
+import { chooseOutput } from '../src/api/writers/registry.ts';
 import { blockCache } from '../src/query/blockCache.ts';
 import { okJson, startTestApp, type TestApp, type Timeseries } from './helpers.ts';
 
@@ -187,6 +190,40 @@ describe('each format read back by an independent reader equals the JSON', () =>
       );
     }
   });
+
+  test('CSV: every value of a float column is written as a float, so readers that infer types get DOUBLE', async () => {
+    // ERCOT's cells at night: solar is 0 MW for hours, and many cells' values are whole numbers.
+    const cells = '/v1/cells/ercot/solar/forecast';
+    const query = { forecasted_by: '2026-06-10T12:00:00Z', format: 'csv' };
+    const columnTypes = async (body: Buffer, sample = 100) => {
+      const file = path.join(tmp, `types-${Math.random().toString(36).slice(2)}.csv`);
+      fs.writeFileSync(file, body);
+      // sample_size 100: like polars' default infer_schema_length, only the first rows decide.
+      const rows = await duckRows(`DESCRIBE SELECT * FROM read_csv('${file}', sample_size = ${sample})`);
+      return new Map(rows.map((r) => [r.column_name as string, r.column_type as string]));
+    };
+    const wide = await t.get(cells, { key, query });
+    assert.equal(wide.status, 200, wide.text);
+    const wideTypes = await columnTypes(wide.raw);
+    const valueTypes = [...wideTypes].filter(([name]) => !name.startsWith('time_')).map(([, type]) => type);
+    assert.ok(valueTypes.length > 100, `${valueTypes.length} cell columns`);
+    assert.deepEqual(new Set(valueTypes), new Set(['DOUBLE']));
+    const lines = wide.text.trim().split('\r\n');
+    assert.ok(
+      lines.slice(1).some((l) => l.split(',').slice(2).includes('0.0')),
+      'zero is written 0.0',
+    );
+    for (const line of lines.slice(1)) {
+      for (const field of line.split(',').slice(2)) assert.match(field, /^$|[.e]/, `a float field: ${field}`);
+    }
+    const long = await t.get(cells, { key, query: { ...query, layout: 'long' } });
+    assert.equal((await columnTypes(long.raw)).get('value'), 'DOUBLE');
+    // Lists: integer fields stay integers, float fields are floats.
+    const plants = await t.get('/v1/plant/ercot/solar/list', { key, query: { format: 'csv' } });
+    const plantTypes = await columnTypes(plants.raw, 20480);
+    assert.equal(plantTypes.get('id'), 'BIGINT');
+    assert.equal(plantTypes.get('capacity_mw'), 'DOUBLE');
+  });
 });
 
 describe('negotiation and headers', () => {
@@ -217,9 +254,51 @@ describe('negotiation and headers', () => {
     assert.equal(explicit.text, plain.text);
     assert.equal(plain.headers['content-disposition'], undefined);
     const csv = await t.get(p, { key, query: { ...query, format: 'csv' } });
-    assert.equal(csv.headers['content-disposition'], 'attachment; filename="region_ercot_wind_forecast.csv"');
+    assert.equal(
+      csv.headers['content-disposition'],
+      'attachment; filename="region_ercot_wind_forecast_forecasted_by-2026-06-10T150000Z_id-ercot_total.csv"',
+    );
     const arrow = await t.get(p, { key, query: { ...query, format: 'arrow' } });
-    assert.equal(arrow.headers['content-disposition'], 'attachment; filename="region_ercot_wind_forecast.arrows"');
+    assert.equal(
+      arrow.headers['content-disposition'],
+      'attachment; filename="region_ercot_wind_forecast_forecasted_by-2026-06-10T150000Z_id-ercot_total.arrows"',
+    );
+  });
+
+  test('the file name carries the query: different requests, different names; defaults and the key are left out', async () => {
+    const nameOf = async (path: string, q: Record<string, string>) => {
+      const res = await t.get(path, { key, query: { format: 'csv', ...q } });
+      assert.equal(res.status, 200, res.text);
+      return /^attachment; filename="([^"]+)"$/.exec(res.headers['content-disposition'] as string)?.[1];
+    };
+    const cont = '/v1/region/ercot/demand/continuous';
+    assert.equal(
+      await nameOf(cont, { start: '2026-01-01', end: '2026-02-01' }),
+      'region_ercot_demand_continuous_start-2026-01-01_end-2026-02-01.csv',
+    );
+    assert.equal(
+      await nameOf(cont, { start: '2026-03-01', end: '2026-03-02', id: 'ercot_total', layout: 'long', tz: 'America/New_York' }),
+      'region_ercot_demand_continuous_start-2026-03-01_end-2026-03-02_id-ercot_total_layout-long_tz-America-New_York.csv',
+    );
+    // A parameter given at its default names the same data as leaving it out; the key never shows.
+    assert.equal(
+      await nameOf(cont, { start: '2026-01-01', end: '2026-02-01', layout: 'wide', api_key: key }),
+      'region_ercot_demand_continuous_start-2026-01-01_end-2026-02-01.csv',
+    );
+    // Instants are written in UTC without colons, whatever offset the request used.
+    assert.equal(
+      await nameOf('/v1/region/ercot/wind/forecast', { forecasted_by: '2026-06-10T10:00:00-05:00' }),
+      'region_ercot_wind_forecast_forecasted_by-2026-06-10T150000Z.csv',
+    );
+    // Long values keep the name bounded (200 characters) and distinct (a hash of the whole name).
+    const def = ROUTE_BY_PATH.get('/region/{iso}/{metric}/continuous')!;
+    const longNames = ['a', 'b'].map((last) => {
+      const { values } = validateParams(def.params, { path: { iso: 'ercot', metric: 'demand' }, query: { id: 'x'.repeat(300) + last } });
+      return chooseOutput(def, values, 'text/csv').headers['content-disposition'];
+    });
+    assert.match(longNames[0], /^attachment; filename="region_ercot_demand_continuous_id-x+-[0-9a-f]{12}\.csv"$/);
+    assert.equal(longNames[0].length, 'attachment; filename=""'.length + 200);
+    assert.notEqual(longNames[0], longNames[1]);
   });
 
   test('unknown format or layout is a pydantic-style 422', async () => {

@@ -485,13 +485,20 @@ describe('validateParams', () => {
     );
   });
 
-  test('a repeated query parameter takes the last value', () => {
-    assert.equal(run({ limit: ['5', '7'] }).values.limit, 7);
+  test('a repeated query parameter is a 422 naming it, with every value it was given', () => {
     assert.equal(
-      body({ limit: ['5', 'x'] }),
-      '{"detail":[{"type":"int_parsing","loc":["query","limit"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"x"}]}',
+      body({ limit: ['5', '7'] }),
+      '{"detail":[{"type":"value_error","loc":["query","limit"],"msg":"Value error, limit may be given only once; this request gives it 2 times","input":["5","7"]}]}',
     );
-    assert.deepStrictEqual(run({ limit: ['x', '5'] }).errors, []);
+    // Reported in declaration order with the other errors; a one-element list is just the value.
+    assert.deepStrictEqual(
+      run({ start: 'x', limit: ['1', '2', '3'] }).errors.map((e) => [e.type, e.loc[1], e.input]),
+      [
+        ['datetime_from_date_parsing', 'start', 'x'],
+        ['value_error', 'limit', ['1', '2', '3']],
+      ],
+    );
+    assert.equal(run({ limit: ['7'] }).values.limit, 7);
   });
 
   test('an empty value is not missing', () => {

@@ -32,7 +32,15 @@ import { formatUtcSecond } from '../time/hours.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { ERROR_SCHEMAS, errorResponse } from './openapi.ts';
 import { sendJson } from './protocol.ts';
-import { errorItem, validateValue, type ParamSpec, type ParsedDate, type ParsedDateTime, type ValidationErrorItem } from './params.ts';
+import {
+  errorItem,
+  singleQueryValue,
+  validateValue,
+  type ParamSpec,
+  type ParsedDate,
+  type ParsedDateTime,
+  type ValidationErrorItem,
+} from './params.ts';
 
 const ISO_SPEC: ParamSpec = { name: 'iso', in: 'path', kind: 'enum', values: SUBSCRIPTION_ISOS };
 const LEVEL_SPEC: ParamSpec = { name: 'level', in: 'query', kind: 'enum', values: LEVELS };
@@ -184,9 +192,13 @@ function usageFilter(query: Record<string, string | string[] | undefined>) {
   const errors: ValidationErrorItem[] = [];
   const values: Record<string, unknown> = {};
   for (const spec of USAGE_PARAMS) {
-    const raw = query[spec.name];
-    if (raw === undefined) continue;
-    const outcome = validateValue(spec, Array.isArray(raw) ? raw[raw.length - 1] : raw, ['query', spec.name]);
+    const single = singleQueryValue(spec.name, query[spec.name]);
+    if (!single.ok) {
+      errors.push(single.error);
+      continue;
+    }
+    if (single.value === undefined) continue;
+    const outcome = validateValue(spec, single.value, ['query', spec.name]);
     if (outcome.ok) values[spec.name] = outcome.value;
     else errors.push(outcome.error);
   }

@@ -14,7 +14,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { DEFAULT_WORLD_SEED } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
-import { registerDashboard } from './dashboard.ts';
+import { registerDashboard, registerHome } from './dashboard.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { RequestTracker, type RequestState } from './lifecycle.ts';
@@ -202,15 +202,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const hidden = { schema: { hide: true } as never };
   app.get('/v1/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
   app.get('/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
-  app.get('/', hidden, (_req, reply) =>
-    sendJson(reply, 200, {
-      service: 'gridcast',
-      version: VERSION,
-      docs: '/docs',
-      openapi: `${API_PREFIX}/openapi.json`,
-      admin_openapi: '/admin/openapi.json',
-    }),
-  );
+  registerHome(app, {
+    service: 'gridcast',
+    version: VERSION,
+    docs: '/docs',
+    openapi: `${API_PREFIX}/openapi.json`,
+    admin_openapi: '/admin/openapi.json',
+  });
 
   // Operations: liveness, readiness (the database answers), Prometheus metrics.
   app.get('/healthz', hidden, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));

@@ -7,7 +7,9 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { hashKey, levelFor, levelRank, type KeyInfo, type KeyStore, type Level } from '../store/keys.ts';
-import { serviceError } from './errors.ts';
+import { serviceError, validationError } from './errors.ts';
+import { KEY_PARAM, REDACTED } from './logging.ts';
+import { singleQueryValue } from './params.ts';
 
 export const AUTH_CACHE_MS = 5_000;
 
@@ -15,8 +17,11 @@ export const AUTH_CACHE_MS = 5_000;
 export function requestKey(headerValue: string | string[] | undefined, queryValue: string | string[] | undefined): string | null {
   const header = Array.isArray(headerValue) ? headerValue[0] : headerValue;
   if (header) return header;
-  const query = Array.isArray(queryValue) ? queryValue[queryValue.length - 1] : queryValue;
-  return query ? query : null;
+  // A repeated api_key is refused like any repeated parameter (params.ts), not guessed at; its
+  // values are keys, so the error does not echo them.
+  const single = singleQueryValue(KEY_PARAM, queryValue);
+  if (!single.ok) throw validationError([{ ...single.error, input: REDACTED }]);
+  return single.value ? single.value : null;
 }
 
 export class Authenticator {

@@ -3,6 +3,9 @@
  * the browser with the key the user types in. The page and its libraries need no key; every
  * data call does, exactly like any other client.
  *
+ * Also the service's front door: `/` (links a browser follows, or the JSON index an API client
+ * reads) and the icon (`/favicon.ico`, `/favicon.svg`).
+ *
  * Files are served from an explicit allow-list only — the page's own files and the built
  * files of the charting (Apache ECharts) and map (Leaflet) libraries in node_modules — so no
  * request path ever reaches the file system, and nothing is fetched from a CDN.
@@ -12,6 +15,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NOT_FOUND } from './errors.ts';
+import { FAVICON_ICO, FAVICON_SVG } from './favicon.ts';
+import { sendJson } from './protocol.ts';
 
 export const DASHBOARD_PATH = '/dashboard';
 export const DASHBOARD_ASSETS = `${DASHBOARD_PATH}/assets`;
@@ -24,6 +29,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
 };
 
 /** Asset name (as the page asks for it) → absolute file path. Nothing else is served. */
@@ -34,6 +40,10 @@ export function dashboardAssetFiles(): ReadonlyMap<string, string> {
     ['echarts.min.js', requireFromHere.resolve('echarts/dist/echarts.min.js')],
     ['leaflet.js', requireFromHere.resolve('leaflet/dist/leaflet.js')],
     ['leaflet.css', requireFromHere.resolve('leaflet/dist/leaflet.css')],
+    // The map's state outlines and county names: us-atlas's counties file (it holds the states
+    // too), read in the browser by topojson-client, so the server computes nothing for it.
+    ['topojson-client.min.js', requireFromHere.resolve('topojson-client/dist/topojson-client.min.js')],
+    ['us-counties.json', requireFromHere.resolve('us-atlas/counties-10m.json')],
   ]);
 }
 
@@ -92,4 +102,69 @@ export function registerDashboard(app: FastifyInstance): void {
     // Revalidated on every load (cheap, and a new version of the service shows at once).
     return send(reply, file, 'no-cache');
   });
+}
+
+/** What `/` points to; the JSON index is this object as it is. */
+export interface HomeIndex {
+  service: string;
+  version: string;
+  docs: string;
+  openapi: string;
+  admin_openapi: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The front page a browser gets: the same links as the JSON index, as links. */
+function homePage(index: HomeIndex): string {
+  const links: [string, string, string][] = [
+    [DASHBOARD_PATH, 'Dashboard', 'charts and a map of the forecasts, with your API key'],
+    [index.docs, 'API documentation', 'every endpoint, with a form to try it'],
+    [index.openapi, 'OpenAPI document', 'for client generators'],
+    [index.admin_openapi, 'Admin API document', 'keys, subscriptions and usage (admin token)'],
+  ];
+  const items = links
+    .map(([href, text, what]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a> — ${escapeHtml(what)}</li>`)
+    .join('\n      ');
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(index.service)} ${escapeHtml(index.version)}</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+    <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}a{color:#2563c9}</style>
+  </head>
+  <body>
+    <h1>${escapeHtml(index.service)} <small>${escapeHtml(index.version)}</small></h1>
+    <p>Forecast data for North American electricity markets. API clients: GET this page with <code>Accept: application/json</code> for its index.</p>
+    <ul>
+      ${items}
+    </ul>
+  </body>
+</html>
+`;
+}
+
+/** A browser asks for HTML; API clients (curl's *\/*, application/json, nothing) keep the JSON index. */
+function wantsHtml(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    return type === 'text/html' && !params.includes('q=0');
+  });
+}
+
+/** `/` (HTML for a browser, JSON for an API client) and the icon. */
+export function registerHome(app: FastifyInstance, index: HomeIndex): void {
+  const hidden = { schema: { hide: true } as never };
+  const page = homePage(index);
+  app.get('/', hidden, (req, reply) => {
+    void reply.code(200).header('vary', 'Accept');
+    if (wantsHtml(req.headers.accept)) return reply.headers(SECURITY_HEADERS).header('content-type', CONTENT_TYPES['.html']).send(page);
+    return sendJson(reply, 200, index);
+  });
+  const icon = (type: string, body: string | Buffer) => (_req: unknown, reply: FastifyReply) =>
+    reply.code(200).header('content-type', type).header('cache-control', 'public, max-age=86400').send(body);
+  app.get('/favicon.ico', hidden, icon('image/x-icon', FAVICON_ICO));
+  app.get('/favicon.svg', hidden, icon('image/svg+xml', FAVICON_SVG));
 }

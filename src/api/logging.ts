@@ -23,7 +23,7 @@ const SECRET_NAME = /apikey|token|secret/;
 /** Something shaped like a gridcast key (`gc_` and 32 URL-safe characters), anywhere in a decoded text. */
 const KEY_SHAPE = /gc_[A-Za-z0-9_-]{16,}/;
 
-const REDACTED = '[redacted]';
+export const REDACTED = '[redacted]';
 
 function isSecretName(rawName: string): boolean {
   return SECRET_NAME.test(

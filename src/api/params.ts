@@ -764,13 +764,19 @@ function defaultOf(spec: ParamSpec): string | number | undefined {
   return spec.kind === 'datetime' || spec.kind === 'date' ? undefined : spec.default;
 }
 
-/** Starlette keeps every occurrence; FastAPI hands a scalar parameter the last one. */
-function rawValue(
-  spec: ParamSpec,
-  raw: { path: Record<string, string | undefined>; query: Record<string, string | string[] | undefined> },
-): string | undefined {
-  const value = spec.in === 'path' ? raw.path[spec.name] : raw.query[spec.name];
-  return Array.isArray(value) ? value[value.length - 1] : value;
+/**
+ * The one value of a query parameter, or the error for giving it more than once. FastAPI would
+ * silently take the last occurrence; every parameter here is a scalar, so a repetition
+ * (`?id=1&id=2`) is a 422 naming the parameter and echoing every value, never input dropped.
+ */
+export function singleQueryValue(
+  name: string,
+  value: string | string[] | undefined,
+): { ok: true; value: string | undefined } | { ok: false; error: ValidationErrorItem } {
+  if (!Array.isArray(value)) return { ok: true, value };
+  if (value.length <= 1) return { ok: true, value: value[0] };
+  const msg = `Value error, ${name} may be given only once; this request gives it ${value.length} times`;
+  return { ok: false, error: errorItem('value_error', ['query', name], msg, value) };
 }
 
 /**
@@ -787,8 +793,14 @@ export function validateParams(
   const ordered = [...specs.filter((s) => s.in === 'path'), ...specs.filter((s) => s.in === 'query')];
   for (const spec of ordered) {
     const loc = [spec.in, spec.name];
-    const value = rawValue(spec, raw);
+    const single =
+      spec.in === 'path' ? { ok: true as const, value: raw.path[spec.name] } : singleQueryValue(spec.name, raw.query[spec.name]);
     values[spec.name] = undefined;
+    if (!single.ok) {
+      errors.push(single.error);
+      continue;
+    }
+    const value = single.value;
     if (value === undefined) {
       if (isRequired(spec)) errors.push(errorItem('missing', loc, 'Field required', null));
       else values[spec.name] = defaultOf(spec);

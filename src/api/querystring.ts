@@ -2,7 +2,7 @@
  * Query strings parsed the way Starlette (and so FastAPI) parses them, because the
  * validation errors echo the decoded input: pairs split on '&', '+' is a space, bad
  * percent-escapes are kept as they are, blank values are kept ('?x=' gives ''), and a
- * repeated parameter keeps all its values (validation takes the last).
+ * repeated parameter keeps all its values (validation refuses a repetition: params.ts singleQueryValue).
  */
 export function parseQueryString(qs: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null);

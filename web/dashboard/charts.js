@@ -7,6 +7,8 @@
 /** @typedef {import('./stats.js').Point} Point */
 /** @typedef {import('./stats.js').Bands} Bands */
 
+import { localMidnights } from './stats.js';
+
 const COLORS = { actual: '#1d1d1f', dayAhead: '#d9730d', latest: '#2563c9', fan: '#2563c9', vintage: '#7a3fc9' };
 const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
@@ -22,9 +24,12 @@ export function formatValue(v, units) {
 export function timeFormat(timezone) {
   const day = new Intl.DateTimeFormat('en-US', { timeZone: timezone, month: 'short', day: 'numeric' });
   const time = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const weekday = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short' });
   return {
-    /** An axis label: the local day, and the local time below it. */
-    tick: (/** @type {number} */ ms) => `${day.format(ms)}\n${time.format(ms)}`,
+    /** An axis label at local midnight: the local day. */
+    tick: (/** @type {number} */ ms) => `${weekday.format(ms)}\n${day.format(ms)}`,
+    /** A local time of day with its zone, e.g. `13:00 CDT`. */
+    clock: (/** @type {number} */ ms) => `${time.format(ms)} ${shortZone(timezone, ms)}`,
     full: (/** @type {number} */ ms) => `${day.format(ms)}, ${time.format(ms)} ${shortZone(timezone, ms)}`,
   };
 }
@@ -62,22 +67,34 @@ function axisTooltip(formatTime, units) {
 }
 
 /**
+ * A time axis in the ISO's zone: ticks, labels and grid lines at local midnight (ECharts would put
+ * them at midnight UTC or of the browser's zone), over the instants the chart shows.
  * @param {string} timezone
  * @param {string} units
+ * @param {number[]} instants every x value of the chart (epoch ms)
  */
-function timeAxes(timezone, units) {
+function timeAxes(timezone, units, instants) {
   const fmt = timeFormat(timezone);
+  const ticks = instants.length > 0 ? localMidnights(Math.min(...instants), Math.max(...instants), timezone) : [];
   return {
     fmt,
     axes: {
       animation: false,
       grid: { left: 8, right: 24, top: 28, bottom: 30, containLabel: true },
       legend: { bottom: 0, type: 'scroll' },
-      xAxis: { type: 'time', axisLabel: { formatter: (/** @type {number} */ ms) => fmt.tick(ms), hideOverlap: true, lineHeight: 14 } },
+      xAxis: {
+        type: 'time',
+        axisTick: { customValues: ticks },
+        axisLabel: { customValues: ticks, formatter: (/** @type {number} */ ms) => fmt.tick(ms), hideOverlap: true, lineHeight: 14 },
+        splitLine: { show: true, lineStyle: { color: '#eee' } },
+      },
       yAxis: { type: 'value', name: units, scale: true, nameTextStyle: { align: 'left' } },
     },
   };
 }
+
+/** @param {Point[][]} series @returns {number[]} */
+const instantsOf = (...series) => series.flatMap((points) => points.map(([ms]) => ms));
 
 /**
  * @param {string} name
@@ -103,7 +120,7 @@ function line(name, data, color, extra = {}) {
  * @param {{ units: string, timezone: string, createdAt: string, actual: Point[] | null, dayAhead: Point[], latest: Point[] }} d
  */
 export function overviewOption(d) {
-  const { fmt, axes } = timeAxes(d.timezone, d.units);
+  const { fmt, axes } = timeAxes(d.timezone, d.units, instantsOf(d.actual ?? [], d.dayAhead, d.latest));
   const series = [];
   if (d.actual) series.push(line('Actual', d.actual, COLORS.actual, { lineStyle: { width: 2, color: COLORS.actual } }));
   series.push(
@@ -129,7 +146,7 @@ export function overviewOption(d) {
  * @param {{ units: string, timezone: string, times: number[], bands: Bands }} d
  */
 export function fanOption(d) {
-  const { fmt, axes } = timeAxes(d.timezone, d.units);
+  const { fmt, axes } = timeAxes(d.timezone, d.units, d.times);
   const { min, p10, median, p90, max } = d.bands;
   /** @param {(number | null)[]} ys @returns {Point[]} */
   const at = (ys) => d.times.map((t, i) => [t, ys[i]]);
@@ -181,14 +198,15 @@ export function fanOption(d) {
 }
 
 /**
- * One valid hour across runs: each run's forecast for it, and the actual once published.
+ * One valid hour across runs: each run's forecast for it, and the actual once published. The x
+ * axis is the time each run was made, in the ISO's local time like the hour itself.
  * @param {{ units: string, timezone: string, hourMs: number, runs: { createdAt: number, value: number | null }[], actual: number | null }} d
  */
 export function vintagesOption(d) {
-  const { fmt, axes } = timeAxes(d.timezone, d.units);
-  const name = `Forecast for ${fmt.full(d.hourMs)}`;
   /** @type {Point[]} */
   const data = d.runs.map((r) => [r.createdAt, r.value]);
+  const { fmt, axes } = timeAxes(d.timezone, d.units, [...instantsOf(data), d.hourMs]);
+  const name = `Forecast for ${fmt.full(d.hourMs)}`;
   const markLine =
     d.actual === null
       ? undefined
@@ -201,8 +219,17 @@ export function vintagesOption(d) {
         };
   return {
     ...axes,
+    grid: { ...axes.grid, bottom: 56 },
+    xAxis: {
+      ...axes.xAxis,
+      name: `Run made at (${d.timezone}, local time)`,
+      nameLocation: 'middle',
+      nameGap: 38,
+      // The hour itself ends the axis: the runs lead up to it.
+      max: d.hourMs,
+    },
     tooltip: axisTooltip((ms) => `run of ${fmt.full(ms)}`, d.units),
-    series: [line(name, data, COLORS.vintage, { showSymbol: true, symbolSize: 6, markLine })],
+    series: [line(name, data, COLORS.vintage, { showSymbol: true, symbolSize: 4, markLine })],
   };
 }
 

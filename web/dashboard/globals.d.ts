@@ -2,5 +2,6 @@
 declare global {
   const echarts: typeof import('echarts');
   const L: typeof import('leaflet');
+  const topojson: typeof import('topojson-client');
 }
 export {};

@@ -17,11 +17,9 @@ import {
   listRegions,
   overviewData,
 } from './sources.js';
-import { isoHour, runTimesFor } from './stats.js';
+import { hoursOfLocalDay, isoHour, wallClock } from './stats.js';
 
 const HOUR_MS = 3_600_000;
-/** Runs asked about for one hour: every 6 hours (the optimized model runs hourly). */
-const VINTAGE_STEP_HOURS = 6;
 const KEY_ITEM = 'gridcast.apiKey';
 
 /**
@@ -69,7 +67,8 @@ const ui = {
   ensembleMetric: /** @type {HTMLSelectElement} */ ($('#ensemble-metric')),
   vintages: /** @type {HTMLElement} */ ($('#vintages')),
   vintagesMetric: /** @type {HTMLSelectElement} */ ($('#vintages-metric')),
-  vintagesHour: /** @type {HTMLInputElement} */ ($('#vintages-hour')),
+  vintagesDay: /** @type {HTMLInputElement} */ ($('#vintages-day')),
+  vintagesHour: /** @type {HTMLSelectElement} */ ($('#vintages-hour')),
   vintagesDays: /** @type {HTMLSelectElement} */ ($('#vintages-days')),
   vintagesGo: /** @type {HTMLButtonElement} */ ($('#vintages-go')),
   cells: /** @type {HTMLElement} */ ($('#cells')),
@@ -188,11 +187,37 @@ function loadEnsemble() {
   );
 }
 
-/** The hour typed in (a datetime-local read as UTC), or null. */
+/**
+ * Fills the hour menu with the hours of the chosen local day (23 or 25 when the clocks change),
+ * labelled in the ISO's local time; the values are the UTC hours the API takes.
+ * @param {number} [preferredMs] the hour to select
+ */
+function fillVintageHours(preferredMs) {
+  const hours = ui.vintagesDay.value ? hoursOfLocalDay(ui.vintagesDay.value, timezone) : [];
+  const fmt = timeFormat(timezone);
+  const previous = ui.vintagesHour.selectedIndex;
+  fillSelect(
+    ui.vintagesHour,
+    hours.map((ms) => ({ value: isoHour(ms), label: fmt.clock(ms) })),
+    preferredMs === undefined ? undefined : isoHour(preferredMs),
+  );
+  // Another day: keep the position in the day (13:00 stays 13:00) unless an hour was asked for.
+  if (preferredMs === undefined && previous >= 0 && previous < hours.length) ui.vintagesHour.selectedIndex = previous;
+}
+
+/** The chosen hour (epoch ms), or null before a day is chosen. */
 function chosenHour() {
-  const value = ui.vintagesHour.value; // YYYY-MM-DDTHH:MM, or with :SS
-  const ms = Date.parse(`${value}${value.length === 16 ? ':00' : ''}Z`);
-  return Number.isFinite(ms) ? Math.floor(ms / HOUR_MS) * HOUR_MS : null;
+  const ms = Date.parse(ui.vintagesHour.value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * Shows one hour in the day and hour controls.
+ * @param {number} ms
+ */
+function showVintageHour(ms) {
+  ui.vintagesDay.value = wallClock(ms, timezone).date;
+  fillVintageHours(ms);
 }
 
 function loadVintages() {
@@ -202,14 +227,14 @@ function loadVintages() {
       const iso = ui.iso.value;
       const metric = ui.vintagesMetric.value;
       const id = ui.region.value;
-      const latest = await latestRunTime(api, iso, metric, id);
       // By default: the same hour tomorrow, seen by the runs of the days before.
-      if (chosenHour() === null) ui.vintagesHour.value = isoHour(latest + 24 * HOUR_MS).slice(0, 16);
+      if (chosenHour() === null) showVintageHour((await latestRunTime(api, iso, metric, id)) + 24 * HOUR_MS);
       const hourMs = /** @type {number} */ (chosenHour());
-      const runTimes = runTimesFor(hourMs, latest, Number(ui.vintagesDays.value), VINTAGE_STEP_HOURS);
+      const days = Number(ui.vintagesDays.value);
       const [runs, actual] = await Promise.all([
-        forecastVintages(api, { iso, metric, id, hourMs, runTimes }),
-        hourMs + HOUR_MS <= latest ? actualAt(api, iso, metric, id, hourMs) : Promise.resolve(null),
+        forecastVintages(api, { iso, metric, id, hourMs, days }),
+        // null (a 422 from the API) until the hour's actual is published.
+        actualAt(api, iso, metric, id, hourMs),
       ]);
       if (!isCurrent()) return '';
       const units = metric === 'poptemp' ? '°C' : 'MW';
@@ -220,17 +245,29 @@ function loadVintages() {
   );
 }
 
-/** Colours the map for the hour on the slider (no request: the whole run is loaded). */
+/**
+ * Colours the map for the hour on the slider (no request: the whole run is loaded). The scale
+ * runs to the largest cell of that hour, so each hour uses every colour (solar at night would
+ * otherwise be one colour, and a calm hour's wind too); the legend shows that hour's maximum.
+ */
 function colourCells() {
   if (!cellData) return;
   const data = cellData;
   const h = Number(ui.cellsHour.value);
   let max = 0;
-  for (const values of data.byCell.values()) for (const v of values) if (v !== null && v > max) max = v;
-  cellMap.colour((id) => data.byCell.get(id)?.[h] ?? null, {
+  for (const values of data.byCell.values()) if ((values[h] ?? 0) > max) max = /** @type {number} */ (values[h]);
+  const metric = ui.cellsMetric.value;
+  const plants = data.plants;
+  const mw = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  cellMap.colour((id) => (plants && !plants.has(id) ? undefined : data.byCell.get(id)?.[h]), {
     max,
     units: data.units,
-    label: `${ui.cellsMetric.value}, ${data.units} (square-root scale)`,
+    label: `${metric}, ${data.units} (square-root scale, this hour)`,
+    absent: `no ${metric} plants in this cell`,
+    noteOf: (id) => {
+      const inCell = plants?.get(id);
+      return inCell ? ` (${inCell.count} plant${inCell.count === 1 ? '' : 's'}, ${mw.format(inCell.capacityMw)} MW)` : '';
+    },
   });
   ui.cellsHourLabel.value = data.times[h] === undefined ? '' : timeFormat(data.timezone).full(data.times[h]);
 }
@@ -242,7 +279,8 @@ function loadCells() {
       const data = await cellMapData(api, ui.iso.value, ui.cellsMetric.value, Number(ui.cellsResolution.value));
       if (!isCurrent()) return '';
       cellData = data;
-      cellMap.setCells(data.cells);
+      await cellMap.setCells(data.cells);
+      if (!isCurrent()) return '';
       ui.cellsHour.max = String(Math.max(0, data.times.length - 1));
       if (Number(ui.cellsHour.value) > data.times.length - 1) ui.cellsHour.value = '0';
       colourCells();
@@ -288,6 +326,7 @@ async function loadIso() {
     return;
   }
   setStatus(ui.status, `${ui.iso.value.toUpperCase()}: times in ${timezone}.`, '');
+  $('#vintages-hour-label').textContent = `Hour (${timezone})`;
   await Promise.all([loadRegionPanels(), loadCells()]);
 }
 
@@ -329,7 +368,8 @@ async function start() {
     setStatus(ui.status, 'Key forgotten: it is no longer stored in this browser.', 'info');
   });
   ui.iso.addEventListener('change', () => {
-    ui.vintagesHour.value = '';
+    ui.vintagesDay.value = '';
+    fillVintageHours();
     void loadIso();
   });
   ui.region.addEventListener('change', () => void loadRegionPanels());
@@ -348,6 +388,7 @@ async function start() {
   );
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
   ui.vintagesMetric.addEventListener('change', () => void loadVintages());
+  ui.vintagesDay.addEventListener('change', () => fillVintageHours());
   ui.vintagesGo.addEventListener('click', () => void loadVintages());
   ui.cellsMetric.addEventListener('change', () => void loadCells());
   ui.cellsResolution.addEventListener('change', () => void loadCells());

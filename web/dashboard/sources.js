@@ -4,13 +4,14 @@
  * one function, so a panel can move to a better endpoint by changing only its source.
  */
 import { ApiError } from './api.js';
-import { columnPoints, isoHour, mapLimit, memberBands } from './stats.js';
+import { columnPoints, isoHour, memberBands, plantsPerCell } from './stats.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./api.js').Timeseries} Timeseries */
 /** @typedef {import('./stats.js').Point} Point */
 /** @typedef {{ kind: 'region', metric: string, id: string } | { kind: 'price', type: string, id: string }} OverviewTarget */
 
+const HOUR_MS = 3_600_000;
 /** How much of the latest run the overview shows. */
 const LATEST_HOURS = 7 * 24;
 
@@ -122,23 +123,19 @@ export async function latestRunTime(api, iso, metric, id) {
 }
 
 /**
- * What successive runs forecast for one valid hour: one `forecast?forecasted_by=` request per
- * run time (each answers with the latest run at or before it). This is the one function to
- * replace when the service offers the vintages of an hour in a single request.
+ * What successive runs forecast for one valid hour, from one `/vintages` request (its rows are
+ * the runs, oldest first; its one column is the hour): the runs made in the `days` before it.
  * @param {Api} api
- * @param {{ iso: string, metric: string, id: string, hourMs: number, runTimes: number[] }} q
+ * @param {{ iso: string, metric: string, id: string, hourMs: number, days: number }} q
  * @returns {Promise<{ createdAt: number, value: number | null }[]>}
  */
-export async function forecastVintages(api, { iso, metric, id, hourMs, runTimes }) {
-  const hour = isoHour(hourMs);
-  const runs = await mapLimit(runTimes, 4, async (t) => {
-    /** @type {Timeseries} */
-    const ts = await api.get(`/region/${iso}/${metric}/forecast`, { id, forecasted_by: isoHour(t) });
-    const i = ts.time_utc.indexOf(hour);
-    return { createdAt: Date.parse(/** @type {string} */ (ts.created_at)), value: i >= 0 ? (ts.values[0][i] ?? null) : null };
-  });
-  // Several run times can name the same run (a model that runs less often than asked).
-  return runs.filter((r, i) => i === 0 || r.createdAt !== runs[i - 1].createdAt);
+export async function forecastVintages(api, { iso, metric, id, hourMs, days }) {
+  /** @type {Timeseries} */
+  const ts = await api.get(`/region/${iso}/${metric}/vintages`, { id, valid_time: isoHour(hourMs) });
+  const since = hourMs - days * 24 * HOUR_MS;
+  return ts.time_utc
+    .map((t, i) => ({ createdAt: Date.parse(t), value: ts.values[0]?.[i] ?? null }))
+    .filter((run) => run.createdAt >= since);
 }
 
 /**
@@ -162,19 +159,30 @@ export async function actualAt(api, iso, metric, id, hourMs) {
 }
 
 /**
- * The ISO's H3 cells at a resolution (with their GeoJSON) and the latest forecast for each.
+ * The ISO's H3 cells at a resolution (with their GeoJSON), the latest forecast for each, and for
+ * wind and solar the plants in each cell (the forecast has a series for every cell, 0 MW where
+ * there is no plant: the plant list tells the two apart).
  * @param {Api} api
  * @param {string} iso
  * @param {string} metric
  * @param {number} resolution
  */
 export async function cellMapData(api, iso, metric, resolution) {
-  /** @type {[{ id: string, geojson: any }[], Timeseries]} */
-  const [cells, ts] = await Promise.all([
+  /** @type {[import('./cellmap.js').CellRecord[], Timeseries, { latitude: number, longitude: number, capacity_mw: number }[] | null]} */
+  const [cells, ts, plants] = await Promise.all([
     api.get(`/cells/${iso}/${metric}/list`, { resolution }),
     api.get(`/cells/${iso}/${metric}/forecast`, { resolution }),
+    metric === 'wind' || metric === 'solar' ? api.get(`/plant/${iso}/${metric}/list`) : Promise.resolve(null),
   ]);
   /** @type {Map<string, (number | null)[]>} */
   const byCell = new Map(ts.columns.map((c, i) => [c[0], ts.values[i]]));
-  return { cells, byCell, times: ts.time_utc.map((t) => Date.parse(t)), units: ts.units, timezone: ts.timezone, createdAt: ts.created_at };
+  return {
+    cells,
+    byCell,
+    plants: plants && plantsPerCell(cells, plants),
+    times: ts.time_utc.map((t) => Date.parse(t)),
+    units: ts.units,
+    timezone: ts.timezone,
+    createdAt: ts.created_at,
+  };
 }

@@ -51,23 +51,59 @@ export function memberBands(members) {
   return bands;
 }
 
+/** @type {Map<string, Intl.DateTimeFormat>} */
+const wallFormats = new Map();
+
 /**
- * The run times to ask about for one valid hour: every `stepHours` from `days` before it up to
- * the hour itself or `latestRun`, whichever is earlier (a run made later does not forecast it).
- * @param {number} hourMs the valid hour
- * @param {number} latestRunMs
- * @param {number} days
- * @param {number} stepHours
- * @returns {number[]} ascending epoch ms
+ * The wall clock of an instant in a time zone: its local date (`YYYY-MM-DD`), hour (0–23) and minute.
+ * @param {number} ms
+ * @param {string} timezone IANA name
  */
-export function runTimesFor(hourMs, latestRunMs, days, stepHours) {
-  const last = Math.min(hourMs, latestRunMs);
-  const step = stepHours * HOUR_MS;
-  const first = Math.ceil((hourMs - days * 24 * HOUR_MS) / step) * step;
+export function wallClock(ms, timezone) {
+  let format = wallFormats.get(timezone);
+  if (!format) {
+    const fields = /** @type {const} */ ({ year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', ...fields });
+    wallFormats.set(timezone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
+  return { date: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour), minute: Number(p.minute) };
+}
+
+/**
+ * The instants (epoch ms) of every hour of a local day, in order: 24, or 23 and 25 on the days
+ * the clocks change.
+ * @param {string} date `YYYY-MM-DD`
+ * @param {string} timezone
+ */
+export function hoursOfLocalDay(date, timezone) {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  /** @type {number[]} */
   const out = [];
-  for (let t = first; t <= last; t += step) out.push(t);
-  if (out.length === 0 || out[out.length - 1] !== last) out.push(last);
+  // Every UTC offset lies within ±14 h, so the local day is inside this two-day span.
+  for (let ms = utcMidnight - 14 * HOUR_MS; ms < utcMidnight + 38 * HOUR_MS; ms += HOUR_MS) {
+    if (wallClock(ms, timezone).date === date) out.push(ms);
+  }
   return out;
+}
+
+/**
+ * Axis ticks at local midnight between two instants, every `step` days so that there are at most
+ * `maxTicks` of them (ECharts itself places time ticks only in UTC or the browser's zone).
+ * @param {number} startMs
+ * @param {number} endMs
+ * @param {string} timezone
+ * @param {number} [maxTicks]
+ */
+export function localMidnights(startMs, endMs, timezone, maxTicks = 8) {
+  /** @type {number[]} */
+  const midnights = [];
+  for (let ms = Math.ceil(startMs / HOUR_MS) * HOUR_MS; ms <= endMs; ms += HOUR_MS) {
+    const wall = wallClock(ms, timezone);
+    if (wall.hour === 0 && wall.minute === 0) midnights.push(ms);
+  }
+  const step = Math.max(1, Math.ceil(midnights.length / maxTicks));
+  return midnights.filter((_, i) => i % step === 0);
 }
 
 /**
@@ -76,6 +112,63 @@ export function runTimesFor(hourMs, latestRunMs, days, stepHours) {
  */
 export function isoHour(ms) {
   return new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, ':00Z');
+}
+
+/**
+ * The polygons of a GeoJSON Polygon or MultiPolygon.
+ * @param {any} geometry
+ * @returns {number[][][][]}
+ */
+export const polygonsOf = (geometry) =>
+  geometry?.type === 'Polygon' ? [geometry.coordinates] : geometry?.type === 'MultiPolygon' ? geometry.coordinates : [];
+
+/**
+ * Whether [lon, lat] lies in a polygon (outer ring minus holes), by ray casting.
+ * @param {number[][][]} rings
+ * @param {number} x
+ * @param {number} y
+ */
+export function inPolygon(rings, x, y) {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i];
+      const [xj, yj] = ring[j];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+/**
+ * The plants in each cell (by point in polygon: the cells are clipped to the ISO, so a plant
+ * lies in one of them): how many and their capacity. A cell without plants is not in the map.
+ * @param {{ id: string, geojson: any }[]} cells
+ * @param {{ latitude: number, longitude: number, capacity_mw: number }[]} plants
+ * @returns {Map<string, { count: number, capacityMw: number }>}
+ */
+export function plantsPerCell(cells, plants) {
+  const shapes = cells.map((cell) => {
+    const polygons = polygonsOf(cell.geojson);
+    const points = polygons.flat(2);
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    return { id: cell.id, polygons, bbox: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
+  });
+  /** @type {Map<string, { count: number, capacityMw: number }>} */
+  const out = new Map();
+  for (const plant of plants) {
+    const [x, y] = [plant.longitude, plant.latitude];
+    const cell = shapes.find(
+      (c) => x >= c.bbox[0] && x <= c.bbox[2] && y >= c.bbox[1] && y <= c.bbox[3] && c.polygons.some((p) => inPolygon(p, x, y)),
+    );
+    if (!cell) continue;
+    const sum = out.get(cell.id) ?? { count: 0, capacityMw: 0 };
+    sum.count += 1;
+    sum.capacityMw += plant.capacity_mw;
+    out.set(cell.id, sum);
+  }
+  return out;
 }
 
 /** Colour stops of a perceptually even sequential scale (viridis), light values bright. */
@@ -102,26 +195,4 @@ export function scaleColor(t) {
 /** CSS gradient of the scale, for the map's legend. */
 export function scaleGradient() {
   return `linear-gradient(to right, ${SCALE.map((c, i) => `rgb(${c.join(', ')}) ${(i / (SCALE.length - 1)) * 100}%`).join(', ')})`;
-}
-
-/**
- * Runs `fn` over `items` with at most `limit` calls at once, keeping the order of results.
- * @template T, R
- * @param {readonly T[]} items
- * @param {number} limit
- * @param {(item: T) => Promise<R>} fn
- * @returns {Promise<R[]>}
- */
-export async function mapLimit(items, limit, fn) {
-  /** @type {R[]} */
-  const out = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

@@ -7,6 +7,7 @@
  *
  * `json` is the public service's TimeseriesResponse / record list, byte for byte as before.
  */
+import { createHash } from 'node:crypto';
 import type { Frame } from '../../query/frame.ts';
 import { formatUtcInstant } from '../../time/hours.ts';
 import { AGGREGATIONS, RESAMPLE_PERIODS, resampleFrame, timeZoneOf, type Aggregation, type ResamplePeriod } from '../../query/resample.ts';
@@ -212,13 +213,37 @@ export interface Output {
   headers: Record<string, string>;
 }
 
-/** A download name from the route's path with its path parameters filled in, e.g. `region_ercot_wind_forecast.csv`. */
+/** Longest download name, extension included: well within every file system's 255 bytes. */
+const MAX_FILE_NAME = 200;
+
+/** A parameter's value as it goes into a file name: dates as written, instants in UTC, the rest as given. */
+function fileNameValue(value: ParamValue): string {
+  if (typeof value !== 'object') return String(value);
+  if ('iso' in value) return value.iso;
+  if (value.dateOnly) return `${value.year}-${String(value.month).padStart(2, '0')}-${String(value.day).padStart(2, '0')}`;
+  return formatUtcInstant(value.epochMs).replace(/:/g, '');
+}
+
+/**
+ * The download name: the route's path with its path parameters filled in, then every query
+ * parameter that differs from its default as `name-value`, in declaration order (`format` is the
+ * extension), e.g. `region_ercot_demand_continuous_start-2026-01-01_end-2026-02-01.csv`. So two
+ * requests for different data get different names and the same request always the same one.
+ * Anything but letters, digits, `_`, `.` and `-` becomes `-`; a name over MAX_FILE_NAME keeps
+ * its beginning and ends with a hash of the whole, so it stays distinct.
+ */
 function fileName(def: RouteDef, params: Record<string, ParamValue>, extension: string): string {
-  const stem = def.path
-    .replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))
-    .replace(/^\//, '')
-    .replace(/\//g, '_');
-  return `${stem.replace(/[^\w.-]/g, '_')}.${extension}`;
+  const safe = (text: string) => text.replace(/[^\w.-]+/g, '-');
+  const path = def.path.replace(/\{(\w+)\}/g, (_, name: string) => safe(String(params[name]))).replace(/^\//, '');
+  const query = def.params
+    .filter((spec) => spec.in === 'query' && spec !== FORMAT_PARAM)
+    .filter((spec) => params[spec.name] !== undefined && params[spec.name] !== ('default' in spec ? spec.default : undefined))
+    .map((spec) => `${spec.name}-${safe(fileNameValue(params[spec.name]))}`);
+  const stem = [...path.split('/').map(safe), ...query].join('_');
+  const room = MAX_FILE_NAME - extension.length - 1;
+  if (stem.length <= room) return `${stem}.${extension}`;
+  const digest = createHash('sha256').update(stem).digest('hex').slice(0, 12);
+  return `${stem.slice(0, room - digest.length - 1)}-${digest}.${extension}`;
 }
 
 const writerNamed = (name: string) => OUTPUT_WRITERS.find((w) => w.name === name) ?? JSON_WRITER;

@@ -5,13 +5,15 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import { modelSchedule, type RunSchedule } from '../sources/schedule.ts';
+import { HOUR_MS } from '../time/hours.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
 import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
 import type { Frame } from './frame.ts';
-import { actualRows, lastActualHour, runAsOf, singleRunRows } from './runs.ts';
+import { actualRows, lastActualHour } from './runs.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
 
 /** Forecast history begins with this local day in every ISO. */
@@ -28,6 +30,52 @@ export interface SeriesGroup<T> {
   label(target: T): string[];
   /** Values of each target over `rows`; `model` null means truth. */
   source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
+}
+
+/**
+ * The forecasts a request is served from — a synthetic model or a stored source (src/sources) —
+ * as the request kinds see them: runs and their values, nothing about where they come from.
+ */
+export interface Forecasts<T> {
+  /** The `model` of the response. */
+  name: string;
+  runs: RunSchedule;
+  /** Values of each target over `rows` (each row's run is `rows.created`; NaN where a run has no value). */
+  values(rows: StitchedRows): (target: T) => Float64Array;
+  /** First local day of continuous series. */
+  historyStart: CivilDate;
+  /** Runs issued before this epoch hour are not served. */
+  firstRunHour: number;
+  /** The last valid hour any run holds (a stored source's data ends there; a model's never does). */
+  lastValidHour?: number;
+  /** Why a `forecasted_by` has no run (where the runs begin). */
+  noRunMessage: string;
+  /** How often a stored run was replaced (none for a model's). */
+  revisions?(created: number): number;
+}
+
+/** A synthetic model's forecasts of a group. */
+export function modelForecasts<T>(group: SeriesGroup<T>, name: ForecastModelName): Forecasts<T> {
+  const model = FORECAST_MODELS[name];
+  return {
+    name,
+    runs: modelSchedule(model),
+    values: (rows) => group.source(rows, model),
+    historyStart: FORECAST_HISTORY_START,
+    firstRunHour: localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1)),
+    noRunMessage: 'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
+  };
+}
+
+/** Every valid hour of the run issued at `created`. */
+export function runRows(runs: RunSchedule, created: number): StitchedRows {
+  const { first, end } = runs.span(created);
+  const rows: StitchedRows = { valid: [], created: [] };
+  for (let h = first; h < end; h++) {
+    rows.valid.push(h);
+    rows.created.push(created);
+  }
+  return rows;
 }
 
 function frameOf<T>(
@@ -75,11 +123,12 @@ export function continuousFrame<T>(
   p: ContinuousParams,
   historyStart = FORECAST_HISTORY_START,
   kind = 'continuous forecasts',
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): Frame {
   const tz = group.timezone;
-  const model = FORECAST_MODELS[p.model];
-  const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
-  const lastHour = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
+  const stitch: StitchOptions = { timezone: tz, runs: forecasts.runs, latestHour: p.latestHour, daysAhead: p.daysAhead };
+  const stitchable = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
+  const lastHour = Math.min(stitchable, forecasts.lastValidHour ?? stitchable);
   const window = resolveWindow(p.start, p.end, tz, { lastHour, days: DEFAULT_WINDOW_DAYS });
   const firstHour = localDayStartHour(tz, historyStart);
   const rows = stitchRows(stitch, window, firstHour, p.nowMs);
@@ -100,7 +149,7 @@ export function continuousFrame<T>(
     p.nowMs,
   );
   const offset = fullDays.valid.indexOf(rows.valid[0]);
-  return frameOf(group, p.model, null, rows.valid, group.source(fullDays, model), offset);
+  return frameOf(group, forecasts.name, null, rows.valid, forecasts.values(fullDays), offset);
 }
 
 /** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
@@ -108,22 +157,19 @@ export function backcastFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInst
   return continuousFrame(group, { ...p, model: 'optimized', latestHour: 10, daysAhead: 1 }, ACTUAL_HISTORY_START, 'day-ahead backcasts');
 }
 
-/** One run: the latest created at or before `forecasted_by` (default now). */
+/** One run: the latest created at or before `forecasted_by` (default now; never after now). */
 export function forecastFrame<T>(
   group: SeriesGroup<T>,
   p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number },
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): Frame {
-  const model = FORECAST_MODELS[p.model];
-  const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
-  if (created < localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1))) {
-    throw queryValueError(
-      'forecasted_by',
-      p.forecastedBy?.raw ?? null,
-      'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
-    );
+  const asOf = Math.min(p.forecastedBy?.epochMs ?? p.nowMs, p.nowMs);
+  const created = forecasts.runs.latestAtOrBefore(asOf / HOUR_MS);
+  if (!(created >= forecasts.firstRunHour)) {
+    throw queryValueError('forecasted_by', p.forecastedBy?.raw ?? null, forecasts.noRunMessage);
   }
-  const rows = singleRunRows(model, created);
-  return frameOf(group, p.model, created, rows.valid, group.source(rows, model));
+  const rows = runRows(forecasts.runs, created);
+  return frameOf(group, forecasts.name, created, rows.valid, forecasts.values(rows));
 }
 
 /** Truth over the window, for hours already published; from 2023-01-01. */

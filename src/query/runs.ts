@@ -1,6 +1,6 @@
 /**
  * Rows of the other request kinds, next to continuous stitching (continuous.ts):
- * - a single run (`forecast`): the latest run created at or before `forecasted_by`
+ * - a single run (`forecast`, kinds.ts): the latest run created at or before `forecasted_by`
  *   (default: now; never after now — later runs do not exist yet), all its valid hours;
  * - actuals: truth for hours that have passed, after a short publication lag.
  */
@@ -28,16 +28,6 @@ export function runAsOf(model: ForecastModel, forecastedByMs: number | undefined
 export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
   if (model) for (let i = 0; i < out.length; i++) if (beyondHorizon(model, rows.valid[i], rows.created[i])) out[i] = Number.NaN;
   return out;
-}
-
-/** Every valid hour of the run created at `created`. */
-export function singleRunRows(model: ForecastModel, created: number): StitchedRows {
-  const rows: StitchedRows = { valid: [], created: [] };
-  for (let h = created; h < created + model.horizonHours; h++) {
-    rows.valid.push(h);
-    rows.created.push(created);
-  }
-  return rows;
 }
 
 /** Truth rows over a window, cut at `firstHour` (history start) and at the last published hour. */

@@ -1,0 +1,397 @@
+/**
+ * Ingested sources in the database (migration 4): forecast runs packed one row per run and
+ * series, actuals one row per value and revision. Plain SQL, the same on PGlite and PostgreSQL.
+ *
+ * Writing is one transaction per ingest: a file is stored whole or not at all. Reading answers
+ * the questions of a stored source (src/sources/stored.ts): which runs exist, their values,
+ * actuals as known at an instant.
+ */
+import type { Sql } from './sql.ts';
+
+/** What a series is: a target of a group in an ISO, for one metric. */
+export interface SeriesKey {
+  group: string;
+  iso: string;
+  metric: string;
+}
+
+/** A forecast run of one target: values of consecutive valid hours from `first` (epoch hour). */
+export interface RunInput {
+  target: string;
+  issuedMs: number;
+  first: number;
+  values: Float64Array;
+}
+
+/** One actual value of a target as published at `publishedMs`. */
+export interface ActualInput {
+  target: string;
+  validHour: number;
+  publishedMs: number;
+  value: number;
+}
+
+export interface IngestInput extends SeriesKey {
+  source: string;
+  runs: RunInput[];
+  actuals: ActualInput[];
+  /** Replace runs (and actual revisions) that exist with other values, instead of refusing. */
+  replace: boolean;
+  /** A line for the ingest log (the file's name). */
+  origin: string;
+}
+
+export interface IngestOutcome {
+  runsAdded: number;
+  runsReplaced: number;
+  runsUnchanged: number;
+  actualsAdded: number;
+  actualsReplaced: number;
+  actualsUnchanged: number;
+}
+
+/** Runs (or actuals) that exist with other values; nothing was stored. */
+export class IngestConflictError extends Error {
+  constructor(readonly conflicts: string[]) {
+    super(`${conflicts.length} run(s) or actual(s) already stored with other values`);
+  }
+}
+
+export interface StoredRunRow {
+  seriesId: number;
+  target: string;
+  /** Issue time, epoch hours (fractional within an hour). */
+  issued: number;
+  first: number;
+  length: number;
+  revisions: number;
+}
+
+export interface SourceSummary {
+  name: string;
+  created_at: string;
+  series: { group: string; iso: string; metric: string; targets: number }[];
+  runs: number;
+  forecast_values: number;
+  actuals: number;
+  latest_run: string | null;
+  latest_actual: string | null;
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+/** Rows per INSERT statement (a handful of parameters each, well under PostgreSQL's 65535). */
+const INSERT_ROWS = 1000;
+/** Conflicts listed in an error (the rest are counted). */
+export const MAX_LISTED = 20;
+
+/** The values as stored: float64 little-endian. */
+export function packValues(values: Float64Array): Uint8Array {
+  const bytes = new Uint8Array(values.length * 8);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i], true);
+  return bytes;
+}
+
+export function unpackValues(bytes: Uint8Array): Float64Array {
+  const out = new Float64Array(bytes.byteLength / 8);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);
+  return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
+
+/** Bytes as the driver returns them (PGlite: Uint8Array; node-postgres: Buffer). */
+function bytesOf(v: unknown): Uint8Array {
+  return v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
+}
+
+/**
+ * Multi-row INSERTs of `rows`, INSERT_ROWS at a time; `columns` gives each column's placeholder,
+ * `$` standing for its parameter (e.g. `to_timestamp($::float8)`).
+ */
+async function insertRows(tx: Sql, head: string, columns: string[], rows: unknown[][], tail = ''): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+    const chunk = rows.slice(i, i + INSERT_ROWS);
+    const params: unknown[] = [];
+    const tuples = chunk.map((row) => {
+      const ph = columns.map((template, c) => {
+        params.push(row[c]);
+        return template.replace('$', `$${params.length}`);
+      });
+      return `(${ph.join(',')})`;
+    });
+    await tx.query(`${head} VALUES ${tuples.join(',')} ${tail}`, params);
+  }
+}
+
+export class SourceStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** Stores a parsed file in one transaction: all of it, or (on a conflict or any failure) nothing. */
+  async ingest(input: IngestInput): Promise<IngestOutcome> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [input.source]);
+      const targets = [...new Set([...input.runs.map((r) => r.target), ...input.actuals.map((a) => a.target)])];
+      const ids = await this.seriesIds(tx, input, targets);
+      const outcome: IngestOutcome = {
+        runsAdded: 0,
+        runsReplaced: 0,
+        runsUnchanged: 0,
+        actualsAdded: 0,
+        actualsReplaced: 0,
+        actualsUnchanged: 0,
+      };
+      const conflicts: string[] = [];
+      await this.writeRuns(tx, input, ids, outcome, conflicts);
+      await this.writeActuals(tx, input, ids, outcome, conflicts);
+      if (conflicts.length > 0) throw new IngestConflictError(conflicts);
+      const changed = outcome.runsAdded + outcome.runsReplaced + outcome.actualsAdded + outcome.actualsReplaced;
+      if (changed > 0) {
+        await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
+          input.source,
+          `${input.origin}: ${input.group} ${input.iso} ${input.metric}: runs +${outcome.runsAdded} replaced ${outcome.runsReplaced} ` +
+            `unchanged ${outcome.runsUnchanged}; actuals +${outcome.actualsAdded} replaced ${outcome.actualsReplaced} ` +
+            `unchanged ${outcome.actualsUnchanged}`,
+        ]);
+      }
+      return outcome;
+    });
+  }
+
+  private async seriesIds(tx: Sql, key: SeriesKey & { source: string }, targets: string[]): Promise<Map<string, number>> {
+    if (targets.length > 0) {
+      await insertRows(
+        tx,
+        'INSERT INTO source_series (source, grp, iso, metric, target)',
+        ['$', '$', '$', '$', '$'],
+        targets.map((t) => [key.source, key.group, key.iso, key.metric, t]),
+        'ON CONFLICT (source, grp, iso, metric, target) DO NOTHING',
+      );
+    }
+    const rows = await tx.query<{ id: number; target: string }>(
+      'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4',
+      [key.source, key.group, key.iso, key.metric],
+    );
+    return new Map(rows.map((r) => [r.target, r.id]));
+  }
+
+  private async writeRuns(tx: Sql, input: IngestInput, ids: Map<string, number>, outcome: IngestOutcome, conflicts: string[]) {
+    if (input.runs.length === 0) return;
+    const seriesIds = [...new Set(input.runs.map((r) => ids.get(r.target)!))];
+    const minMs = Math.min(...input.runs.map((r) => r.issuedMs));
+    const maxMs = Math.max(...input.runs.map((r) => r.issuedMs));
+    const existing = new Map<string, { first: number; vals: Uint8Array }>();
+    const rows = await tx.query<{ series_id: number; issued_ms: number; first_hour: number; vals: unknown }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, vals FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
+      [seriesIds, minMs, maxMs],
+    );
+    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, vals: bytesOf(r.vals) });
+    const inserts: unknown[][] = [];
+    for (const run of input.runs) {
+      const id = ids.get(run.target)!;
+      const packed = packValues(run.values);
+      const old = existing.get(`${id}@${run.issuedMs}`);
+      if (!old) {
+        inserts.push([id, run.issuedMs / 1000, run.first, packed]);
+        outcome.runsAdded++;
+      } else if (old.first === run.first && sameBytes(old.vals, packed)) {
+        outcome.runsUnchanged++;
+      } else if (input.replace) {
+        await tx.query(
+          `UPDATE source_runs SET first_hour = $3, vals = $4, revisions = revisions + 1, ingested_at = now()
+            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8)`,
+          [id, run.issuedMs / 1000, run.first, packed],
+        );
+        outcome.runsReplaced++;
+      } else {
+        conflicts.push(`run of ${run.target} issued ${iso(run.issuedMs)} is stored with other values (use --replace)`);
+      }
+    }
+    await insertRows(
+      tx,
+      'INSERT INTO source_runs (series_id, issued_at, first_hour, vals)',
+      ['$', 'to_timestamp($::float8)', '$', '$'],
+      inserts,
+    );
+  }
+
+  private async writeActuals(tx: Sql, input: IngestInput, ids: Map<string, number>, outcome: IngestOutcome, conflicts: string[]) {
+    if (input.actuals.length === 0) return;
+    const seriesIds = [...new Set(input.actuals.map((a) => ids.get(a.target)!))];
+    const hours = input.actuals.map((a) => a.validHour);
+    const rows = await tx.query<{ series_id: number; valid_hour: number; published_ms: number; value: number }>(
+      `SELECT series_id, valid_hour, extract(epoch FROM published_at)::float8 * 1000 AS published_ms, value FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3`,
+      [seriesIds, Math.min(...hours), Math.max(...hours)],
+    );
+    const existing = new Map(rows.map((r) => [`${r.series_id}@${r.valid_hour}@${Math.round(r.published_ms)}`, r.value]));
+    const inserts: unknown[][] = [];
+    for (const a of input.actuals) {
+      const id = ids.get(a.target)!;
+      const old = existing.get(`${id}@${a.validHour}@${a.publishedMs}`);
+      if (old === undefined) {
+        inserts.push([id, a.validHour, a.publishedMs / 1000, a.value]);
+        outcome.actualsAdded++;
+      } else if (Object.is(old, a.value)) {
+        outcome.actualsUnchanged++;
+      } else if (input.replace) {
+        await tx.query(
+          'UPDATE source_actuals SET value = $4 WHERE series_id = $1 AND valid_hour = $2 AND published_at = to_timestamp($3::float8)',
+          [id, a.validHour, a.publishedMs / 1000, a.value],
+        );
+        outcome.actualsReplaced++;
+      } else {
+        conflicts.push(
+          `actual of ${a.target} at ${iso(a.validHour * HOUR_MS)} published ${iso(a.publishedMs)} is stored with another value ` +
+            '(a correction needs a later publish time, or use --replace)',
+        );
+      }
+    }
+    await insertRows(
+      tx,
+      'INSERT INTO source_actuals (series_id, valid_hour, published_at, value)',
+      ['$', '$', 'to_timestamp($::float8)', '$'],
+      inserts,
+    );
+  }
+
+  /** The names of the stored sources, sorted. */
+  async names(): Promise<string[]> {
+    return (await this.sql.query<{ name: string }>('SELECT name FROM sources ORDER BY name')).map((r) => r.name);
+  }
+
+  /** The (group, iso, metric) series kinds a source holds, for messages naming what exists. */
+  async kindsOf(source: string): Promise<SeriesKey[]> {
+    return this.sql.query<SeriesKey>('SELECT DISTINCT grp AS "group", iso, metric FROM source_series WHERE source = $1 ORDER BY 1, 2, 3', [
+      source,
+    ]);
+  }
+
+  /** The series of a source for (group, iso, metric): target id → series id. */
+  async series(source: string, key: SeriesKey): Promise<{ id: number; target: string }[]> {
+    return this.sql.query<{ id: number; target: string }>(
+      'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 ORDER BY target',
+      [source, key.group, key.iso, key.metric],
+    );
+  }
+
+  /** Runs of the given series issued at or before `nowMs`. */
+  async runs(seriesIds: number[], nowMs: number): Promise<StoredRunRow[]> {
+    const rows = await this.sql.query<{
+      series_id: number;
+      target: string;
+      issued_ms: number;
+      first_hour: number;
+      length: number;
+      revisions: number;
+    }>(
+      `SELECT r.series_id, s.target, extract(epoch FROM r.issued_at)::float8 * 1000 AS issued_ms, r.first_hour,
+              octet_length(r.vals) / 8 AS length, r.revisions
+         FROM source_runs r JOIN source_series s ON s.id = r.series_id
+        WHERE r.series_id = ANY($1::int[]) AND r.issued_at <= to_timestamp($2::float8 / 1000)
+        ORDER BY r.issued_at`,
+      [seriesIds, nowMs],
+    );
+    return rows.map((r) => ({
+      seriesId: r.series_id,
+      target: r.target,
+      issued: Math.round(r.issued_ms) / HOUR_MS,
+      first: r.first_hour,
+      length: Number(r.length),
+      revisions: r.revisions,
+    }));
+  }
+
+  /** The packed values of the given runs (series id, issue time in epoch hours). */
+  async runValues(seriesIds: number[], issued: number[]): Promise<{ seriesId: number; issued: number; vals: Uint8Array }[]> {
+    if (seriesIds.length === 0 || issued.length === 0) return [];
+    const rows = await this.sql.query<{ series_id: number; issued_ms: number; vals: unknown }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, vals FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at = ANY(SELECT to_timestamp(x / 1000) FROM unnest($2::float8[]) AS x)`,
+      [seriesIds, issued.map((h) => Math.round(h * HOUR_MS))],
+    );
+    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOf(r.vals) }));
+  }
+
+  /** For each series and valid hour in [fromHour, toHour], the value last published at or before `asOfMs`. */
+  async actuals(seriesIds: number[], fromHour: number, toHour: number, asOfMs: number) {
+    return this.sql.query<{ series_id: number; valid_hour: number; value: number }>(
+      `SELECT DISTINCT ON (series_id, valid_hour) series_id, valid_hour, value FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3 AND published_at <= to_timestamp($4::float8 / 1000)
+        ORDER BY series_id, valid_hour, published_at DESC`,
+      [seriesIds, fromHour, toHour, asOfMs],
+    );
+  }
+
+  /** The valid hours the actuals of the series span (as published by `asOfMs`), or null without any. */
+  async actualSpan(seriesIds: number[], asOfMs: number): Promise<{ first: number; last: number } | null> {
+    const [r] = await this.sql.query<{ first: number | null; last: number | null }>(
+      `SELECT min(valid_hour) AS first, max(valid_hour) AS last FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND published_at <= to_timestamp($2::float8 / 1000)`,
+      [seriesIds, asOfMs],
+    );
+    return r.first === null || r.last === null ? null : { first: r.first, last: r.last };
+  }
+
+  /** Every source with what it holds. */
+  async list(): Promise<SourceSummary[]> {
+    const sources = await this.sql.query<{ name: string; created_ms: number }>(
+      'SELECT name, extract(epoch FROM created_at)::float8 * 1000 AS created_ms FROM sources ORDER BY name',
+    );
+    const out: SourceSummary[] = [];
+    for (const s of sources) {
+      const series = await this.sql.query<{ group: string; iso: string; metric: string; targets: number }>(
+        `SELECT grp AS "group", iso, metric, count(*)::int AS targets FROM source_series WHERE source = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [s.name],
+      );
+      const [runs] = await this.sql.query<{
+        n: number;
+        v: number | null;
+        latest: number | null;
+        first: number | null;
+        last: number | null;
+      }>(
+        `SELECT count(*)::int AS n, sum(octet_length(vals) / 8)::float8 AS v, extract(epoch FROM max(issued_at))::float8 * 1000 AS latest,
+                min(first_hour) AS first, max(first_hour + octet_length(vals) / 8 - 1) AS last
+           FROM source_runs WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
+        [s.name],
+      );
+      const [acts] = await this.sql.query<{ n: number; first: number | null; last: number | null }>(
+        `SELECT count(*)::int AS n, min(valid_hour) AS first, max(valid_hour) AS last
+           FROM source_actuals WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
+        [s.name],
+      );
+      const firsts = [runs.first, acts.first].filter((x): x is number => x !== null);
+      const lasts = [runs.last, acts.last].filter((x): x is number => x !== null);
+      out.push({
+        name: s.name,
+        created_at: iso(s.created_ms),
+        series,
+        runs: runs.n,
+        forecast_values: runs.v ?? 0,
+        actuals: acts.n,
+        latest_run: runs.latest === null ? null : iso(runs.latest),
+        latest_actual: acts.last === null ? null : iso(acts.last * HOUR_MS),
+        first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
+        last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
+      });
+    }
+    return out;
+  }
+
+  /** Deletes a source and everything it holds, in one statement (atomic); false when there is none. */
+  async delete(name: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM sources WHERE name = $1 RETURNING name', [name]);
+    return rows.length > 0;
+  }
+}

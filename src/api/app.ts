@@ -32,6 +32,7 @@ import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './c
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
 import { chooseOutput, isPlainJson } from './writers/registry.ts';
+import { readsStoredSource, StoredSourceNames, undeclaredModel, withStoredModels } from './storedSources.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -77,9 +78,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workers: options.workers ?? defaultWorkers(),
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
+    sources: options.store.sources,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
   });
   const store = options.store;
+  const storedNames = new StoredSourceNames(store.sources);
   const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
@@ -218,7 +221,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The key's public id (never the secret) goes on the request's log line (lifecycle.ts).
     tracker.identify(state, key.id, def.path);
     void reply.headers(checkRateLimit(meter, rateLimits, key));
-    const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
+    // `model` may name a stored source as well as a synthetic model (storedSources.ts).
+    const named = undeclaredModel(def.params, query);
+    const stored = named !== undefined || query.source !== undefined ? await storedNames.get(named) : new Set<string>();
+    const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
@@ -236,12 +242,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const nowMs = options.clock.now();
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
-    const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
-    void reply.code(200).headers(output.headers).headers(fresh.headers);
-    if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
+    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
+    const storedData = readsStoredSource(values, stored);
+    void reply.code(200).headers(output.headers);
+    if (storedData) void reply.header('cache-control', 'private, no-cache');
+    else {
+      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
+      void reply.headers(fresh.headers);
+      if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
+    }
     // A small body served this minute is sent again as it was (responseCache.ts).
     const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
-    const cached = head ? undefined : responses.get(cacheKey);
+    const cached = head || storedData ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;
       return reply.send(cached.body);
@@ -261,7 +273,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (result.kind === 'head') return reply.send();
     const served = result.kind === 'records' ? result.count : result.values;
     if (!head) state.values = served;
-    if (Buffer.isBuffer(result.body)) responses.set(cacheKey, { body: result.body, values: served });
+    if (Buffer.isBuffer(result.body) && !storedData) responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
   }
 

@@ -7,6 +7,7 @@ import type { Frame } from '../query/frame.ts';
 import type { KeyInfo, Level } from '../store/keys.ts';
 import type { Clock } from '../time/clock.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
+import type { SourceReader } from '../sources/reader.ts';
 import type { ParamSpec, ParamValue } from './params.ts';
 
 export interface RouteContext {
@@ -18,6 +19,8 @@ export interface RouteContext {
   world: WeatherWorld;
   /** Aborted when the client goes away: long computations stop. */
   signal?: AbortSignal;
+  /** The stored (ingested) sources, read through the store (sources/reader.ts). */
+  sources?: SourceReader;
 }
 
 export interface RouteDef {

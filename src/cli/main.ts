@@ -15,6 +15,7 @@ import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../ap
 import { clockFromEnv } from '../time/clock.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 import { GET_USAGE, getCommand } from './get.ts';
+import { INGEST_USAGE, ingestCommand, sourcesCommand } from './ingest.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -46,6 +47,7 @@ const USAGE = `Usage:
   gridcast usage [--key ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
       Requests and values served per UTC day, key and endpoint.
 ${GET_USAGE}
+${INGEST_USAGE}
 Every command takes --data DIR; with DATABASE_URL=postgres://… set, all of them use that
 PostgreSQL server instead (several serve processes may share it).`;
 
@@ -213,6 +215,8 @@ async function main(argv: string[]): Promise<void> {
     else if (command === 'keys') await keysCommand(rest);
     else if (command === 'usage') await usageCommand(rest);
     else if (command === 'get') await getCommand(rest);
+    else if (command === 'ingest') await ingestCommand(rest, (args, cmd, fn) => withStore(args, cmd, fn));
+    else if (command === 'sources') await sourcesCommand(rest, (args, cmd, fn) => withStore(args, cmd, fn));
     else if (command === undefined || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE + '\n');
     else throw new UsageError(`unknown command '${command}'`);
   } catch (e) {

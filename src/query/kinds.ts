@@ -172,21 +172,41 @@ export function forecastFrame<T>(
   return frameOf(group, forecasts.name, created, rows.valid, forecasts.values(rows));
 }
 
-/** Truth over the window, for hours already published; from 2023-01-01. */
-export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+/** Where a group's actuals come from: the synthetic world's truth, or a stored source's published values. */
+export interface Actuals<T> {
+  /** The first and last valid hour with an actual (the last published at the request's instant). */
+  firstHour: number;
+  lastHour: number;
+  values(rows: StitchedRows): (target: T) => Float64Array;
+  /** Why a window has no actuals. */
+  noDataMessage: string;
+}
+
+/** The synthetic world's truth of a group: from 2023-01-01 up to the last hour published at `nowMs`. */
+export function worldActuals<T>(group: SeriesGroup<T>, nowMs: number): Actuals<T> {
+  return {
+    firstHour: localDayStartHour(group.timezone, ACTUAL_HISTORY_START),
+    lastHour: lastActualHour(nowMs),
+    values: (rows) => group.source(rows, null),
+    noDataMessage: 'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
+  };
+}
+
+/** Actuals over the window, for hours already published. */
+export function actualFrame<T>(
+  group: SeriesGroup<T>,
+  p: { start?: RequestInstant; end?: RequestInstant; nowMs: number },
+  actuals: Actuals<T> = worldActuals(group, p.nowMs),
+): Frame {
   const tz = group.timezone;
-  const window = resolveWindow(p.start, p.end, tz, { lastHour: lastActualHour(p.nowMs), days: DEFAULT_WINDOW_DAYS });
-  const firstHour = localDayStartHour(tz, ACTUAL_HISTORY_START);
-  const rows = actualRows(window, firstHour, p.nowMs);
+  const window = resolveWindow(p.start, p.end, tz, { lastHour: actuals.lastHour, days: DEFAULT_WINDOW_DAYS });
+  const firstHour = actuals.firstHour;
+  const rows = actualRows(window, firstHour, actuals.lastHour);
   if (rows.valid.length === 0) {
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
-    noData(
-      param,
-      param === 'end' ? p.end?.raw : p.start?.raw,
-      'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
-    );
+    noData(param, param === 'end' ? p.end?.raw : p.start?.raw, actuals.noDataMessage);
   }
-  return frameOf(group, null, null, rows.valid, group.source(rows, null));
+  return frameOf(group, null, null, rows.valid, actuals.values(rows));
 }
 
 /** Which targets a request names: an ISO, a metric and optionally one id. */

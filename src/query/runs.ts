@@ -30,10 +30,10 @@ export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model:
   return out;
 }
 
-/** Truth rows over a window, cut at `firstHour` (history start) and at the last published hour. */
-export function actualRows(window: HourWindow, firstHour: number, nowMs: number): StitchedRows {
+/** Truth rows over a window, cut at `firstHour` (history start) and at `lastHour` (the last published). */
+export function actualRows(window: HourWindow, firstHour: number, lastHour: number): StitchedRows {
   const rows: StitchedRows = { valid: [], created: [] };
-  const last = Math.min(window.endHour, lastActualHour(nowMs));
+  const last = Math.min(window.endHour, lastHour);
   for (let h = Math.max(window.startHour, firstHour); h <= last; h++) {
     rows.valid.push(h);
     rows.created.push(Number.NaN);

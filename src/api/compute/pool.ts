@@ -19,6 +19,7 @@ import { cacheBudgetMb } from '../../query/blockCache.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
 import { deserializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
 import { JobRunner, warmCatalog } from './runner.ts';
+import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
   | { kind: 'records'; body: Buffer; count: number }
@@ -71,6 +72,8 @@ export interface PoolOptions {
   onWorkerError?: (error: Error) => void;
   /** With no workers: warm the catalog on this thread after start (workers always warm their own). */
   warm?: boolean;
+  /** The store's stored sources: the workers' reads are answered from it on this thread. */
+  sources?: SourceReader;
 }
 
 /** Workers by default: one per core the process may use. */
@@ -277,7 +280,7 @@ export class ComputePool {
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
     if (this.options.warm) setImmediate(warmCatalog);
-    const runner = new JobRunner(this.options.seed, (event) => queueMicrotask(() => this.receive(event)));
+    const runner = new JobRunner(this.options.seed, (event) => queueMicrotask(() => this.receive(event)), this.options.sources);
     return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
   }
 
@@ -297,8 +300,12 @@ export class ComputePool {
         workerData: { seed: this.options.seed, warmCells: index === 0 },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
       });
-      worker.on('message', (event: FromWorker | { type: 'ready' }) => {
-        if (event.type !== 'ready') this.receive(event);
+      worker.on('message', (event: FromWorker | { type: 'ready' } | ReadCall) => {
+        if (isReadCall(event)) {
+          const sources = this.options.sources;
+          if (sources) void serveRead(sources, event).then((reply) => worker.postMessage(reply));
+          else worker.postMessage({ type: 'readError', call: event.call, message: 'no store' });
+        } else if (event.type !== 'ready') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

@@ -16,6 +16,7 @@ import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
 import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
+import type { SourceReader } from '../../sources/reader.ts';
 
 /** Credit a large job starts with: chunks it may compute before its client has read any. */
 export const INITIAL_CREDIT = 2;
@@ -56,6 +57,8 @@ export class JobRunner {
   constructor(
     seed: number,
     private readonly emit: (event: FromWorker, transfer?: ArrayBuffer[]) => void,
+    /** Where stored sources are read (the store, through the HTTP thread from a worker). */
+    private readonly sources?: SourceReader,
   ) {
     this.world = new WeatherWorld(seed);
   }
@@ -91,7 +94,14 @@ export class JobRunner {
     this.starting.add(job.id);
     try {
       if (!def) throw new Error(`no route ${job.path}`);
-      const result = await def.handle({ params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, world: this.world });
+      const result = await def.handle({
+        params: job.params,
+        raw: job.raw,
+        key: job.key,
+        nowMs: job.nowMs,
+        world: this.world,
+        sources: this.sources,
+      });
       this.starting.delete(job.id);
       if (this.cancelled.delete(job.id)) return;
       const plain = isPlainJson(job.output);

@@ -1,0 +1,210 @@
+/**
+ * Own data (issue 20): a stored source is served through the same endpoints and semantics as
+ * a synthetic model. The central test is the round trip: a synthetic model's runs and actuals
+ * exported through the API in the long CSV layout, ingested back as source `replay`, are served
+ * value for value as the synthetic ones (only `model` differs).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ingestCsv, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
+import { IngestConflictError } from '../src/store/sources.ts';
+import { startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+
+const REGION = '/v1/region/ercot/demand';
+const ID = 'ercot_total';
+/** The synthetic model exported, and the local days of its runs that are exported. */
+const MODEL = 'iso';
+const RUN_DAYS = { start: '2026-06-01', end: '2026-06-05' };
+
+const options = (o: Partial<IngestOptions> = {}): IngestOptions => ({
+  source: 'replay',
+  group: 'region',
+  iso: 'ercot',
+  metric: 'demand',
+  replace: false,
+  origin: 'test.csv',
+  ...o,
+});
+
+async function* chunks(text: string, size = 4096): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+describe('own data: round trip of a synthetic model through ingest', () => {
+  let t: TestApp;
+  let key: string;
+  let runs: { created_at: string }[];
+  let forecastCsv: string;
+  let actualCsv: string;
+
+  const json = async (path: string, query: Record<string, string | number>) => {
+    const res = await t.get(path, { key, query });
+    assert.equal(res.status, 200, `${path} ${JSON.stringify(query)}: ${res.text}`);
+    return JSON.parse(res.text);
+  };
+
+  before(async () => {
+    t = await startTestApp();
+    key = await t.key({ ercot: 'enterprise' });
+    runs = await json(`${REGION}/runs`, { model: MODEL, ...RUN_DAYS });
+    // Every exported run's long CSV, with the run's created_at added to each row.
+    const lines = ['time_utc,time_local,id,value,created_at'];
+    for (const run of runs) {
+      const res = await t.get(`${REGION}/forecast`, {
+        key,
+        query: { model: MODEL, forecasted_by: run.created_at, id: ID, format: 'csv', layout: 'long' },
+      });
+      assert.equal(res.status, 200);
+      const [, ...rows] = res.text.trim().split(/\r?\n/);
+      for (const row of rows) lines.push(`${row},${run.created_at}`);
+    }
+    forecastCsv = lines.join('\n') + '\n';
+    const actual = await t.get(`${REGION}/actual`, {
+      key,
+      query: { id: ID, start: '2026-06-01', end: '2026-06-10', format: 'csv', layout: 'long' },
+    });
+    actualCsv = actual.text;
+  });
+  after(() => t?.close());
+
+  test('ingesting the export stores every run; a second time changes nothing', async () => {
+    const first = await ingestCsv(t.store.sources, chunks(forecastCsv), options());
+    assert.equal(first.runsAdded, runs.length);
+    assert.equal(first.kind, 'forecast');
+    const again = await ingestCsv(t.store.sources, chunks(forecastCsv, 777), options());
+    assert.deepEqual([again.runsAdded, again.runsReplaced, again.runsUnchanged], [0, 0, runs.length]);
+    const actuals = await ingestCsv(t.store.sources, chunks(actualCsv), options());
+    assert.equal(actuals.kind, 'actual');
+    assert.ok(actuals.actualsAdded >= 240);
+  });
+
+  const same = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    assert.equal(b.model, 'replay');
+    assert.deepEqual({ ...b, model: a.model }, a);
+  };
+
+  test('forecast?forecasted_by equals the synthetic run, at run times and between them', async () => {
+    for (const at of ['2026-06-02T06:00:00Z', '2026-06-03T13:27:00Z', '2026-06-05T23:59:00Z']) {
+      const q = { id: ID, forecasted_by: at };
+      same(await json(`${REGION}/forecast`, { ...q, model: MODEL }), await json(`${REGION}/forecast`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('continuous equals the synthetic stitching for several days_ahead and latest_hour', async () => {
+    for (const [daysAhead, latestHour, start, end] of [
+      [1, 10, '2026-06-04', '2026-06-06'],
+      [2, 0, '2026-06-05', '2026-06-07'],
+      [3, 23, '2026-06-05', '2026-06-08'],
+      [1, 6, '2026-06-02', '2026-06-06'],
+    ] as const) {
+      const q = { id: ID, start, end, days_ahead: daysAhead, latest_hour: latestHour };
+      same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), await json(`${REGION}/continuous`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('runs list the same runs (stored runs also say how often they were replaced)', async () => {
+    const q = { start: '2026-06-02', end: '2026-06-04T12:00:00Z' };
+    const synthetic = await json(`${REGION}/runs`, { ...q, model: MODEL });
+    const replay = await json(`${REGION}/runs`, { ...q, model: 'replay' });
+    assert.ok(synthetic.length > 4);
+    assert.deepEqual(
+      replay.map((r: Record<string, unknown>) => ({ ...r, model: MODEL, revisions: undefined })),
+      synthetic.map((r: Record<string, unknown>) => ({ ...r, revisions: undefined })),
+    );
+    assert.ok(replay.every((r: { revisions: number }) => r.revisions === 0));
+  });
+
+  test('vintages equal the synthetic vintages of the exported runs, for an hour and a local day', async () => {
+    const exported = new Set(runs.map((r) => r.created_at));
+    for (const validTime of ['2026-06-05T18:00:00Z', '2026-06-06']) {
+      const q = { id: ID, valid_time: validTime };
+      const synthetic = await json(`${REGION}/vintages`, { ...q, model: MODEL });
+      // The replay holds only the exported runs: the synthetic rows of the others are left out.
+      const keep = synthetic.time_utc.map((t: string, i: number) => (exported.has(t) ? i : -1)).filter((i: number) => i >= 0);
+      assert.ok(keep.length >= 10);
+      const pick = <V>(xs: V[]) => keep.map((i: number) => xs[i]);
+      const expected = {
+        ...synthetic,
+        time_utc: pick(synthetic.time_utc),
+        time_local: pick(synthetic.time_local),
+        values: synthetic.values.map(pick),
+      };
+      same(expected, await json(`${REGION}/vintages`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('actual?source=replay equals the synthetic actuals', async () => {
+    const q = { id: ID, start: '2026-06-02', end: '2026-06-09' };
+    assert.deepEqual(await json(`${REGION}/actual`, { ...q, source: 'replay' }), await json(`${REGION}/actual`, q));
+  });
+
+  test('a run stored with other values is refused (nothing stored) unless replace, which /runs then counts', async () => {
+    const [header, firstRow, ...rest] = forecastCsv.trim().split('\n');
+    const cells = firstRow.split(',');
+    cells[3] = String(Number(cells[3]) + 1);
+    const changed = [header, cells.join(','), ...rest].join('\n');
+    await assert.rejects(ingestCsv(t.store.sources, chunks(changed), options()), (e: unknown) => {
+      assert.ok(e instanceof IngestConflictError);
+      assert.equal(e.conflicts.length, 1);
+      assert.match(e.conflicts[0], /^run of ercot_total issued 2026-06-0\dT\d\d:00:00Z is stored with other values \(use --replace\)$/);
+      return true;
+    });
+    const replaced = await ingestCsv(t.store.sources, chunks(changed), options({ replace: true }));
+    assert.equal(replaced.runsReplaced, 1);
+    const listed = await json(`${REGION}/runs`, { model: 'replay', ...RUN_DAYS });
+    assert.equal(listed.filter((r: { revisions: number }) => r.revisions === 1).length, 1);
+    // Put the original back for the other tests.
+    await ingestCsv(t.store.sources, chunks(forecastCsv), options({ replace: true }));
+  });
+
+  test('a bad row anywhere stores nothing and is listed with its line and reason', async () => {
+    const bad =
+      forecastCsv.replace(/\n$/, '') +
+      '\n2026-06-09T00:00:00Z,x,ercot_total,NaN,2026-06-09T00:00:00Z\n2026-06-09T01:00:00Z,x,nowhere,1,2026-06-09T00:00:00Z\n';
+    const lines = bad.trim().split('\n').length;
+    await assert.rejects(ingestCsv(t.store.sources, chunks(bad), options({ source: 'broken' })), (e: unknown) => {
+      assert.ok(e instanceof IngestError);
+      assert.deepEqual(e.problems, [
+        { line: lines - 1, reason: "value: 'NaN' is not a finite number (leave it empty for no value)" },
+        {
+          line: lines,
+          reason:
+            "id: unknown region 'nowhere' in ercot (ercot_total, ercot_coast, ercot_east, ercot_far_west, ercot_north, ercot_north_central, ercot_south_central, ercot_southern, ercot_west)",
+        },
+      ]);
+      return true;
+    });
+    assert.deepEqual(await t.store.sources.names(), ['replay']);
+  });
+
+  test('model names a stored source in validation errors; an unknown one is a 422 listing what exists', async () => {
+    const res = await t.get(`${REGION}/continuous`, { key, query: { model: 'nosuch' } });
+    assert.equal(res.status, 422);
+    assert.match(res.text, /"msg":"Input should be 'optimized', 'iso' or 'replay'"/);
+    const other = await t.get('/v1/region/ercot/wind/forecast', { key, query: { model: 'replay' } });
+    assert.equal(other.status, 422);
+    assert.equal(
+      JSON.parse(other.text).detail[0].msg,
+      "Value error, source 'replay' holds no region ercot wind series; it holds: region ercot demand",
+    );
+  });
+
+  test('a key without the ISO gets 403 for a stored source as for synthetic data', async () => {
+    const pjmOnly = await t.key({ pjm: 'enterprise' });
+    const res = await t.get(`${REGION}/forecast`, { key: pjmOnly, query: { model: 'replay' } });
+    assert.equal(res.status, 403);
+  });
+
+  test('compute workers read stored sources through the HTTP thread', async () => {
+    let pooled: TestServer | undefined;
+    try {
+      pooled = await startServer(t.store, { workers: 1 });
+      const q = { id: ID, start: '2026-06-04', end: '2026-06-06', days_ahead: 1, latest_hour: 10 };
+      const res = await pooled.get(`${REGION}/continuous`, { key, query: { ...q, model: 'replay' } });
+      assert.equal(res.status, 200, res.text);
+      same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), JSON.parse(res.text));
+    } finally {
+      await pooled?.close();
+    }
+  });
+});

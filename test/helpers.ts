@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/api/app.ts';
+import { buildApp, type AppOptions } from '../src/api/app.ts';
 import type { LogOption } from '../src/api/logging.ts';
 import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
@@ -185,7 +185,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface ServerOptions {
+/** Options passed to buildApp as they are. */
+type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'sendTimeoutMs' | 'workerHeapMb' | 'testFault'>;
+
+export interface ServerOptions extends PassedAppOptions {
   clock?: Clock;
   /** Defaults to the app's own default; 0 makes revocation take effect at once. */
   authCacheMs?: number;
@@ -221,6 +224,10 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     logger: options.logger,
     flushMs: options.flushMs ?? 50,
     workers: options.workers ?? 0,
+    heavyValues: options.heavyValues,
+    sendTimeoutMs: options.sendTimeoutMs,
+    workerHeapMb: options.workerHeapMb,
+    testFault: options.testFault,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -29,6 +29,9 @@ import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.t
 import type { RouteDef } from './route.ts';
 import { API_PREFIX, ROUTES } from './routes/index.ts';
 import { ComputePool, defaultWorkers, JobAborted, type ComputeResult } from './compute/pool.ts';
+import type { TestFault } from './compute/protocol.ts';
+import { HeavyBudget } from './heavyBudget.ts';
+import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
 import { chooseOutput, isPlainJson } from './writers/registry.ts';
@@ -38,7 +41,12 @@ export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
 /** The data routes answer GET and HEAD; any other method gets 405 (see protocol.ts). */
 const DATA_METHODS = ['GET', 'HEAD'];
-/** A client that neither sends nor reads for this long is disconnected, so it cannot hold a request's resources for ever. */
+/**
+ * A connection with no request in progress that sends nothing for this long is closed. While a
+ * request is in progress its socket has no idle time-out (a large response may compute for a
+ * while before its first byte); the send time-out (sendTimeout.ts) covers a client that stops
+ * reading.
+ */
 const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 export interface AppOptions {
@@ -54,8 +62,16 @@ export interface AppOptions {
   rateLimits?: RateLimits;
   /** Token of the /admin API (default GRIDCAST_ADMIN_TOKEN; unset disables it). */
   adminToken?: string;
-  /** Heavy (all-target time-series) requests computed at once; more get a 503 (default GRIDCAST_MAX_HEAVY or 4). */
+  /** Heavy requests computing at once; more get a 503 (default GRIDCAST_MAX_HEAVY or 4; heavyBudget.ts). */
   maxHeavy?: number;
+  /** Values (rows × series) from which a request is heavy (default GRIDCAST_HEAVY_VALUES or 1,000,000). */
+  heavyValues?: number;
+  /** A response whose client has taken no byte for this long is cut (default GRIDCAST_SEND_TIMEOUT_S or 60 s). */
+  sendTimeoutMs?: number;
+  /** Largest V8 heap of each compute worker, MB (default GRIDCAST_WORKER_HEAP_MB or 1536). */
+  workerHeapMb?: number;
+  /** Tests only: make the compute workers fail on one route's jobs. */
+  testFault?: TestFault;
   /** Longest query string accepted, bytes (default GRIDCAST_MAX_QUERY_BYTES or 4096); longer gets a 414. */
   maxQueryBytes?: number;
   /** How often counted requests are written to the database, ms (default GRIDCAST_FLUSH_MS or 1000). */
@@ -79,6 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     sources: options.store.sources,
+    workerHeapMb: options.workerHeapMb,
+    testFault: options.testFault,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
   });
   const store = options.store;
@@ -146,12 +164,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every request is tracked from its first byte to its end, however it ends (lifecycle.ts):
   // gauges, the heavy slot, latency and the usage record are settled there exactly once.
-  const tracker = new RequestTracker(metrics, options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4), (state, { status, completed }) => {
+  const heavyBudget = new HeavyBudget(
+    options.maxHeavy ?? envInt('GRIDCAST_MAX_HEAVY', 4),
+    options.heavyValues ?? envInt('GRIDCAST_HEAVY_VALUES', 1_000_000),
+  );
+  const sendTimeoutMs = options.sendTimeoutMs ?? envInt('GRIDCAST_SEND_TIMEOUT_S', 60) * 1000;
+  metrics.addGauge(
+    'gridcast_heavy_requests_computing',
+    'Heavy requests with a block being computed now (the budget counts these).',
+    () => heavyBudget.computing,
+  );
+  const tracker = new RequestTracker(metrics, heavyBudget, (state, { status, completed }) => {
     if (!state.keyId || !state.endpoint || status >= 500) return;
     meter.record(state.keyId, state.endpoint, completed && status === 200 ? (state.values ?? 0) : 0);
   });
   app.addHook('onRequest', async (req, reply) => {
     tracker.begin(req, reply);
+    holdIdleTimeout(req.raw.socket, reply.raw, SOCKET_IDLE_TIMEOUT_MS);
     void reply.header('x-request-id', req.id);
     const q = req.url.indexOf('?');
     if (q >= 0 && Buffer.byteLength(req.url) - q - 1 > maxQueryBytes) {
@@ -228,16 +257,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (errors.length > 0) throw validationError(errors);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
-    // Every target of a group over a long window can take seconds of CPU and tens of MB: only
-    // maxHeavy of them run at once, and the rest are told to come back rather than queue up
-    // until memory runs out.
-    if (def.response.kind === 'timeseries' && values.id === undefined && !tracker.tryTakeHeavy(state)) {
-      throw serviceError(
-        503,
-        `The server is busy with ${tracker.maxHeavy} large requests; retry in a few seconds, or ask for one id at a time.`,
-        { 'retry-after': '5' },
-      );
-    }
     const head = req.method === 'HEAD';
     const nowMs = options.clock.now();
     // The output and the validators come from the request alone: a 304 computes nothing.
@@ -264,10 +283,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const job = { path: def.path, params: values, raw: query, key, nowMs, head, output: output.options };
       // An all-target JSON response may be shared out between two workers when one is idle
       // (the other formats cannot be glued together from halves).
-      result = await pool.run(job, state.abort.signal, { splittable: state.heavy && isPlainJson(output.options) });
+      result = await pool.run(job, state.abort.signal, { splittable: isPlainJson(output.options) });
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;
+    }
+    if (result.kind === 'stream') {
+      admitHeavy(state, key.id, result);
+      // Ended by the server rather than the client: the log line says so (lifecycle.ts).
+      result.body.once('error', (e: Error) => (state.serverEnded ??= e.message));
+      watchSend(
+        reply.raw,
+        sendTimeoutMs,
+        () => (state.serverEnded = `send time-out: the client took no byte for ${sendTimeoutMs / 1000} s`),
+      );
     }
     // HEAD answers as GET would (the query has checked ids and the window) without computing values.
     if (result.kind === 'head') return reply.send();
@@ -275,6 +304,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!head) state.values = served;
     if (Buffer.isBuffer(result.body) && !storedData) responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
+  }
+
+  /**
+   * A large streamed response computes only within the heavy budget (heavyBudget.ts): checked
+   * once its size is known and before its first byte, so a refusal is a whole 503.
+   */
+  function admitHeavy(state: RequestState, keyId: string, result: ComputeResult & { kind: 'stream' }): void {
+    if (!heavyBudget.isHeavy(result.values)) return;
+    const admission = tracker.tryTakeHeavy(state, { keyId, computing: result.computing });
+    if (admission === 'admitted') return;
+    result.body.destroy();
+    throw serviceError(
+      503,
+      admission === 'busy'
+        ? `The server is busy computing ${heavyBudget.max} large requests; retry in a few seconds, or ask for fewer targets or a shorter window.`
+        : `This API key already has ${heavyBudget.perKey} large requests computing (at most ${heavyBudget.perKey} of the server's ` +
+            `${heavyBudget.max} at once per key); retry when one has finished.`,
+      { 'retry-after': '5' },
+    );
   }
 
   return app;

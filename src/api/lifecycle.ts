@@ -10,6 +10,7 @@
  * AbortSignal, so computation for it stops.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Admission, HeavyBudget, HeavyRequest } from './heavyBudget.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Status recorded in metrics for a request whose client went away before the end (nginx's convention). */
@@ -25,8 +26,10 @@ export interface RequestState {
   endpoint?: string;
   /** Values the response carries (rows × columns, or records), for usage metering. */
   values?: number;
-  /** Holds one of the heavy-request slots. */
-  heavy?: boolean;
+  /** Admitted to the heavy-request budget (heavyBudget.ts), until it ends. */
+  heavy?: HeavyRequest;
+  /** Why the server ended the request before its response was complete (a send time-out, a failed worker). */
+  serverEnded?: string;
   /** How the request ended, once it has (its response finished, or its client went away). */
   ended?: { status: number; completed: boolean };
 }
@@ -37,15 +40,15 @@ export interface RequestEndListener {
 }
 
 /**
- * Counts requests in flight and the heavy ones among them. At most `maxHeavy` heavy requests
- * are computed at once; a slot is taken by `tryTakeHeavy` and given back when the request ends.
+ * Counts requests in flight and the heavy ones among them. A heavy request is admitted to the
+ * budget by `tryTakeHeavy` and leaves it when the request ends.
  */
 export class RequestTracker {
   private readonly states = new WeakMap<FastifyRequest, RequestState>();
 
   constructor(
     private readonly metrics: Metrics,
-    readonly maxHeavy: number,
+    readonly heavy: HeavyBudget,
     private readonly onEnd: RequestEndListener,
   ) {}
 
@@ -70,19 +73,19 @@ export class RequestTracker {
   }
 
   /**
-   * Takes a heavy slot for the request; false when all are taken. A request that has already
-   * ended (its client left while it waited for its key lookup) takes none: nothing would give
-   * it back.
+   * Admits the request to the heavy budget, or says why not. A request that has already ended
+   * (its client left meanwhile) is not admitted: nothing would give its place back.
    */
-  tryTakeHeavy(state: RequestState): boolean {
-    if (state.heavy || state.ended) return true;
-    if (this.metrics.heavyInFlight >= this.maxHeavy) {
+  tryTakeHeavy(state: RequestState, request: HeavyRequest): Admission {
+    if (state.ended) return 'busy';
+    const admission = this.heavy.tryAdmit(request);
+    if (admission !== 'admitted') {
       this.metrics.heavyRejected++;
-      return false;
+      return admission;
     }
     this.metrics.heavyInFlight++;
-    state.heavy = true;
-    return true;
+    state.heavy = request;
+    return admission;
   }
 
   private end(req: FastifyRequest, reply: FastifyReply, state: RequestState): void {
@@ -90,16 +93,18 @@ export class RequestTracker {
     if (!completed) state.abort.abort();
     this.metrics.inFlight--;
     if (state.heavy) {
-      state.heavy = false;
+      this.heavy.release(state.heavy);
+      state.heavy = undefined;
       this.metrics.heavyInFlight--;
     }
-    const status = completed ? reply.statusCode : CLIENT_CLOSED_STATUS;
+    const byServer = !completed && state.serverEnded !== undefined;
+    const status = completed || byServer ? reply.statusCode : CLIENT_CLOSED_STATUS;
     const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
     this.metrics.observe(req.routeOptions.url ?? 'unmatched', req.method, status, seconds);
     // One log line per request, at its end, however it ended (the URL redacted by the serializer).
     req.log.info(
       { req, res: { statusCode: status }, responseTime: Math.round(seconds * 1e5) / 100, keyId: state.keyId },
-      completed ? 'request completed' : 'request abandoned by the client',
+      completed ? 'request completed' : byServer ? `request ended by the server: ${state.serverEnded}` : 'request abandoned by the client',
     );
     state.ended = { status: reply.statusCode, completed };
     if (state.keyId) this.onEnd(state, state.ended);

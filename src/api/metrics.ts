@@ -62,7 +62,11 @@ export class Metrics {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
     };
     gauge('gridcast_http_requests_in_flight', 'Requests being handled now.', this.inFlight);
-    gauge('gridcast_heavy_requests_in_flight', 'Heavy (all-target time-series) requests being computed now.', this.heavyInFlight);
+    gauge(
+      'gridcast_heavy_requests_in_flight',
+      'Heavy requests (by size, see GRIDCAST_HEAVY_VALUES) admitted and not yet ended, computing or waiting for their clients.',
+      this.heavyInFlight,
+    );
     gauge(
       'gridcast_heavy_requests_rejected_total',
       'Heavy requests refused with 503 because too many were in flight.',

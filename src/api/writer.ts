@@ -12,39 +12,56 @@ import { formatLocalHour } from '../time/zones.ts';
 const STREAM_ABOVE_VALUES = 20_000;
 
 /**
- * Text of small non-negative rounded values, by decimals then by the value in units of
- * the last decimal: number-to-string conversion is the writer's main cost, and output
- * values repeat (0, capacity, common MW levels), so each text is made once per process.
+ * Text of small non-negative rounded values, by style and decimals then by the value in units of
+ * the last decimal: number-to-string conversion is the writers' main cost, and output values
+ * repeat (0, capacity, common MW levels), so each text is made once per process.
  */
 const TEXT_CACHE_SIZE = 1 << 20;
-const textCaches = new Map<number, (string | undefined)[]>();
+const textCaches = new Map<string, (string | undefined)[]>();
 
-function textCache(decimals: number): (string | undefined)[] {
-  let cache = textCaches.get(decimals);
+function textCache(decimals: number, float: boolean): (string | undefined)[] {
+  const name = `${decimals}${float ? 'f' : ''}`;
+  let cache = textCaches.get(name);
   if (!cache) {
     cache = new Array<string | undefined>(TEXT_CACHE_SIZE);
-    textCaches.set(decimals, cache);
+    textCaches.set(name, cache);
   }
   return cache;
 }
 
+/** A number's text as floating point: whole numbers get `.0` (`100455` → `100455.0`). */
+export function asFloatText(text: string): string {
+  return /^-?\d+$/.test(text) ? text + '.0' : text;
+}
+
+/** The text of `units / 10^decimals`; `float` writes whole numbers as `1.0`. */
+function unitsText(units: number, scale: number, float: boolean): string {
+  const text = String(units / scale);
+  return float ? asFloatText(text) : text;
+}
+
+/**
+ * A writer of finite values rounded to `decimals` places, as the JSON writer writes them (`0`,
+ * `15.3`), or with `float` as floating-point text (`0.0`, `15.3`), which CSV readers (polars,
+ * pandas) type as a float column from the first row on.
+ */
+export function valueTextWriter(decimals: number, float = false): (v: number) => string {
+  const scale = 10 ** decimals;
+  const cache = textCache(decimals, float);
+  return (v) => {
+    const units = Math.round(v * scale);
+    if (units >= 0 && units < TEXT_CACHE_SIZE) return (cache[units] ??= unitsText(units, scale, float));
+    return unitsText(units, scale, float);
+  };
+}
+
 /** `[1.5,null,2]` with values rounded to `decimals` places; NaN and ±Infinity are null. */
 export function formatValues(values: Float64Array, decimals: number): string {
-  const scale = 10 ** decimals;
-  const cache = textCache(decimals);
+  const text = valueTextWriter(decimals);
   const parts = new Array<string>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (!Number.isFinite(v)) {
-      parts[i] = 'null';
-      continue;
-    }
-    const units = Math.round(v * scale);
-    if (units >= 0 && units < TEXT_CACHE_SIZE) {
-      parts[i] = cache[units] ??= String(units / scale);
-    } else {
-      parts[i] = String(units / scale);
-    }
+    parts[i] = Number.isFinite(v) ? text(v) : 'null';
   }
   return '[' + parts.join(',') + ']';
 }

@@ -23,4 +23,11 @@ export interface Frame {
   /** Decimal places the values are rounded to when written. */
   decimals: number;
   columns: FrameColumn[];
+  /**
+   * The same frame over rows [from, to) only, computing nothing outside them (row order and
+   * values unchanged). Writers of row-major tables (CSV, Arrow and Parquet in the wide layout)
+   * go through a large frame in blocks of rows this way, so they never hold all of it. Frames
+   * that do not offer it are small enough to compute whole (daily series, single targets).
+   */
+  slice?(from: number, to: number): Frame;
 }

@@ -42,6 +42,11 @@ export interface Forecasts<T> {
   runs: RunSchedule;
   /** Values of each target over `rows` (each row's run is `rows.created`; NaN where a run has no value). */
   values(rows: StitchedRows): (target: T) => Float64Array;
+  /**
+   * Told every row a request will read before any is read: a stored source loads those runs then
+   * (the caller awaits its load), so `values` over any of those rows, later and in slices, is synchronous.
+   */
+  prepare?(rows: StitchedRows): void;
   /** First local day of continuous series. */
   historyStart: CivilDate;
   /** Runs issued before this epoch hour are not served. */
@@ -78,26 +83,51 @@ export function runRows(runs: RunSchedule, created: number): StitchedRows {
   return rows;
 }
 
+/**
+ * The frame of `group` over rows [first, first + count) of `rows`, whose values come from the
+ * group's source over `rows` (computed on first use). A slice of it computes only the whole
+ * local days around the rows it keeps (values are cached by local day), so a writer can walk a
+ * large frame a block of rows at a time. A stored source's values over any rows come from the
+ * runs it loaded for the whole frame (`prepare`), so its frames slice the same way.
+ */
 function frameOf<T>(
   group: SeriesGroup<T>,
   model: string | null,
   createdAtHour: number | null,
-  hours: number[],
-  values: (t: T) => Float64Array,
-  offset = 0,
+  rows: StitchedRows,
+  source: (rows: StitchedRows) => (target: T) => Float64Array,
+  first = 0,
+  count = rows.valid.length - first,
 ): Frame {
+  let values: ((t: T) => Float64Array) | undefined;
+  const valuesOf = () => (values ??= source(rows));
   return {
     model,
     createdAtHour,
     units: group.units,
     timezone: group.timezone,
-    hours,
+    hours: rows.valid.slice(first, first + count),
     decimals: UNIT_DECIMALS[group.units],
     columns: group.targets.map((t) => ({
       label: group.label(t),
-      fill: (out: Float64Array) => out.set(values(t).subarray(offset, offset + out.length)),
+      fill: (out: Float64Array) => out.set(valuesOf()(t).subarray(first, first + out.length)),
     })),
+    slice: (from, to) => {
+      const { start, end } = wholeLocalDays(group.timezone, rows.valid, first + from, first + to);
+      const sub = { valid: rows.valid.slice(start, end), created: rows.created.slice(start, end) };
+      return frameOf(group, model, createdAtHour, sub, source, first + from - start, to - from);
+    },
   };
+}
+
+/** The rows [start, end) of the whole local days that hold rows [from, to). */
+function wholeLocalDays(zone: string, hours: readonly number[], from: number, to: number): { start: number; end: number } {
+  const dayOf = (i: number) => formatDate(localDateOfHour(zone, hours[i]));
+  let start = from;
+  if (start < hours.length) for (const day = dayOf(start); start > 0 && dayOf(start - 1) === day;) start--;
+  let end = Math.max(from, to);
+  if (end > 0 && end < hours.length) for (const day = dayOf(end - 1); end < hours.length && dayOf(end) === day;) end++;
+  return { start, end };
 }
 
 function noData(param: 'start' | 'end', raw: string | undefined, message: string): never {
@@ -149,7 +179,8 @@ export function continuousFrame<T>(
     p.nowMs,
   );
   const offset = fullDays.valid.indexOf(rows.valid[0]);
-  return frameOf(group, forecasts.name, null, rows.valid, forecasts.values(fullDays), offset);
+  forecasts.prepare?.(fullDays);
+  return frameOf(group, forecasts.name, null, fullDays, forecasts.values, offset, rows.valid.length);
 }
 
 /** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
@@ -169,7 +200,8 @@ export function forecastFrame<T>(
     throw queryValueError('forecasted_by', p.forecastedBy?.raw ?? null, forecasts.noRunMessage);
   }
   const rows = runRows(forecasts.runs, created);
-  return frameOf(group, forecasts.name, created, rows.valid, forecasts.values(rows));
+  forecasts.prepare?.(rows);
+  return frameOf(group, forecasts.name, created, rows, forecasts.values);
 }
 
 /** Where a group's actuals come from: the synthetic world's truth, or a stored source's published values. */
@@ -178,6 +210,8 @@ export interface Actuals<T> {
   firstHour: number;
   lastHour: number;
   values(rows: StitchedRows): (target: T) => Float64Array;
+  /** As Forecasts.prepare: the rows a request will read, before any is read. */
+  prepare?(rows: StitchedRows): void;
   /** Why a window has no actuals. */
   noDataMessage: string;
 }
@@ -206,7 +240,8 @@ export function actualFrame<T>(
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
     noData(param, param === 'end' ? p.end?.raw : p.start?.raw, actuals.noDataMessage);
   }
-  return frameOf(group, null, null, rows.valid, actuals.values(rows));
+  actuals.prepare?.(rows);
+  return frameOf(group, null, null, rows, actuals.values);
 }
 
 /** Which targets a request names: an ISO, a metric and optionally one id. */

@@ -51,9 +51,15 @@ export interface ResampleOptions {
   timezone?: string;
 }
 
+/** The frame with its time_local in another zone (its slices too). */
+function inZone(frame: Frame, timezone: string): Frame {
+  const slice = frame.slice;
+  return { ...frame, timezone, slice: slice && ((from, to) => inZone(slice(from, to), timezone)) };
+}
+
 export function resampleFrame(frame: Frame, o: ResampleOptions): Frame {
   const timezone = o.timezone ?? frame.timezone;
-  if (o.period === undefined || o.period === '1h') return { ...frame, timezone };
+  if (o.period === undefined || o.period === '1h') return inZone(frame, timezone);
   const period = o.period;
   // Consecutive rows in one bucket form a group; rows are in time order.
   const starts: number[] = [];
@@ -73,6 +79,7 @@ export function resampleFrame(frame: Frame, o: ResampleOptions): Frame {
     ...frame,
     timezone,
     hours: starts,
+    slice: undefined,
     columns: frame.columns.map((column) => ({
       ...column,
       fill(out: Float64Array) {

@@ -98,6 +98,7 @@ export function vintagesFrame<T>(
       rows.created.push(created);
     }),
   );
+  forecasts.prepare?.(rows);
   const source = forecasts.values(rows);
   // Every column of a target reads the same computed values.
   const computed = new Map<T, Float64Array>();

@@ -4,9 +4,9 @@
  * SourceReader (reader.ts).
  *
  * The request kinds (query/kinds.ts, vintages.ts) build their frames synchronously, asking for
- * values over rows they have chosen; a stored source notes what was asked (`values`), and the
- * caller then awaits `load()`, which reads exactly those runs (or actual hours) before any column
- * is filled. So the semantics stay in one place and the store is read once per request.
+ * values over rows they have chosen; a stored source notes the rows it is told of (`prepare`), and
+ * the caller then awaits `load()`, which reads exactly those runs (or actual hours) before any
+ * column is filled; values over those rows or any slice of them are then read from memory. So the semantics stay in one place and the store is read once per request.
  */
 import { QueryError } from '../query/errors.ts';
 import type { StitchedRows } from '../query/continuous.ts';
@@ -105,8 +105,10 @@ export async function storedForecasts<T>(
   const forecasts: Forecasts<T> = {
     name: s.source,
     runs,
-    values(stitched: StitchedRows) {
+    prepare(stitched: StitchedRows) {
       for (const c of stitched.created) if (!Number.isNaN(c)) wanted.add(c);
+    },
+    values(stitched: StitchedRows) {
       return (target: T) => {
         const sid = s.seriesOf.get(target)!;
         const out = new Float64Array(stitched.valid.length).fill(Number.NaN);
@@ -148,8 +150,10 @@ export async function storedActuals<T>(
   const actuals: Actuals<T> = {
     firstHour: span?.first ?? Infinity,
     lastHour: span?.last ?? -Infinity,
-    values(rows) {
+    prepare(rows) {
       if (rows.valid.length) wanted = { from: rows.valid[0], to: rows.valid[rows.valid.length - 1] };
+    },
+    values(rows) {
       return (target: T) => {
         const sid = s.seriesOf.get(target)!;
         return Float64Array.from(rows.valid, (h) => loaded.get(`${sid}@${h}`) ?? Number.NaN);

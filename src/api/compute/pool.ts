@@ -9,23 +9,40 @@
  * HTTP thread, through the same messages: one code path either way.
  *
  * Each worker keeps its own cache of computed blocks (query/blockCache.ts), so the budget
- * GRIDCAST_CACHE_MB is shared out between them. A worker that dies fails the jobs it had
- * (500s) and is replaced.
+ * GRIDCAST_CACHE_MB is shared out between them.
+ *
+ * Each worker runs under resource limits (its V8 heap, GRIDCAST_WORKER_HEAP_MB) and this pool is
+ * its supervisor: a worker that runs out of memory or otherwise dies takes only its own jobs
+ * with it — they are answered 503 in the service's error format (a response already streaming is
+ * cut, as its status has gone out) — and a new worker takes its place. The process goes on.
  */
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { cacheBudgetMb } from '../../query/blockCache.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
-import { deserializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
-import { JobRunner, warmCatalog } from './runner.ts';
+import { serviceError } from '../errors.ts';
+import { SOCKET_WRITE_BYTES } from '../sendTimeout.ts';
+import { deserializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import { INITIAL_CREDIT, JobRunner, warmCatalog } from './runner.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
   | { kind: 'records'; body: Buffer; count: number }
-  /** A time series: its bytes whole (small) or as a stream (large); `values` = rows × columns. */
-  | { kind: 'frame'; values: number; body: Buffer | Readable }
+  /** A time series: its bytes whole (small); `values` = rows × columns. */
+  | { kind: 'frame'; values: number; body: Buffer }
+  /** A large time series as a stream; `computing()`: is a chunk of it being computed (rather than waiting for the client)? */
+  | { kind: 'stream'; values: number; body: Readable; computing(): boolean }
   | { kind: 'head'; values: number };
+
+/**
+ * Hands a chunk to the response in pieces of at most SOCKET_WRITE_BYTES: each socket write then
+ * completes once the client has taken that much, which is how the send time-out sees a slow
+ * client still reading (sendTimeout.ts).
+ */
+function pushInWrites(stream: Readable, data: Buffer): void {
+  for (let at = 0; at < data.length; at += SOCKET_WRITE_BYTES) stream.push(data.subarray(at, at + SOCKET_WRITE_BYTES));
+}
 
 /** Thrown to a job whose client went away before it had an answer. */
 export class JobAborted extends Error {}
@@ -43,6 +60,8 @@ interface Pending {
   resolve(result: ComputeResult): void;
   reject(error: Error): void;
   stream?: Readable;
+  /** Chunks the worker may compute and has not sent yet (credit granted, not used). */
+  outstanding: number;
   settled: boolean;
   detach(): void;
   /** May its columns be shared out to another worker (a large all-target response)? */
@@ -70,10 +89,22 @@ export interface PoolOptions {
   cacheMb?: number;
   /** Told when a worker fails (it is replaced). */
   onWorkerError?: (error: Error) => void;
+  /** Largest V8 heap of a worker, MB (its old generation; GRIDCAST_WORKER_HEAP_MB). */
+  workerHeapMb?: number;
+  /** Tests only: make the workers fail on jobs of one route (protocol.ts TestFault). */
+  testFault?: TestFault;
   /** With no workers: warm the catalog on this thread after start (workers always warm their own). */
   warm?: boolean;
   /** The store's stored sources: the workers' reads are answered from it on this thread. */
   sources?: SourceReader;
+}
+
+/** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
+export const DEFAULT_WORKER_HEAP_MB = 1536;
+
+export function defaultWorkerHeapMb(): number {
+  const configured = Number(process.env.GRIDCAST_WORKER_HEAP_MB);
+  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_WORKER_HEAP_MB;
 }
 
 /** Workers by default: one per core the process may use. */
@@ -123,6 +154,7 @@ export class ComputePool {
         job: full,
         resolve,
         reject,
+        outstanding: job.credit ?? INITIAL_CREDIT,
         settled: false,
         splittable: options.splittable ?? false,
         detach: () => signal.removeEventListener('abort', onAbort),
@@ -151,6 +183,7 @@ export class ComputePool {
       job: p.job,
       resolve: () => {},
       reject: () => {},
+      outstanding: columns,
       settled: true,
       splittable: false,
       halfOf: id,
@@ -172,7 +205,7 @@ export class ComputePool {
     if (!first || !split || !stream) return;
     if (event.type === 'chunk') {
       const data = Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength);
-      if (split.firstDone) stream.push(data);
+      if (split.firstDone) pushInWrites(stream, data);
       else split.queue.push(data);
     } else if (event.type === 'end') {
       this.done(event.id);
@@ -234,25 +267,30 @@ export class ComputePool {
         const lane = p.lane;
         // Each read grants the worker one more chunk: it computes no faster than the client reads.
         p.stream = new Readable({
-          read: () => lane.post({ type: 'credit', id: event.id, n: 1 }),
+          read: () => {
+            p.outstanding++;
+            lane.post({ type: 'credit', id: event.id, n: 1 });
+          },
           destroy: (err, cb) => {
             if (this.pending.has(event.id)) this.cancel(event.id);
             cb(err);
           },
         });
         p.settled = true;
-        p.resolve({ kind: 'frame', values: event.values, body: p.stream });
+        const computing = () => this.pending.has(event.id) && (p.outstanding > 0 || (p.split !== undefined && !p.split.secondDone));
+        p.resolve({ kind: 'stream', values: event.values, body: p.stream, computing });
         this.trySplit(event.id, p, event.columns);
         return;
       }
       case 'chunk':
-        p.stream?.push(bytes(event.data));
+        p.outstanding--;
+        if (p.stream) pushInWrites(p.stream, bytes(event.data));
         return;
       case 'end':
         if (p.split) {
           // The first half is out: the second follows, as far as it has come.
           p.split.firstDone = true;
-          for (const data of p.split.queue) p.stream?.push(data);
+          for (const data of p.split.queue) if (p.stream) pushInWrites(p.stream, data);
           p.split.queue = [];
           if (p.split.secondDone) this.finishSplit(event.id);
           return;
@@ -280,7 +318,12 @@ export class ComputePool {
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
     if (this.options.warm) setImmediate(warmCatalog);
-    const runner = new JobRunner(this.options.seed, (event) => queueMicrotask(() => this.receive(event)), this.options.sources);
+    const runner = new JobRunner(
+      this.options.seed,
+      (event) => queueMicrotask(() => this.receive(event)),
+      this.options.testFault,
+      this.options.sources,
+    );
     return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
   }
 
@@ -297,8 +340,10 @@ export class ComputePool {
       const worker = startModuleWorker(import.meta.url, 'worker', {
         // One worker warms the cell geometry (~3 s of CPU); the others build it on first use,
         // rather than every worker spending those seconds at start-up.
-        workerData: { seed: this.options.seed, warmCells: index === 0 },
+        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
+        // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
+        resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
       });
       worker.on('message', (event: FromWorker | { type: 'ready' } | ReadCall) => {
         if (isReadCall(event)) {
@@ -310,13 +355,19 @@ export class ComputePool {
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {
         if (this.closed) return;
-        // Fail its jobs and put a new worker in its place.
+        // Fail its jobs (503: the request was sound, the server failed it) and put a new worker in its place.
         for (const [id, p] of this.pending) {
           if (p.lane !== lane) continue;
           this.done(id);
-          const error = new Error(`compute worker ${index} exited (code ${code})`);
-          if (p.stream) p.stream.destroy(error);
-          else p.reject(error);
+          const error = serviceError(
+            503,
+            'The computation of this request failed (its compute worker stopped, e.g. out of memory); ' +
+              'the service goes on: retry, or ask for fewer targets or a shorter window.',
+            { 'retry-after': '5' },
+          );
+          const target = p.halfOf !== undefined ? this.pending.get(p.halfOf) : p;
+          if (target?.stream) target.stream.destroy(error);
+          else if (target && !target.settled) target.reject(error);
         }
         this.options.onWorkerError?.(new Error(`compute worker ${index} exited with code ${code}; starting another`));
         lane.worker = spawn();

@@ -33,6 +33,16 @@ export interface Job {
   credit?: number;
 }
 
+/**
+ * A failure the tests make happen in a worker, on the jobs of one route (its OpenAPI path):
+ * `exhaust-heap` allocates until the worker's heap limit ends it, `throw` fails the job with an
+ * internal error. Set only through buildApp's options, never from the environment or a request.
+ */
+export interface TestFault {
+  path: string;
+  fault: 'exhaust-heap' | 'throw';
+}
+
 export type ToWorker =
   | { type: 'run'; job: Job }
   /** The HTTP thread has room for `n` more chunks of job `id`. */

@@ -15,7 +15,7 @@ import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
-import { serializeError, type FromWorker, type Job, type ToWorker } from './protocol.ts';
+import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import type { SourceReader } from '../../sources/reader.ts';
 
 /** Credit a large job starts with: chunks it may compute before its client has read any. */
@@ -43,6 +43,13 @@ export function warmCatalog(cells = true): void {
   if (cells) warmCells();
 }
 
+/** The failure a test asked for (protocol.ts TestFault). */
+function failForTest(fault: TestFault): void {
+  if (fault.fault === 'throw') throw new Error('test fault: this job fails');
+  const hoard: number[][] = [];
+  for (;;) hoard.push(new Array<number>(1 << 20).fill(hoard.length));
+}
+
 export class JobRunner {
   private readonly world: WeatherWorld;
   private readonly streaming = new Map<number, Streaming>();
@@ -57,6 +64,7 @@ export class JobRunner {
   constructor(
     seed: number,
     private readonly emit: (event: FromWorker, transfer?: ArrayBuffer[]) => void,
+    private readonly testFault?: TestFault,
     /** Where stored sources are read (the store, through the HTTP thread from a worker). */
     private readonly sources?: SourceReader,
   ) {
@@ -94,6 +102,7 @@ export class JobRunner {
     this.starting.add(job.id);
     try {
       if (!def) throw new Error(`no route ${job.path}`);
+      if (this.testFault?.path === job.path) failForTest(this.testFault);
       const result = await def.handle({
         params: job.params,
         raw: job.raw,

@@ -3,15 +3,15 @@
  * back their bytes. workerData: { seed } of the world.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ToWorker } from './protocol.ts';
+import type { TestFault, ToWorker } from './protocol.ts';
 import { JobRunner, warmCatalog } from './runner.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
 
-const { seed, warmCells } = workerData as { seed: number; warmCells: boolean };
+const { seed, warmCells, testFault } = workerData as { seed: number; warmCells: boolean; testFault?: TestFault };
 const port = parentPort!;
 // Stored sources are read by the HTTP thread, which holds the store (sources/reader.ts).
 const sources = remoteReader((call) => port.postMessage(call));
-const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), sources.reader);
+const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader);
 port.on('message', (message: unknown) => {
   if (isReadReply(message)) sources.receive(message);
   else runner.handle(message as ToWorker);

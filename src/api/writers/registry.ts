@@ -12,11 +12,11 @@ import { formatUtcInstant } from '../../time/hours.ts';
 import { AGGREGATIONS, RESAMPLE_PERIODS, resampleFrame, timeZoneOf, type Aggregation, type ResamplePeriod } from '../../query/resample.ts';
 import type { ParamSpec, ParamValue } from '../params.ts';
 import type { RouteDef } from '../route.ts';
-import { frameJsonPieces } from '../writer.ts';
+import { frameJsonPieces, valueTextWriter } from '../writer.ts';
 import { arrowStream } from './arrow.ts';
 import { csvPieces } from './csv.ts';
 import { parquetPieces } from './parquet.ts';
-import { frameTable, recordsTable, type Layout, type Table } from './table.ts';
+import { cellValue, frameTable, isDictionary, recordsTable, type ColumnData, type Layout, type Table, type TableField } from './table.ts';
 
 export type Content = Frame | readonly unknown[];
 type Pieces = Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
@@ -64,21 +64,38 @@ const JSON_WRITER: OutputWriter = {
   },
 };
 
+/** The JSON text of each row of a batch column, as a function of the row. */
+function jsonTexts(field: TableField, column: ColumnData): (r: number) => string {
+  if (column instanceof Float64Array) {
+    const text =
+      field.type === 'timestamp'
+        ? (ms: number) => JSON.stringify(formatUtcInstant(ms))
+        : field.decimals === undefined
+          ? String
+          : valueTextWriter(field.decimals);
+    return (r) => (Number.isNaN(column[r]) ? 'null' : text(column[r]));
+  }
+  if (isDictionary(column)) {
+    const texts = column.dictionary.map((s) => JSON.stringify(s));
+    return (r) => (column.indexes[r] < 0 ? 'null' : texts[column.indexes[r]]);
+  }
+  return (r) => JSON.stringify(cellValue(column, r));
+}
+
 /** The long layout as a JSON array of row objects (time_utc as in the TimeseriesResponse). */
 async function* longJsonPieces(table: Table, signal?: AbortSignal): AsyncGenerator<string> {
   let first = true;
+  const names = table.fields.map((f) => JSON.stringify(f.name) + ':');
   yield '[';
   for await (const batch of table.batches(signal)) {
-    const rows = new Array<string>(batch.rows);
-    for (let r = 0; r < batch.rows; r++) {
-      const row: Record<string, unknown> = {};
-      table.fields.forEach((f, c) => {
-        const v = batch.columns[c][r];
-        row[f.name] = f.type === 'timestamp' ? formatUtcInstant(v as number) : v;
-      });
-      rows[r] = JSON.stringify(row);
-    }
     if (batch.rows === 0) continue;
+    const texts = batch.columns.map((column, c) => jsonTexts(table.fields[c], column));
+    const rows = new Array<string>(batch.rows);
+    const cells = new Array<string>(texts.length);
+    for (let r = 0; r < batch.rows; r++) {
+      for (let c = 0; c < texts.length; c++) cells[c] = names[c] + texts[c](r);
+      rows[r] = '{' + cells.join(',') + '}';
+    }
     yield (first ? '' : ',') + rows.join(',');
     first = false;
   }

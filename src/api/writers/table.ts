@@ -4,6 +4,13 @@
  * becomes a table in one of two layouts (wide: one column per series; long: one row per hour
  * and series), a list of records becomes a table with one column per field.
  *
+ * Memory is bounded by the batch, never by the response: a wide batch is a block of rows of
+ * every series, computed through the frame's row slices (query/frame.ts) so that no more than
+ * BLOCK_VALUES values are held at once, whatever the number of series; a long batch is a group
+ * of whole series of at most LONG_BATCH_ROWS rows. Numbers travel in Float64Arrays (8 bytes a
+ * value, NaN = null), and what repeats in the long layout (local times, ids, label levels) as
+ * indexes into one dictionary per table, so the writers can dictionary-encode it.
+ *
  * Values are rounded exactly as the JSON writer rounds them, so every number read back from
  * any format equals the number in the JSON response.
  */
@@ -17,12 +24,26 @@ export type ColumnType = 'timestamp' | 'string' | 'double' | 'int' | 'boolean';
 export interface TableField {
   name: string;
   type: ColumnType;
+  /** Decimal places of a double column's values (they are rounded to it). */
+  decimals?: number;
 }
 
-/** One batch of rows, column by column, in schema order; null is a missing value. */
+/** Strings as indexes into a dictionary that every batch of the table shares; -1 is null. */
+export interface DictionaryColumn {
+  dictionary: readonly string[];
+  indexes: Int32Array;
+}
+
+/**
+ * One column of a batch: numbers (double, int, timestamp in epoch ms) as a Float64Array with NaN
+ * for null; strings as a list or a dictionary column; booleans as a list.
+ */
+export type ColumnData = Float64Array | DictionaryColumn | readonly (string | null)[] | readonly (boolean | null)[];
+
+/** One batch of rows, column by column, in schema order. */
 export interface TableBatch {
   rows: number;
-  columns: (readonly (number | string | boolean | null)[])[];
+  columns: ColumnData[];
 }
 
 export interface Table {
@@ -30,22 +51,63 @@ export interface Table {
   /** Descriptive key/value pairs (model, created_at, units, timezone) for formats that carry metadata. */
   metadata: Record<string, string>;
   /**
-   * The rows in batches, computed as they are pulled; between series it lets the event loop turn
-   * (so other requests, and a client's going away, are seen) and stops once `signal` aborts.
+   * The rows in batches, computed as they are pulled; while it computes it lets the event loop
+   * turn now and then (so other requests, and a client's going away, are seen) and stops once
+   * `signal` aborts.
    */
   batches(signal?: AbortSignal): AsyncGenerator<TableBatch>;
 }
 
 export type Layout = 'wide' | 'long';
 
-/** Values per batch: bounds the memory of a streamed batch and the size of a Parquet row group. */
-const BATCH_VALUES = 100_000;
+/**
+ * Values held by one wide batch (16 MB of doubles): the bound on a wide table's memory, and the
+ * size of a Parquet row group (a 6,000-column table gets row groups of ~350 rows, a narrow one
+ * row groups of up to this many rows).
+ */
+export const BLOCK_VALUES = 1 << 21;
+/** Rows of one long batch (series are never split between batches unless one is longer). */
+export const LONG_BATCH_ROWS = 1 << 20;
+/** Longest computing between two turns of the event loop, ms: how late a client's leaving (or another request) is seen. */
+const MS_PER_TURN = 10;
+
+export function isDictionary(column: ColumnData): column is DictionaryColumn {
+  return !(column instanceof Float64Array) && !Array.isArray(column);
+}
+
+/** Whole numbers (epoch ms) as int64: the two 32-bit halves of each, little-endian, no BigInt per value. */
+export function int64Of(values: Float64Array): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  const halves = new Int32Array(out.buffer);
+  for (let i = 0; i < values.length; i++) {
+    const high = Math.floor(values[i] / 2 ** 32);
+    halves[2 * i] = values[i] - high * 2 ** 32;
+    halves[2 * i + 1] = high;
+  }
+  return out;
+}
+
+/** Row `r` of a column as a JS value (null for a missing one). */
+export function cellValue(column: ColumnData, r: number): number | string | boolean | null {
+  if (column instanceof Float64Array) return Number.isNaN(column[r]) ? null : column[r];
+  if (isDictionary(column)) return column.indexes[r] < 0 ? null : column.dictionary[column.indexes[r]];
+  return (column as readonly (string | boolean | null)[])[r];
+}
 
 /** A value as the JSON writer writes it: rounded to `decimals` places; NaN and ±Infinity are null. */
 export function roundedValue(v: number, decimals: number): number | null {
   if (!Number.isFinite(v)) return null;
   const scale = 10 ** decimals;
   return Math.round(v * scale) / scale;
+}
+
+/** Rounds the values in place as the JSON writer does (NaN for null). */
+function roundInPlace(values: Float64Array, decimals: number): void {
+  const scale = 10 ** decimals;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    values[i] = Number.isFinite(v) ? Math.round(v * scale) / scale : Number.NaN;
+  }
 }
 
 /**
@@ -68,64 +130,93 @@ function frameMetadata(frame: Frame): Record<string, string> {
   return meta;
 }
 
-function timeColumns(frame: Frame, zone: string): { utc: number[]; local: string[] } {
-  const utc = Array.from(frame.hours, (h) => h * HOUR_MS);
-  const local = Array.from(frame.hours, (h) => formatLocalHour(zone, h));
-  return { utc, local };
-}
-
-/** Column `c` of the frame, filled and rounded. */
-function columnValues(frame: Frame, c: number, buffer: Float64Array): (number | null)[] {
-  buffer.fill(Number.NaN);
-  frame.columns[c].fill(buffer);
-  const decimals = frame.columns[c].decimals ?? frame.decimals;
-  return Array.from(buffer, (v) => roundedValue(v, decimals));
-}
-
 /** One turn of the event loop: a long computation lets I/O (and aborts) through. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Turns the event loop when MS_PER_TURN have passed since the last turn (columns differ a thousandfold in cost). */
+function pacer() {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < MS_PER_TURN) return;
+    await turn();
+    since = performance.now();
+  };
+}
 
 const TIME_FIELDS: TableField[] = [
   { name: 'time_utc', type: 'timestamp' },
   { name: 'time_local', type: 'string' },
 ];
 
+/** Column `c` of `frame`, computed and rounded. */
+function columnOf(frame: Frame, c: number): Float64Array {
+  const values = new Float64Array(frame.hours.length).fill(Number.NaN);
+  frame.columns[c].fill(values);
+  roundInPlace(values, frame.columns[c].decimals ?? frame.decimals);
+  return values;
+}
+
 /**
  * Wide layout: time_utc, time_local, then one column per series. A row needs every series, so
- * the frame's values are computed first (8 bytes per value) and the rows then go out in batches.
+ * the rows go out in blocks of at most BLOCK_VALUES values, each computed on its own through the
+ * frame's slice (only frames small enough to hold whole have none).
  */
 function wideTable(frame: Frame): Table {
-  const fields = [...TIME_FIELDS, ...frame.columns.map((c) => ({ name: wideColumnName(c.label), type: 'double' as const }))];
+  const fields: TableField[] = [
+    ...TIME_FIELDS,
+    ...frame.columns.map((c) => ({ name: wideColumnName(c.label), type: 'double' as const, decimals: c.decimals ?? frame.decimals })),
+  ];
   return {
     fields,
     metadata: frameMetadata(frame),
     async *batches(signal) {
-      const { utc, local } = timeColumns(frame, frame.timezone);
-      const buffer = new Float64Array(frame.hours.length);
-      // Held as rounded doubles (NaN = null), 8 bytes a value; a batch's rows become JS values only as it is written.
-      const values: Float64Array[] = [];
-      for (let c = 0; c < frame.columns.length; c++) {
-        if (signal?.aborted) return;
-        values.push(Float64Array.from(columnValues(frame, c, buffer), (v) => v ?? Number.NaN));
-        await turn();
-      }
-      const rowsPerBatch = Math.max(1, Math.floor(BATCH_VALUES / fields.length));
+      const hours = frame.hours.length;
+      const width = frame.columns.length;
+      const rowsPerBlock = Math.max(1, Math.floor(BLOCK_VALUES / Math.max(1, width)));
+      const pace = pacer();
+      const whole = frame.slice ? undefined : (frame as Frame);
       // At least one batch, so that a frame without hours still gives a file with its columns.
       let start = 0;
       do {
+        const end = Math.min(hours, start + rowsPerBlock);
+        const block = whole ?? frame.slice!(start, end);
+        const columns: Float64Array[] = [];
+        for (let c = 0; c < width; c++) {
+          if (signal?.aborted) return;
+          const values = columnOf(block, c);
+          columns.push(whole ? values.subarray(start, end) : values);
+          await pace();
+        }
         if (signal?.aborted) return;
-        const end = Math.min(utc.length, start + rowsPerBatch);
-        const series = values.map((col) => Array.from(col.subarray(start, end), (v) => (Number.isNaN(v) ? null : v)));
-        yield { rows: end - start, columns: [utc.slice(start, end), local.slice(start, end), ...series] };
+        const utc = new Float64Array(end - start);
+        const local = new Array<string>(end - start);
+        for (let i = start; i < end; i++) {
+          utc[i - start] = frame.hours[i] * HOUR_MS;
+          local[i - start] = formatLocalHour(frame.timezone, frame.hours[i]);
+        }
+        yield { rows: end - start, columns: [utc, local, ...columns] };
         start = end;
-      } while (start < utc.length);
+      } while (start < hours);
     },
   };
 }
 
+/** The distinct strings of a list, and each item's index among them. */
+function dictionaryOf(items: readonly (string | null)[]): { dictionary: string[]; indexOf: Int32Array } {
+  const positions = new Map<string, number>();
+  const indexOf = Int32Array.from(items, (item) => {
+    if (item === null) return -1;
+    let at = positions.get(item);
+    if (at === undefined) positions.set(item, (at = positions.size));
+    return at;
+  });
+  return { dictionary: [...positions.keys()], indexOf };
+}
+
 /**
  * Long layout: one row per (hour, series): time_utc, time_local, the label levels, value. Series
- * are computed a group at a time, so memory stays flat whatever the size of the frame.
+ * are computed a group at a time, so memory stays flat whatever the size of the frame; local
+ * times and label levels are dictionary columns.
  */
 function longTable(frame: Frame): Table {
   const depth = Math.max(1, ...frame.columns.map((c) => c.label.length));
@@ -134,32 +225,46 @@ function longTable(frame: Frame): Table {
     fields: [...TIME_FIELDS, ...levelNames.map((name) => ({ name, type: 'string' as const })), { name: 'value', type: 'double' }],
     metadata: frameMetadata(frame),
     async *batches(signal) {
-      const { utc, local } = timeColumns(frame, frame.timezone);
-      const hours = utc.length;
-      const buffer = new Float64Array(hours);
-      const seriesPerBatch = Math.max(1, Math.floor(BATCH_VALUES / Math.max(1, hours)));
+      const hours = frame.hours.length;
+      const utcOfHour = Float64Array.from(frame.hours, (h) => h * HOUR_MS);
+      const localTimes = Array.from(frame.hours, (h) => formatLocalHour(frame.timezone, h));
+      const levels = levelNames.map((_, l) => dictionaryOf(frame.columns.map((c) => c.label[l] ?? null)));
+      const seriesPerBatch = Math.max(1, Math.floor(LONG_BATCH_ROWS / Math.max(1, hours)));
+      const pace = pacer();
       // A frame without series still gives a file with its columns.
-      if (frame.columns.length === 0) yield { rows: 0, columns: [[], [], ...levelNames.map(() => []), []] };
+      if (frame.columns.length === 0) {
+        const empty = (dictionary: readonly string[]) => ({ dictionary, indexes: new Int32Array(0) });
+        yield {
+          rows: 0,
+          columns: [new Float64Array(0), empty(localTimes), ...levels.map((l) => empty(l.dictionary)), new Float64Array(0)],
+        };
+      }
       for (let first = 0; first < frame.columns.length; first += seriesPerBatch) {
         const last = Math.min(frame.columns.length, first + seriesPerBatch);
-        const utcOut: number[] = [];
-        const localOut: string[] = [];
-        const levelsOut: (string | null)[][] = levelNames.map(() => []);
-        const valueOut: (number | null)[] = [];
+        const rows = (last - first) * hours;
+        const utc = new Float64Array(rows);
+        const local = new Int32Array(rows);
+        const levelIndexes = levels.map(() => new Int32Array(rows));
+        const value = new Float64Array(rows);
         for (let c = first; c < last; c++) {
           if (signal?.aborted) return;
-          const values = columnValues(frame, c, buffer);
-          await turn();
-          if (signal?.aborted) return;
-          const label = frame.columns[c].label;
-          for (let i = 0; i < hours; i++) {
-            utcOut.push(utc[i]);
-            localOut.push(local[i]);
-            for (let l = 0; l < depth; l++) levelsOut[l].push(label[l] ?? null);
-            valueOut.push(values[i]);
-          }
+          const at = (c - first) * hours;
+          value.set(columnOf(frame, c), at);
+          utc.set(utcOfHour, at);
+          for (let i = 0; i < hours; i++) local[at + i] = i;
+          levels.forEach((level, l) => levelIndexes[l].fill(level.indexOf[c], at, at + hours));
+          await pace();
         }
-        yield { rows: valueOut.length, columns: [utcOut, localOut, ...levelsOut, valueOut] };
+        if (signal?.aborted) return;
+        yield {
+          rows,
+          columns: [
+            utc,
+            { dictionary: localTimes, indexes: local },
+            ...levels.map((level, l) => ({ dictionary: level.dictionary, indexes: levelIndexes[l] })),
+            value,
+          ],
+        };
       }
     },
   };
@@ -181,6 +286,13 @@ function fieldType(values: unknown[]): ColumnType | 'json' {
   return 'json';
 }
 
+/** A record field's values as a batch column of its type. */
+function recordColumn(values: unknown[], type: ColumnType | 'json'): ColumnData {
+  if (type === 'int' || type === 'double') return Float64Array.from(values, (v) => (typeof v === 'number' ? v : Number.NaN));
+  if (type === 'json') return values.map((v) => (v === null ? null : JSON.stringify(v)));
+  return values as (string | null)[] | (boolean | null)[];
+}
+
 /**
  * A list of records: one column per field, in order of first appearance; nested values (a
  * GeoJSON geometry, a list) and fields of mixed types are JSON text. Lists are small (at most a
@@ -200,14 +312,11 @@ export function recordsTable(records: readonly unknown[]): Table {
   }
   const columns = names.map((name) => rows.map((row) => row[name] ?? null));
   const types = columns.map(fieldType);
-  const cells = columns.map((col, i) =>
-    types[i] === 'json' ? col.map((v) => (v === null ? null : JSON.stringify(v))) : (col as (number | string | boolean | null)[]),
-  );
   return {
     fields: names.map((name, i) => ({ name, type: types[i] === 'json' ? 'string' : (types[i] as ColumnType) })),
     metadata: {},
     async *batches() {
-      yield { rows: rows.length, columns: cells };
+      yield { rows: rows.length, columns: columns.map((col, i) => recordColumn(col, types[i])) };
     },
   };
 }

@@ -1,0 +1,115 @@
+/**
+ * The largest request (issue "one request can take the service down"): every MISO H3 cell at
+ * resolution 5 over a year of continuous demand, in each format and layout, one after another on
+ * one `gridcast serve` process. For each: time to the first byte, whole time, bytes, and the
+ * server's peak RSS (sampled from /proc every 100 ms), next to JSON's in the same run.
+ *
+ * A download is cut after LIMIT_S (the long layouts are tens of GB of text): then its figures are
+ * those at the cut, and it says so.
+ *
+ *   node --import tsx bench/largest.ts [--formats json,csv,...] [--layouts wide,long]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import { startServe, type BenchServer } from './serve.ts';
+
+const PATH = '/v1/cells/miso/demand/continuous?resolution=5&start=2026-01-01&end=2026-11-20';
+const NOW = '2026-11-21T12:00:00Z';
+const LIMIT_S = Number(process.env.BENCH_LARGEST_LIMIT_S ?? 120);
+const ALL_FORMATS = ['json', 'csv', 'parquet', 'arrow'];
+
+export interface Download {
+  format: string;
+  layout: string;
+  status: number;
+  firstByteMs: number;
+  totalMs: number;
+  bytes: number;
+  peakRssMb: number;
+  /** Cut at LIMIT_S before the end. */
+  cut: boolean;
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function download(server: BenchServer, format: string, layout: string): Promise<Download> {
+  const url = new URL(`${server.url}${PATH}&format=${format}&layout=${layout}`);
+  const started = performance.now();
+  let peak = rssMb(server.pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100);
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { 'x-api-key': server.key } }, (res) => {
+      let firstByteMs = -1;
+      let bytes = 0;
+      const finish = (cut: boolean) => {
+        clearInterval(sampler);
+        clearTimeout(limit);
+        resolve({
+          format,
+          layout,
+          status: res.statusCode ?? 0,
+          firstByteMs: Math.round(firstByteMs),
+          totalMs: Math.round(performance.now() - started),
+          bytes,
+          peakRssMb: Math.round(peak),
+          cut,
+        });
+      };
+      const limit = setTimeout(() => {
+        res.destroy();
+        finish(true);
+      }, LIMIT_S * 1000);
+      res.on('data', (chunk: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - started;
+        bytes += chunk.length;
+      });
+      res.on('end', () => finish(false));
+      res.on('error', () => {});
+    });
+    req.on('error', reject);
+  });
+}
+
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function largestFigures(options: { formats?: string[]; layouts?: string[] } = {}): Promise<{
+  path: string;
+  downloads: Download[];
+  baseRssMb: number;
+}> {
+  const server = await startServe({ env: { GRIDCAST_NOW: NOW } });
+  try {
+    // Warm the cell catalog and the workers with a small request of the same group.
+    await settle(5000);
+    const warm = new URL(`${server.url}/v1/cells/miso/demand/continuous?resolution=5&start=2026-11-01&end=2026-11-02`);
+    await fetch(warm, { headers: { 'x-api-key': server.key } }).then((r) => r.arrayBuffer());
+    const baseRssMb = Math.round(rssMb(server.pid));
+    const downloads: Download[] = [];
+    for (const layout of options.layouts ?? ['wide', 'long']) {
+      for (const format of options.formats ?? ALL_FORMATS) {
+        const d = await download(server, format, layout);
+        downloads.push(d);
+        process.stderr.write(
+          `largest ${layout} ${format}: ${d.status} first byte ${d.firstByteMs} ms, ${d.cut ? 'cut at' : 'whole in'} ${d.totalMs} ms, ` +
+            `${Math.round(d.bytes / 1e6)} MB, peak RSS ${d.peakRssMb} MB\n`,
+        );
+        await settle(3000);
+      }
+    }
+    return { path: PATH, downloads, baseRssMb };
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1].split(',') : undefined;
+  };
+  const result = await largestFigures({ formats: arg('--formats'), layouts: arg('--layouts') });
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+}

@@ -56,8 +56,8 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
       process.exitCode = 2;
     } else if (e instanceof IngestConflictError) {
       process.stderr.write(`gridcast: ${options.origin}: ${e.message}; nothing was stored\n`);
-      for (const c of e.conflicts.slice(0, MAX_LISTED)) process.stderr.write(`  ${c}\n`);
-      if (e.conflicts.length > MAX_LISTED) process.stderr.write(`  … and ${e.conflicts.length - MAX_LISTED} more\n`);
+      for (const c of e.conflicts) process.stderr.write(`  ${c}\n`);
+      if (e.total > e.conflicts.length) process.stderr.write(`  … and ${e.total - e.conflicts.length} more\n`);
       process.exitCode = 2;
     } else throw e;
   }

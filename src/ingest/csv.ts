@@ -1,11 +1,12 @@
 /**
- * Streaming CSV records (RFC 4180: quoted fields, doubled quotes, CRLF or LF) from a byte stream,
- * with the line number each record starts on. A record longer than `maxRecordBytes` is an error
- * rather than a reason to hold an unbounded string.
- *
- * Kept behind this one function so that an npm streaming parser (csv-parse) can replace it
- * without touching the layouts that read records.
+ * CSV records from a byte stream, read by csv-parse (RFC 4180: quoted fields, doubled quotes,
+ * CRLF or LF, a byte order mark), with the line number each record ends on. A record longer than
+ * `maxRecordBytes` is an error rather than a reason to hold an unbounded string; rows whose field
+ * count differs from the header's are passed on for the layout to report with their line.
  */
+import { Readable } from 'node:stream';
+import { parse, CsvError as ParseError } from 'csv-parse';
+
 export class CsvError extends Error {
   constructor(
     readonly line: number,
@@ -22,84 +23,44 @@ export interface CsvRecord {
 
 export const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
+/** csv-parse's reasons, as a user reads them (its own messages name its options). */
+function reason(e: ParseError, maxRecordBytes: number): string {
+  switch (e.code) {
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a line is longer than ${maxRecordBytes} characters`;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is not closed at the end of the file';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'characters after a closing quote';
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'characters after a closing quote';
+    default:
+      return e.message;
+  }
+}
+
 export async function* csvRecords(
   input: AsyncIterable<Uint8Array | string>,
   maxRecordBytes = DEFAULT_MAX_RECORD_BYTES,
 ): AsyncGenerator<CsvRecord> {
-  const decoder = new TextDecoder('utf-8', { fatal: false });
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let afterQuote = false;
-  let line = 1;
-  let recordLine = 1;
-  let recordChars = 0;
-  let pendingCr = false;
-  let started = false;
-  const endRecord = (): CsvRecord => {
-    fields.push(field);
-    const record = { line: recordLine, fields };
-    fields = [];
-    field = '';
-    afterQuote = false;
-    recordChars = 0;
-    started = false;
-    return record;
-  };
-  for await (const chunk of input) {
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    const out: CsvRecord[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (++recordChars > maxRecordBytes) throw new CsvError(recordLine, `line ${recordLine} is longer than ${maxRecordBytes} characters`);
-      if (pendingCr) {
-        pendingCr = false;
-        if (c === '\n') continue;
-      }
-      if (!started) {
-        started = true;
-        recordLine = line;
-        if (line === 1 && c === '\uFEFF') continue; // byte order mark
-      }
-      if (quoted) {
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i++;
-          } else if (i + 1 === text.length) {
-            // The next chunk decides: a doubled quote split across chunks is rare; treat as closing and fix below.
-            quoted = false;
-            afterQuote = true;
-          } else {
-            quoted = false;
-            afterQuote = true;
-          }
-        } else {
-          if (c === '\n') line++;
-          field += c;
-        }
-      } else if (c === '"' && field === '' && !afterQuote) {
-        quoted = true;
-      } else if (c === '"' && afterQuote) {
-        // A doubled quote split across two chunks.
-        field += '"';
-        quoted = true;
-        afterQuote = false;
-      } else if (c === ',') {
-        fields.push(field);
-        field = '';
-        afterQuote = false;
-      } else if (c === '\n' || c === '\r') {
-        line++;
-        if (c === '\r') pendingCr = true;
-        out.push(endRecord());
-      } else {
-        if (afterQuote) throw new CsvError(recordLine, `line ${recordLine}: characters after a closing quote`);
-        field += c;
-      }
+  const parser = Readable.from(input).pipe(
+    parse({
+      bom: true,
+      info: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      max_record_size: maxRecordBytes,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }),
+  );
+  try {
+    for await (const { info, record } of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
+      yield { line: info.lines, fields: record };
     }
-    for (const r of out) if (!(r.fields.length === 1 && r.fields[0] === '')) yield r;
+  } catch (e) {
+    if (e instanceof ParseError) throw new CsvError((e as ParseError & { lines?: number }).lines ?? 0, reason(e, maxRecordBytes));
+    throw e;
+  } finally {
+    parser.destroy();
   }
-  if (quoted) throw new CsvError(recordLine, `line ${recordLine}: a quoted field is not closed at the end of the file`);
-  if (started && !(fields.length === 0 && field === '')) yield endRecord();
 }

@@ -1,22 +1,25 @@
 /**
- * Ingesting a file of forecasts or actuals into a stored source: read and check every row, then
- * store the whole file in one transaction (store/sources.ts) — or nothing, with the bad rows
- * listed (up to MAX_LISTED, with line numbers and reasons).
+ * Ingesting a file of forecasts or actuals into a stored source. A layout (long.ts, …) reads the
+ * file as a stream of observations; they are checked (target, unit, duplicates), assembled into
+ * runs and actuals, and written in batches inside one transaction (store/sources.ts) — so a file
+ * is stored whole or not at all (bad rows listed, up to MAX_LISTED, with line numbers and
+ * reasons), and memory stays flat in the file's size.
  *
- * Layout read today: gridcast's own long layout in CSV (what `layout=long&format=csv` returns):
- * `time_utc` (or `time_local` with an offset, or a naive time with --timezone), `id`, `value`, and
- * - `created_at`: the run's issue time → forecast runs, one per (id, created_at);
- * - or no `created_at` → actuals, with an optional `published_at` (a revision's publication time;
- *   default: the end of the hour).
+ * Runs are assembled one issue time at a time: the rows of one run (all its targets and hours) must
+ * come together, in any order within; rows of an issue time that come back after other runs' are
+ * refused (sort a file by issue time). Files gridcast exports and the usual vendor files are so.
  */
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, unitOf, type MetricName } from '../catalog/metrics.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
-import { MAX_LISTED, type ActualInput, type IngestOutcome, type RunInput, type SourceStore } from '../store/sources.ts';
+import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
-import { offsetMinutesAt } from '../time/zones.ts';
 import { csvRecords, CsvError } from './csv.ts';
+import { longCsv } from './long.ts';
+import { IngestError, type LayoutContext, type Observation } from './observations.ts';
+
+export { IngestError } from './observations.ts';
 
 export const INGEST_GROUPS = ['region'] as const;
 export type IngestGroup = (typeof INGEST_GROUPS)[number];
@@ -33,18 +36,6 @@ export interface IngestOptions {
   replace: boolean;
   /** For the ingest log and messages: the file's name. */
   origin: string;
-}
-
-/** Options or file contents that cannot be ingested; nothing was stored. */
-export class IngestError extends Error {
-  constructor(
-    message: string,
-    /** Bad rows: line number and reason (at most MAX_LISTED). */
-    readonly problems: { line: number; reason: string }[] = [],
-    readonly totalProblems = problems.length,
-  ) {
-    super(message);
-  }
 }
 
 export interface IngestSummary extends IngestOutcome {
@@ -101,187 +92,169 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
   return { factor, targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
 }
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** Values written per batch (runs are written whole, so a batch may hold a run more). */
+const BATCH_VALUES = 200_000;
 
-/**
- * An instant (ms) from ISO 8601 text: with an offset as written; without one, as the wall time
- * of `zone` — refused when that wall time is missing or ambiguous (DST).
- */
-export function parseInstant(text: string, zone: string | undefined): number | string {
-  const m = TIME.exec(text.trim());
-  if (!m) return `'${text}' is not an ISO 8601 date and time`;
-  const [, y, mo, d, h, mi, s, off] = m;
-  const naive = Date.UTC(+y, +mo - 1, +d, +h, +mi, s ? +s : 0);
-  if (Number.isNaN(naive) || +mo < 1 || +mo > 12 || +d > 31 || +h > 23 || +mi > 59) return `'${text}' is not a valid date and time`;
-  if (off) {
-    if (off === 'Z') return naive;
-    const sign = off[0] === '-' ? -1 : 1;
-    const digits = off.slice(1).replace(':', '');
-    return naive - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0)) * 60_000;
+/** Turns observations into complete runs or actuals and writes them in batches. */
+class Assembler {
+  kind: 'forecast' | 'actual' | null = null;
+  values = 0;
+  first = Infinity;
+  last = -Infinity;
+  readonly seenTargets = new Set<string>();
+  problems: { line: number; reason: string }[] = [];
+  totalProblems = 0;
+  /** The run being read: its issue time (ms), and each target's values by hour. */
+  private runStamp = Number.NaN;
+  private run = new Map<string, Map<number, number>>();
+  private readonly finishedRuns = new Set<number>();
+  private runs: RunInput[] = [];
+  /** Actuals not yet written: (target, hour, publication) → value. */
+  private actuals = new Map<string, ActualInput>();
+  private pending = 0;
+
+  constructor(
+    private readonly writer: IngestWriter,
+    private readonly targets: ReadonlySet<string>,
+    private readonly factor: number,
+    private readonly o: IngestOptions,
+  ) {}
+
+  bad(line: number, reason: string): void {
+    this.totalProblems++;
+    if (this.problems.length < MAX_LISTED) this.problems.push({ line, reason });
   }
-  if (!zone) return `'${text}' has no offset: add one (Z, -05:00) or declare the file's zone with --timezone`;
-  const candidates = new Set<number>();
-  for (const probe of [naive - 12 * HOUR_MS, naive + 12 * HOUR_MS]) {
-    const t = naive - offsetMinutesAt(zone, probe) * 60_000;
-    if (offsetMinutesAt(zone, t) * 60_000 === naive - t) candidates.add(t);
-  }
-  if (candidates.size === 0) return `'${text}' does not exist in ${zone} (the clocks skip it on a DST day)`;
-  if (candidates.size > 1) return `'${text}' is ambiguous in ${zone} (it occurs twice on a DST day): give an offset`;
-  return [...candidates][0];
-}
 
-interface Parsed {
-  runs: RunInput[];
-  actuals: ActualInput[];
-  kind: 'forecast' | 'actual';
-  targets: number;
-  values: number;
-  first: number;
-  last: number;
-}
-
-/** Reads and checks a long-layout CSV; throws IngestError listing the bad rows. */
-export async function parseLongCsv(input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<Parsed> {
-  const { factor, targets } = checkOptions(o);
-  const problems: { line: number; reason: string }[] = [];
-  let totalProblems = 0;
-  const bad = (line: number, reason: string) => {
-    totalProblems++;
-    if (problems.length < MAX_LISTED) problems.push({ line, reason });
-  };
-  let header: string[] | null = null;
-  let col = { time: -1, id: -1, value: -1, created: -1, published: -1 };
-  // (target, issued ms) → valid hour → value; actuals: (target, published ms) → valid hour → value.
-  const series = new Map<string, Map<number, number>>();
-  const seenTargets = new Set<string>();
-  let first = Infinity;
-  let last = -Infinity;
-  let values = 0;
-  try {
-    for await (const { line, fields } of csvRecords(input)) {
-      if (!header) {
-        header = fields.map((f) => f.trim());
-        const at = (name: string) => header!.indexOf(name);
-        col = { time: at('time_utc'), id: at('id'), value: at('value'), created: at('created_at'), published: at('published_at') };
-        if (col.time < 0) col.time = at('time_local');
-        const missing = [col.time < 0 ? 'time_utc' : '', col.id < 0 ? 'id' : '', col.value < 0 ? 'value' : ''].filter(Boolean);
-        if (missing.length) {
-          throw new IngestError(
-            `${o.origin}: the header lacks ${missing.join(', ')}: the long layout has time_utc (or time_local), id, value and, for forecasts, created_at`,
+  /** Takes one observation; returns a promise when it wrote a batch. */
+  add(ob: Observation): Promise<void> | undefined {
+    if (!this.targets.has(ob.target)) {
+      this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
+      return undefined;
+    }
+    const value = ob.value * this.factor;
+    if (this.kind === 'forecast') {
+      let wrote: Promise<void> | undefined;
+      if (ob.stamp !== this.runStamp) {
+        if (this.finishedRuns.has(ob.stamp)) {
+          this.bad(
+            ob.line,
+            `rows of the run issued ${formatUtcInstant(ob.stamp)} come again after rows of other runs: ` +
+              'the rows of a run must come together (sort the file by issue time)',
           );
+          return undefined;
         }
-        if (col.created >= 0 && col.published >= 0)
-          throw new IngestError(`${o.origin}: a file has created_at (forecasts) or published_at (actuals), not both`);
-        continue;
+        wrote = this.closeRun();
+        this.runStamp = ob.stamp;
       }
-      if (fields.length !== header.length) {
-        bad(line, `${fields.length} fields where the header has ${header.length}`);
-        continue;
-      }
-      const time = parseInstant(fields[col.time], o.timezone);
-      if (typeof time === 'string') {
-        bad(line, `${header[col.time]}: ${time}`);
-        continue;
-      }
-      if (time % HOUR_MS !== 0) {
-        bad(line, `${header[col.time]}: ${fields[col.time]} is not on the hour (hourly values, period-beginning)`);
-        continue;
-      }
-      const target = fields[col.id].trim();
-      if (!targets.has(target)) {
-        bad(line, `id: unknown region '${target}' in ${o.iso} (${[...targets].join(', ')})`);
-        continue;
-      }
-      const text = fields[col.value].trim();
-      let value = Number.NaN;
-      if (text !== '' && text !== 'null') {
-        value = Number(text);
-        if (!Number.isFinite(value) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) {
-          bad(line, `value: '${text.slice(0, 40)}' is not a finite number (leave it empty for no value)`);
-          continue;
-        }
-        value *= factor;
-      }
-      let stamp: number;
-      if (col.created >= 0 || col.published >= 0) {
-        const c = col.created >= 0 ? col.created : col.published;
-        const t = parseInstant(fields[c], o.timezone);
-        if (typeof t === 'string') {
-          bad(line, `${header[c]}: ${t}`);
-          continue;
-        }
-        stamp = t;
-      } else {
-        stamp = time + HOUR_MS; // an actual without a publication time: known once its hour has ended
-      }
-      const key = `${target}\u0000${stamp}`;
-      let values_ = series.get(key);
-      if (!values_) series.set(key, (values_ = new Map()));
-      const hour = time / HOUR_MS;
-      const before = values_.get(hour);
-      if (before !== undefined && !Object.is(before, value)) {
-        bad(
-          line,
-          `a second value for ${target} at ${formatUtcInstant(time)} (${col.created >= 0 ? 'same run' : 'same publication'}) differs from the first`,
-        );
-        continue;
-      }
-      if (before === undefined) values++;
-      values_.set(hour, value);
-      seenTargets.add(target);
-      first = Math.min(first, hour);
-      last = Math.max(last, hour);
+      let byHour = this.run.get(ob.target);
+      if (!byHour) this.run.set(ob.target, (byHour = new Map()));
+      if (!this.keep(ob, byHour.get(ob.hour), value, 'same run')) return wrote;
+      byHour.set(ob.hour, value);
+      return wrote;
     }
-  } catch (e) {
-    if (e instanceof CsvError) bad(e.line, e.message);
-    else throw e;
-  }
-  if (!header) throw new IngestError(`${o.origin}: the file is empty`);
-  if (totalProblems > 0) {
-    throw new IngestError(`${o.origin}: ${totalProblems} bad row(s); nothing was stored`, problems, totalProblems);
-  }
-  const kind = col.created >= 0 ? 'forecast' : 'actual';
-  const runs: RunInput[] = [];
-  const actuals: ActualInput[] = [];
-  for (const [key, byHour] of series) {
-    const [target, stampText] = key.split('\u0000');
-    const stamp = Number(stampText);
-    if (kind === 'forecast') {
-      const hours = [...byHour.keys()];
-      const lo = Math.min(...hours);
-      const hi = Math.max(...hours);
-      const vals = new Float64Array(hi - lo + 1).fill(Number.NaN);
-      for (const [h, v] of byHour) vals[h - lo] = v;
-      runs.push({ target, issuedMs: stamp, first: lo, values: vals });
-    } else {
-      for (const [h, v] of byHour) if (!Number.isNaN(v)) actuals.push({ target, validHour: h, publishedMs: stamp, value: v });
+    const key = `${ob.target}\u0000${ob.hour}\u0000${ob.stamp}`;
+    const before = this.actuals.get(key);
+    if (!this.keep(ob, before?.value, value, 'same publication')) return undefined;
+    if (!before && !Number.isNaN(value)) {
+      this.actuals.set(key, { target: ob.target, validHour: ob.hour, publishedMs: ob.stamp, value });
+      if (++this.pending >= BATCH_VALUES) return this.flushActuals();
     }
+    return undefined;
   }
-  return { runs, actuals, kind, targets: seenTargets.size, values, first, last };
+
+  /** Counts a first value of (target, hour) in its run or publication; false (a bad row) for a second, different one. */
+  private keep(ob: Observation, before: number | undefined, value: number, scope: string): boolean {
+    if (before !== undefined) {
+      if (!Object.is(before, value)) {
+        this.bad(ob.line, `a second value for ${ob.target} at ${formatUtcInstant(ob.hour * HOUR_MS)} (${scope}) differs from the first`);
+        return false;
+      }
+      return true;
+    }
+    this.values++;
+    this.seenTargets.add(ob.target);
+    if (ob.hour < this.first) this.first = ob.hour;
+    if (ob.hour > this.last) this.last = ob.hour;
+    return true;
+  }
+
+  private closeRun(): Promise<void> | undefined {
+    if (Number.isNaN(this.runStamp)) return undefined;
+    for (const [target, byHour] of this.run) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const h of byHour.keys()) {
+        if (h < lo) lo = h;
+        if (h > hi) hi = h;
+      }
+      const values = new Float64Array(hi - lo + 1).fill(Number.NaN);
+      for (const [h, v] of byHour) values[h - lo] = v;
+      this.runs.push({ target, issuedMs: this.runStamp, first: lo, values });
+      this.pending += values.length;
+    }
+    this.finishedRuns.add(this.runStamp);
+    this.run = new Map();
+    return this.pending >= BATCH_VALUES ? this.flushRuns() : undefined;
+  }
+
+  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
+  private async flushRuns(): Promise<void> {
+    if (this.totalProblems === 0) await this.writer.runs(this.runs);
+    this.runs = [];
+    this.pending = 0;
+  }
+
+  private async flushActuals(): Promise<void> {
+    if (this.totalProblems === 0) await this.writer.actuals([...this.actuals.values()]);
+    this.actuals = new Map();
+    this.pending = 0;
+  }
+
+  async finish(): Promise<void> {
+    await this.closeRun();
+    await this.flushRuns();
+    await this.flushActuals();
+  }
 }
 
-/** Ingests a long-layout CSV into the store: all of it or nothing. */
+/** Ingests a CSV file (a stream of bytes) into the store: all of it or nothing. */
 export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const parsed = await parseLongCsv(input, o);
-  const outcome = await store.ingest({
-    source: o.source,
-    group: o.group,
-    iso: o.iso,
-    metric: o.metric,
-    runs: parsed.runs,
-    actuals: parsed.actuals,
-    replace: o.replace,
-    origin: o.origin,
-  });
+  const { factor, targets } = checkOptions(o);
+  const { result: asm, outcome } = await store.ingest(
+    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
+    async (writer) => {
+      const asm = new Assembler(writer, targets, factor, o);
+      const ctx: LayoutContext = {
+        origin: o.origin,
+        timezone: o.timezone,
+        bad: (line, reason) => asm.bad(line, reason),
+        kind: (kind) => (asm.kind = kind),
+      };
+      try {
+        for await (const ob of longCsv(csvRecords(input), ctx)) {
+          const wrote = asm.add(ob);
+          if (wrote) await wrote;
+        }
+      } catch (e) {
+        if (e instanceof CsvError) asm.bad(e.line, e.message);
+        else throw e;
+      }
+      await asm.finish();
+      if (asm.totalProblems > 0) {
+        throw new IngestError(`${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`, asm.problems, asm.totalProblems);
+      }
+      return asm;
+    },
+  );
   return {
     source: o.source,
-    kind: parsed.kind,
+    kind: asm.kind ?? 'forecast',
     ...outcome,
-    targets: parsed.targets,
-    values: parsed.values,
-    first_valid_time: Number.isFinite(parsed.first) ? formatUtcInstant(parsed.first * HOUR_MS) : null,
-    last_valid_time: Number.isFinite(parsed.last) ? formatUtcInstant(parsed.last * HOUR_MS) : null,
+    targets: asm.seenTargets.size,
+    values: asm.values,
+    first_valid_time: Number.isFinite(asm.first) ? formatUtcInstant(asm.first * HOUR_MS) : null,
+    last_valid_time: Number.isFinite(asm.last) ? formatUtcInstant(asm.last * HOUR_MS) : null,
     seconds: Math.round((performance.now() - started) / 10) / 100,
   };
 }

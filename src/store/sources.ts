@@ -2,7 +2,8 @@
  * Ingested sources in the database (migration 4): forecast runs packed one row per run and
  * series, actuals one row per value and revision. Plain SQL, the same on PGlite and PostgreSQL.
  *
- * Writing is one transaction per ingest: a file is stored whole or not at all. Reading answers
+ * Writing is one transaction per ingest, fed in batches as the file is read: a file is stored
+ * whole or not at all, and memory does not grow with the file. Reading answers
  * the questions of a stored source (src/sources/stored.ts): which runs exist, their values,
  * actuals as known at an instant.
  */
@@ -31,10 +32,9 @@ export interface ActualInput {
   value: number;
 }
 
-export interface IngestInput extends SeriesKey {
+/** Where an ingest writes: a source's series of one (group, iso, metric). */
+export interface IngestTarget extends SeriesKey {
   source: string;
-  runs: RunInput[];
-  actuals: ActualInput[];
   /** Replace runs (and actual revisions) that exist with other values, instead of refusing. */
   replace: boolean;
   /** A line for the ingest log (the file's name). */
@@ -52,8 +52,155 @@ export interface IngestOutcome {
 
 /** Runs (or actuals) that exist with other values; nothing was stored. */
 export class IngestConflictError extends Error {
-  constructor(readonly conflicts: string[]) {
-    super(`${conflicts.length} run(s) or actual(s) already stored with other values`);
+  constructor(
+    /** The first MAX_LISTED conflicts, described. */
+    readonly conflicts: string[],
+    readonly total = conflicts.length,
+  ) {
+    super(`${total} run(s) or actual(s) already stored with other values`);
+  }
+}
+
+/**
+ * The writes of one ingest, inside its transaction: batches of complete runs and of actuals as the
+ * file is read, each compared with what is stored (added, unchanged, replaced or a conflict).
+ */
+export class IngestWriter {
+  readonly outcome: IngestOutcome = {
+    runsAdded: 0,
+    runsReplaced: 0,
+    runsUnchanged: 0,
+    actualsAdded: 0,
+    actualsReplaced: 0,
+    actualsUnchanged: 0,
+  };
+  readonly conflicts: string[] = [];
+  totalConflicts = 0;
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly tx: Sql,
+    readonly target: IngestTarget,
+  ) {}
+
+  private conflict(message: string): void {
+    this.totalConflicts++;
+    if (this.conflicts.length < MAX_LISTED) this.conflicts.push(message);
+  }
+
+  /** Series ids of `targets`, created on first sight. */
+  private async seriesIds(targets: Iterable<string>): Promise<Map<string, number>> {
+    const missing = [...new Set(targets)].filter((t) => !this.ids.has(t));
+    if (missing.length > 0) {
+      const k = this.target;
+      await insertRows(
+        this.tx,
+        'INSERT INTO source_series (source, grp, iso, metric, target)',
+        ['$', '$', '$', '$', '$'],
+        missing.map((t) => [k.source, k.group, k.iso, k.metric, t]),
+        'ON CONFLICT (source, grp, iso, metric, target) DO NOTHING',
+      );
+      const rows = await this.tx.query<{ id: number; target: string }>(
+        'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 AND target = ANY($5::text[])',
+        [k.source, k.group, k.iso, k.metric, missing],
+      );
+      for (const r of rows) this.ids.set(r.target, r.id);
+    }
+    return this.ids;
+  }
+
+  /** Complete runs (every value the file has for each). */
+  async runs(runs: RunInput[]): Promise<void> {
+    if (runs.length === 0) return;
+    const ids = await this.seriesIds(runs.map((r) => r.target));
+    const seriesIds = [...new Set(runs.map((r) => ids.get(r.target)!))];
+    let minMs = Infinity;
+    let maxMs = -Infinity;
+    for (const r of runs) {
+      minMs = Math.min(minMs, r.issuedMs);
+      maxMs = Math.max(maxMs, r.issuedMs);
+    }
+    const existing = new Map<string, { first: number; vals: Uint8Array }>();
+    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; vals: unknown }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, vals FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
+      [seriesIds, minMs, maxMs],
+    );
+    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, vals: bytesOf(r.vals) });
+    const inserts: unknown[][] = [];
+    for (const run of runs) {
+      const id = ids.get(run.target)!;
+      const packed = packValues(run.values);
+      const old = existing.get(`${id}@${run.issuedMs}`);
+      if (!old) {
+        inserts.push([id, run.issuedMs / 1000, run.first, packed]);
+        this.outcome.runsAdded++;
+      } else if (old.first === run.first && sameBytes(old.vals, packed)) {
+        this.outcome.runsUnchanged++;
+      } else if (this.target.replace) {
+        await this.tx.query(
+          `UPDATE source_runs SET first_hour = $3, vals = $4, revisions = revisions + 1, ingested_at = now()
+            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8)`,
+          [id, run.issuedMs / 1000, run.first, packed],
+        );
+        this.outcome.runsReplaced++;
+      } else {
+        this.conflict(`run of ${run.target} issued ${iso(run.issuedMs)} is stored with other values (use --replace)`);
+      }
+    }
+    await insertRows(
+      this.tx,
+      'INSERT INTO source_runs (series_id, issued_at, first_hour, vals)',
+      ['$', 'to_timestamp($::float8)', '$', '$'],
+      inserts,
+    );
+  }
+
+  /** Actual values, each as published at its instant. */
+  async actuals(actuals: ActualInput[]): Promise<void> {
+    if (actuals.length === 0) return;
+    const ids = await this.seriesIds(actuals.map((a) => a.target));
+    const seriesIds = [...new Set(actuals.map((a) => ids.get(a.target)!))];
+    let minHour = Infinity;
+    let maxHour = -Infinity;
+    for (const a of actuals) {
+      minHour = Math.min(minHour, a.validHour);
+      maxHour = Math.max(maxHour, a.validHour);
+    }
+    const rows = await this.tx.query<{ series_id: number; valid_hour: number; published_ms: number; value: number }>(
+      `SELECT series_id, valid_hour, extract(epoch FROM published_at)::float8 * 1000 AS published_ms, value FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3`,
+      [seriesIds, minHour, maxHour],
+    );
+    const existing = new Map(rows.map((r) => [`${r.series_id}@${r.valid_hour}@${Math.round(r.published_ms)}`, r.value]));
+    const inserts: unknown[][] = [];
+    for (const a of actuals) {
+      const id = ids.get(a.target)!;
+      const old = existing.get(`${id}@${a.validHour}@${a.publishedMs}`);
+      if (old === undefined) {
+        inserts.push([id, a.validHour, a.publishedMs / 1000, a.value]);
+        this.outcome.actualsAdded++;
+      } else if (Object.is(old, a.value)) {
+        this.outcome.actualsUnchanged++;
+      } else if (this.target.replace) {
+        await this.tx.query(
+          'UPDATE source_actuals SET value = $4 WHERE series_id = $1 AND valid_hour = $2 AND published_at = to_timestamp($3::float8)',
+          [id, a.validHour, a.publishedMs / 1000, a.value],
+        );
+        this.outcome.actualsReplaced++;
+      } else {
+        this.conflict(
+          `actual of ${a.target} at ${iso(a.validHour * HOUR_MS)} published ${iso(a.publishedMs)} is stored with another value ` +
+            '(a correction needs a later publish time, or use --replace)',
+        );
+      }
+    }
+    await insertRows(
+      this.tx,
+      'INSERT INTO source_actuals (series_id, valid_hour, published_at, value)',
+      ['$', '$', 'to_timestamp($::float8)', '$'],
+      inserts,
+    );
   }
 }
 
@@ -136,133 +283,26 @@ async function insertRows(tx: Sql, head: string, columns: string[], rows: unknow
 export class SourceStore {
   constructor(private readonly sql: Sql) {}
 
-  /** Stores a parsed file in one transaction: all of it, or (on a conflict or any failure) nothing. */
-  async ingest(input: IngestInput): Promise<IngestOutcome> {
+  /**
+   * One ingest in one transaction: `write` streams the file's runs and actuals into the writer;
+   * when it throws, or any run or actual conflicts with what is stored, nothing is kept.
+   */
+  async ingest<T>(target: IngestTarget, write: (writer: IngestWriter) => Promise<T>): Promise<{ result: T; outcome: IngestOutcome }> {
     return this.sql.transaction(async (tx) => {
-      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [input.source]);
-      const targets = [...new Set([...input.runs.map((r) => r.target), ...input.actuals.map((a) => a.target)])];
-      const ids = await this.seriesIds(tx, input, targets);
-      const outcome: IngestOutcome = {
-        runsAdded: 0,
-        runsReplaced: 0,
-        runsUnchanged: 0,
-        actualsAdded: 0,
-        actualsReplaced: 0,
-        actualsUnchanged: 0,
-      };
-      const conflicts: string[] = [];
-      await this.writeRuns(tx, input, ids, outcome, conflicts);
-      await this.writeActuals(tx, input, ids, outcome, conflicts);
-      if (conflicts.length > 0) throw new IngestConflictError(conflicts);
-      const changed = outcome.runsAdded + outcome.runsReplaced + outcome.actualsAdded + outcome.actualsReplaced;
-      if (changed > 0) {
+      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [target.source]);
+      const writer = new IngestWriter(tx, target);
+      const result = await write(writer);
+      if (writer.totalConflicts > 0) throw new IngestConflictError(writer.conflicts, writer.totalConflicts);
+      const o = writer.outcome;
+      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced > 0) {
         await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
-          input.source,
-          `${input.origin}: ${input.group} ${input.iso} ${input.metric}: runs +${outcome.runsAdded} replaced ${outcome.runsReplaced} ` +
-            `unchanged ${outcome.runsUnchanged}; actuals +${outcome.actualsAdded} replaced ${outcome.actualsReplaced} ` +
-            `unchanged ${outcome.actualsUnchanged}`,
+          target.source,
+          `${target.origin}: ${target.group} ${target.iso} ${target.metric}: runs +${o.runsAdded} replaced ${o.runsReplaced} ` +
+            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}`,
         ]);
       }
-      return outcome;
+      return { result, outcome: { ...o } };
     });
-  }
-
-  private async seriesIds(tx: Sql, key: SeriesKey & { source: string }, targets: string[]): Promise<Map<string, number>> {
-    if (targets.length > 0) {
-      await insertRows(
-        tx,
-        'INSERT INTO source_series (source, grp, iso, metric, target)',
-        ['$', '$', '$', '$', '$'],
-        targets.map((t) => [key.source, key.group, key.iso, key.metric, t]),
-        'ON CONFLICT (source, grp, iso, metric, target) DO NOTHING',
-      );
-    }
-    const rows = await tx.query<{ id: number; target: string }>(
-      'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4',
-      [key.source, key.group, key.iso, key.metric],
-    );
-    return new Map(rows.map((r) => [r.target, r.id]));
-  }
-
-  private async writeRuns(tx: Sql, input: IngestInput, ids: Map<string, number>, outcome: IngestOutcome, conflicts: string[]) {
-    if (input.runs.length === 0) return;
-    const seriesIds = [...new Set(input.runs.map((r) => ids.get(r.target)!))];
-    const minMs = Math.min(...input.runs.map((r) => r.issuedMs));
-    const maxMs = Math.max(...input.runs.map((r) => r.issuedMs));
-    const existing = new Map<string, { first: number; vals: Uint8Array }>();
-    const rows = await tx.query<{ series_id: number; issued_ms: number; first_hour: number; vals: unknown }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, vals FROM source_runs
-        WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
-      [seriesIds, minMs, maxMs],
-    );
-    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, vals: bytesOf(r.vals) });
-    const inserts: unknown[][] = [];
-    for (const run of input.runs) {
-      const id = ids.get(run.target)!;
-      const packed = packValues(run.values);
-      const old = existing.get(`${id}@${run.issuedMs}`);
-      if (!old) {
-        inserts.push([id, run.issuedMs / 1000, run.first, packed]);
-        outcome.runsAdded++;
-      } else if (old.first === run.first && sameBytes(old.vals, packed)) {
-        outcome.runsUnchanged++;
-      } else if (input.replace) {
-        await tx.query(
-          `UPDATE source_runs SET first_hour = $3, vals = $4, revisions = revisions + 1, ingested_at = now()
-            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8)`,
-          [id, run.issuedMs / 1000, run.first, packed],
-        );
-        outcome.runsReplaced++;
-      } else {
-        conflicts.push(`run of ${run.target} issued ${iso(run.issuedMs)} is stored with other values (use --replace)`);
-      }
-    }
-    await insertRows(
-      tx,
-      'INSERT INTO source_runs (series_id, issued_at, first_hour, vals)',
-      ['$', 'to_timestamp($::float8)', '$', '$'],
-      inserts,
-    );
-  }
-
-  private async writeActuals(tx: Sql, input: IngestInput, ids: Map<string, number>, outcome: IngestOutcome, conflicts: string[]) {
-    if (input.actuals.length === 0) return;
-    const seriesIds = [...new Set(input.actuals.map((a) => ids.get(a.target)!))];
-    const hours = input.actuals.map((a) => a.validHour);
-    const rows = await tx.query<{ series_id: number; valid_hour: number; published_ms: number; value: number }>(
-      `SELECT series_id, valid_hour, extract(epoch FROM published_at)::float8 * 1000 AS published_ms, value FROM source_actuals
-        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3`,
-      [seriesIds, Math.min(...hours), Math.max(...hours)],
-    );
-    const existing = new Map(rows.map((r) => [`${r.series_id}@${r.valid_hour}@${Math.round(r.published_ms)}`, r.value]));
-    const inserts: unknown[][] = [];
-    for (const a of input.actuals) {
-      const id = ids.get(a.target)!;
-      const old = existing.get(`${id}@${a.validHour}@${a.publishedMs}`);
-      if (old === undefined) {
-        inserts.push([id, a.validHour, a.publishedMs / 1000, a.value]);
-        outcome.actualsAdded++;
-      } else if (Object.is(old, a.value)) {
-        outcome.actualsUnchanged++;
-      } else if (input.replace) {
-        await tx.query(
-          'UPDATE source_actuals SET value = $4 WHERE series_id = $1 AND valid_hour = $2 AND published_at = to_timestamp($3::float8)',
-          [id, a.validHour, a.publishedMs / 1000, a.value],
-        );
-        outcome.actualsReplaced++;
-      } else {
-        conflicts.push(
-          `actual of ${a.target} at ${iso(a.validHour * HOUR_MS)} published ${iso(a.publishedMs)} is stored with another value ` +
-            '(a correction needs a later publish time, or use --replace)',
-        );
-      }
-    }
-    await insertRows(
-      tx,
-      'INSERT INTO source_actuals (series_id, valid_hour, published_at, value)',
-      ['$', '$', 'to_timestamp($::float8)', '$'],
-      inserts,
-    );
   }
 
   /** The names of the stored sources, sorted. */

@@ -186,7 +186,7 @@ export interface TestServer {
 }
 
 /** Options passed to buildApp as they are. */
-type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'sendTimeoutMs' | 'workerHeapMb' | 'testFault'>;
+type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'sendTimeoutMs' | 'workerHeapMb' | 'testFault' | 'ingestMaxBytes'>;
 
 export interface ServerOptions extends PassedAppOptions {
   clock?: Clock;
@@ -228,6 +228,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     sendTimeoutMs: options.sendTimeoutMs,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
+    ingestMaxBytes: options.ingestMaxBytes,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { ingestCsv, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
 import { startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
@@ -206,5 +207,177 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     } finally {
       await pooled?.close();
     }
+  });
+});
+
+/** A small forecast file: two runs of two ERCOT regions, 48 hours each, with values that say where they are. */
+function vendorCsv(offset = 0): string {
+  const lines = ['time_utc,id,value,created_at'];
+  for (const issued of ['2026-06-01T00:00:00Z', '2026-06-01T06:00:00Z']) {
+    const start = Date.parse(issued);
+    for (const id of ['ercot_total', 'ercot_coast']) {
+      for (let h = 0; h < 48; h++) {
+        const t = new Date(start + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+        lines.push(`${t},${id},${(id === 'ercot_total' ? 50000 : 10000) + h + offset},${issued}`);
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+describe('own data: POST /admin/ingest and the admin sources API', () => {
+  const TOKEN = 'owndata-admin-token';
+  let t: TestApp;
+  let key: string;
+  const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' };
+  const ingest = (body: string, query: Record<string, string>) =>
+    t.request('POST', '/admin/ingest', { headers: admin, body, query: { group: 'region', iso: 'ercot', metric: 'demand', ...query } });
+
+  before(async () => {
+    t = await startTestApp({ adminToken: TOKEN, ingestMaxBytes: 64 * 1024 });
+    key = await t.key({ ercot: 'enterprise' });
+  });
+  after(() => t?.close());
+
+  test('an upload is ingested and served at once; the same file again changes nothing', async () => {
+    const res = await ingest(vendorCsv(), { source: 'vendor_a', filename: 'vendor_a.csv' });
+    assert.equal(res.status, 200, res.text);
+    const summary = res.json();
+    assert.deepEqual(
+      { ...summary, seconds: 0 },
+      {
+        source: 'vendor_a',
+        kind: 'forecast',
+        runsAdded: 4,
+        runsReplaced: 0,
+        runsUnchanged: 0,
+        actualsAdded: 0,
+        actualsReplaced: 0,
+        actualsUnchanged: 0,
+        targets: 2,
+        values: 192,
+        first_valid_time: '2026-06-01T00:00:00Z',
+        last_valid_time: '2026-06-03T05:00:00Z',
+        seconds: 0,
+      },
+    );
+    const served = await t.get(`${REGION}/forecast`, {
+      key,
+      query: { model: 'vendor_a', id: 'ercot_coast', forecasted_by: '2026-06-01T05:00:00Z' },
+    });
+    assert.equal(served.status, 200, served.text);
+    const body = served.json();
+    assert.equal(body.created_at, '2026-06-01T00:00:00Z');
+    assert.deepEqual(body.values[0].slice(0, 3), [10000, 10001, 10002]);
+    const again = (await ingest(vendorCsv(), { source: 'vendor_a' })).json();
+    assert.deepEqual([again.runsAdded, again.runsUnchanged], [0, 4]);
+  });
+
+  test('the admin token is required', async () => {
+    const res = await t.request('POST', '/admin/ingest', { body: vendorCsv(), query: { source: 'x', iso: 'ercot', metric: 'demand' } });
+    assert.equal(res.status, 401);
+    assert.equal(res.text, '{"detail":[{"type":"error","msg":"Missing admin token: send Authorization: Bearer <GRIDCAST_ADMIN_TOKEN>."}]}');
+  });
+
+  test('missing and bad options are 422s naming the query parameter', async () => {
+    const missing = await t.request('POST', '/admin/ingest', { headers: admin, body: vendorCsv(), query: { iso: 'ercot' } });
+    assert.equal(missing.status, 422);
+    assert.equal(
+      missing.text,
+      '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required","input":null},' +
+        '{"type":"missing","loc":["query","metric"],"msg":"Field required","input":null}]}',
+    );
+    const badIso = await ingest(vendorCsv(), { source: 'v', iso: 'texas' });
+    assert.equal(badIso.status, 422);
+    assert.deepEqual(badIso.json().detail, [
+      {
+        type: 'value_error',
+        loc: ['query', 'iso'],
+        msg: "Value error, iso must be one of pjm, miso, spp, ercot, caiso, nyiso, isone (got 'texas')",
+        input: null,
+      },
+    ]);
+  });
+
+  test('bad rows are a 422 listing each with its line; a run stored with other values is a 409; nothing is stored', async () => {
+    const bad = vendorCsv().replace(/\n$/, '') + '\n2026-06-09T00:00:00Z,ercot_total,Infinity,2026-06-09T00:00:00Z\n';
+    const lines = bad.trim().split('\n').length;
+    const res = await ingest(bad, { source: 'vendor_b' });
+    assert.equal(res.status, 422);
+    assert.equal(
+      res.text,
+      `{"detail":[{"type":"value_error","loc":["body","line",${lines}],"msg":"Value error, value: 'Infinity' is not a finite number (leave it empty for no value)","input":null}]}`,
+    );
+    const conflict = await ingest(vendorCsv(1), { source: 'vendor_a' });
+    assert.equal(conflict.status, 409);
+    const detail = conflict.json().detail;
+    assert.deepEqual(detail[0], { type: 'error', msg: '4 run(s) or actual(s) already stored with other values; nothing was stored' });
+    assert.deepEqual(detail[1], {
+      type: 'conflict',
+      msg: 'run of ercot_total issued 2026-06-01T00:00:00Z is stored with other values (use --replace)',
+    });
+    assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
+    const replaced = await ingest(vendorCsv(1), { source: 'vendor_a', replace: 'true' });
+    assert.equal(replaced.json().runsReplaced, 4);
+  });
+
+  test('a file over the size limit is a 413 and stores nothing, also when sent without a length', async () => {
+    const big =
+      vendorCsv().repeat(1).replace(/\n$/, '') +
+      '\n' +
+      Array.from({ length: 4000 }, () => '2026-06-09T00:00:00Z,ercot_total,1,2026-06-09T00:00:00Z').join('\n');
+    const res = await ingest(big, { source: 'vendor_big' });
+    assert.equal(res.status, 413);
+    assert.equal(res.text, '{"detail":[{"type":"error","msg":"The file is larger than 65536 bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}');
+    const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const url = new URL(t.baseUrl);
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/admin/ingest?source=vendor_big&iso=ercot&metric=demand',
+          headers: admin,
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => (text += c));
+          r.on('end', () => resolve({ status: r.statusCode!, text }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < big.length; i += 8192) req.write(big.slice(i, i + 8192));
+      req.end();
+    });
+    assert.equal(chunked.status, 413, chunked.text);
+    assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
+  });
+
+  test('GET /admin/sources lists what each source holds; DELETE removes one and its model name', async () => {
+    const list = (await t.request('GET', '/admin/sources', { headers: admin })).json();
+    assert.deepEqual(
+      list.map((s: Record<string, unknown>) => ({ ...s, created_at: undefined })),
+      [
+        {
+          name: 'vendor_a',
+          created_at: undefined,
+          series: [{ group: 'region', iso: 'ercot', metric: 'demand', targets: 2 }],
+          runs: 4,
+          forecast_values: 192,
+          actuals: 0,
+          latest_run: '2026-06-01T06:00:00Z',
+          latest_actual: null,
+          first_valid_time: '2026-06-01T00:00:00Z',
+          last_valid_time: '2026-06-03T05:00:00Z',
+        },
+      ],
+    );
+    const del = await t.request('DELETE', '/admin/sources/vendor_a', { headers: admin });
+    assert.equal(del.status, 200);
+    assert.equal(del.text, '{"deleted":"vendor_a"}');
+    assert.equal((await t.request('DELETE', '/admin/sources/vendor_a', { headers: admin })).status, 404);
+    const gone = await t.get(`${REGION}/forecast`, { key, query: { model: 'vendor_a' } });
+    assert.equal(gone.status, 422);
+    assert.match(gone.text, /"msg":"Input should be 'optimized', 'iso' or 'normal'"/);
   });
 });

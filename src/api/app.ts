@@ -14,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { DEFAULT_WORLD_SEED } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
+import { DEFAULT_INGEST_MAX_BYTES, registerAdminSources } from './adminSources.ts';
 import { registerDashboard } from './dashboard.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
@@ -60,6 +61,8 @@ export interface AppOptions {
   authCacheMs?: number;
   /** Request budgets per level (default: GRIDCAST_RATE_LIMITS over the documented defaults). */
   rateLimits?: RateLimits;
+  /** Largest file POST /admin/ingest takes, bytes (default GRIDCAST_INGEST_MAX_BYTES or 4 GiB). */
+  ingestMaxBytes?: number;
   /** Token of the /admin API (default GRIDCAST_ADMIN_TOKEN; unset disables it). */
   adminToken?: string;
   /** Heavy requests computing at once; more get a 503 (default GRIDCAST_MAX_HEAVY or 4; heavyBudget.ts). */
@@ -222,7 +225,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/metrics', hidden, (_req, reply) =>
     reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
   );
-  await registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN, version: VERSION });
+  const adminToken = options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN;
+  await registerAdmin(app, { store, token: adminToken, version: VERSION });
+  await registerAdminSources(app, {
+    store,
+    token: adminToken,
+    maxBytes: options.ingestMaxBytes ?? envInt('GRIDCAST_INGEST_MAX_BYTES', DEFAULT_INGEST_MAX_BYTES),
+    changed: () => storedNames.invalidate(),
+  });
   registerDashboard(app);
 
   // Old rate-limit windows are dropped now and then (by whichever process gets there).

@@ -4,7 +4,7 @@
  * `maxRecordBytes` is an error rather than a reason to hold an unbounded string; rows whose field
  * count differs from the header's are passed on for the layout to report with their line.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse, CsvError as ParseError } from 'csv-parse';
 
 export class CsvError extends Error {
@@ -43,16 +43,16 @@ export async function* csvRecords(
   input: AsyncIterable<Uint8Array | string>,
   maxRecordBytes = DEFAULT_MAX_RECORD_BYTES,
 ): AsyncGenerator<CsvRecord> {
-  const parser = Readable.from(input).pipe(
-    parse({
-      bom: true,
-      info: true,
-      record_delimiter: ['\r\n', '\n', '\r'],
-      max_record_size: maxRecordBytes,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }),
-  );
+  const parser = parse({
+    bom: true,
+    info: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: maxRecordBytes,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  });
+  // pipeline, not pipe: a failing input (a broken upload, a size limit) fails the parser too.
+  pipeline(Readable.from(input), parser, () => {});
   try {
     for await (const { info, record } of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
       yield { line: info.lines, fields: record };

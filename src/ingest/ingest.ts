@@ -17,7 +17,7 @@ import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, ty
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { csvRecords, CsvError } from './csv.ts';
 import { longCsv } from './long.ts';
-import { IngestError, type LayoutContext, type Observation } from './observations.ts';
+import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
 
 export { IngestError } from './observations.ts';
 
@@ -59,34 +59,35 @@ const UNIT_FACTORS: Record<string, Record<string, number>> = {
 /** Checks the options; returns the metric's unit factor. */
 export function checkOptions(o: IngestOptions): { factor: number; targets: Set<string> } {
   if (!SOURCE_NAME.test(o.source)) {
-    throw new IngestError(
+    throw optionError(
+      'source',
       `--source must be lower-case letters, digits and _ starting with a letter, at most 63 characters (got '${o.source}')`,
     );
   }
   if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
-    throw new IngestError(`--source '${o.source}' is the name of a synthetic model; choose another name`);
+    throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);
   }
   if (!(INGEST_GROUPS as readonly string[]).includes(o.group)) {
-    throw new IngestError(`--group must be one of ${INGEST_GROUPS.join(', ')} (got '${o.group}')`);
+    throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${o.group}')`);
   }
   if (!(ISO_CODES as readonly string[]).includes(o.iso))
-    throw new IngestError(`--iso must be one of ${ISO_CODES.join(', ')} (got '${o.iso}')`);
+    throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${o.iso}')`);
   const hourly = metricsOf('region').filter((m) => METRICS[m].cadence === 'hourly');
   if (!(hourly as readonly string[]).includes(o.metric)) {
-    throw new IngestError(`--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
+    throw optionError('metric', `--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
   }
   const unit = unitOf(o.metric as MetricName);
   let factor = 1;
   if (o.unit !== undefined && o.unit !== unit) {
     const f = UNIT_FACTORS[unit]?.[o.unit];
-    if (f === undefined) throw new IngestError(`--unit ${o.unit} cannot be ${o.metric}, which is in ${unit}`);
+    if (f === undefined) throw optionError('unit', `--unit ${o.unit} cannot be ${o.metric}, which is in ${unit}`);
     factor = f;
   }
   if (o.timezone !== undefined) {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: o.timezone });
     } catch {
-      throw new IngestError(`--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
+      throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
     }
   }
   return { factor, targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
@@ -241,6 +242,7 @@ export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Ar
         else throw e;
       }
       await asm.finish();
+      if (asm.totalProblems === 0 && asm.values === 0) throw new IngestError(`${o.origin}: the file has no rows of values`);
       if (asm.totalProblems > 0) {
         throw new IngestError(`${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`, asm.problems, asm.totalProblems);
       }

@@ -10,9 +10,16 @@ export class IngestError extends Error {
     /** Bad rows: line number (or row number in a binary file) and reason (at most MAX_LISTED). */
     readonly problems: { line: number; reason: string }[] = [],
     readonly totalProblems = problems.length,
+    /** The option at fault, when it is an option (not the file). */
+    readonly option?: string,
   ) {
     super(message);
   }
+}
+
+/** An option that cannot be ingested with (its name without dashes: source, iso, …). */
+export function optionError(option: string, message: string): IngestError {
+  return new IngestError(message, [], 0, option);
 }
 
 export interface Observation {

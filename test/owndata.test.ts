@@ -6,10 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { ingestCsv, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
-import { startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+import { ROOT, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
 
 const REGION = '/v1/region/ercot/demand';
 const ID = 'ercot_total';
@@ -351,6 +355,58 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
     });
     assert.equal(chunked.status, 413, chunked.text);
     assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
+  });
+
+  test('gridcast ingest --server sends the file to the running server (exit 0; a bad file is exit 2 with its lines)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-ingest-'));
+    try {
+      const good = path.join(dir, 'vendor_e.csv');
+      fs.writeFileSync(good, vendorCsv());
+      const bad = path.join(dir, 'bad.csv');
+      fs.writeFileSync(bad, vendorCsv().replace(',50001,', ',5x,'));
+      // Asynchronously: the server answering it runs on this test's thread.
+      const cli = (file: string) =>
+        new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+          execFile(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              'src/cli/main.ts',
+              'ingest',
+              file,
+              '--source',
+              'vendor_e',
+              '--iso',
+              'ercot',
+              '--metric',
+              'demand',
+              '--server',
+              t.baseUrl,
+              '--token',
+              TOKEN,
+            ],
+            { cwd: ROOT, encoding: 'utf8' },
+            (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+          ),
+        );
+      const ok = await cli(good);
+      assert.equal(ok.status, 0, ok.stderr);
+      assert.match(
+        ok.stdout,
+        /^vendor_e: runs: 4 added, 0 replaced, 0 unchanged; 2 target\(s\), 192 value\(s\), 2026-06-01T00:00:00Z to 2026-06-03T05:00:00Z; [\d.]+ s\n$/,
+      );
+      const refused = await cli(bad);
+      assert.equal(refused.status, 2);
+      assert.equal(
+        refused.stderr,
+        `gridcast: bad.csv: ${t.baseUrl} answered 422; nothing was stored\n` +
+          "  line 3: value: '5x' is not a finite number (leave it empty for no value)\n",
+      );
+      assert.equal((await t.request('DELETE', '/admin/sources/vendor_e', { headers: admin })).status, 200);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('GET /admin/sources lists what each source holds; DELETE removes one and its model name', async () => {

@@ -437,3 +437,83 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
     assert.match(gone.text, /"msg":"Input should be 'optimized', 'iso' or 'normal'"/);
   });
 });
+
+describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await startTestApp();
+    key = await t.key({ all: 'enterprise' });
+    await ingestCsv(t.store.sources, chunks(vendorCsv()), options({ source: 'vendor_a', origin: 'vendor_a.csv' }));
+  });
+  after(async () => {
+    delete process.env.GRIDCAST_WORLD;
+    await t?.close();
+  });
+
+  test('/v1/status lists each stored source per ISO beside the models', async () => {
+    const status = (await t.get('/v1/status', { key })).json();
+    assert.ok(status.some((s: { model: string }) => s.model === 'optimized'));
+    assert.deepEqual(
+      status.filter((s: { source?: string }) => s.source === 'stored'),
+      [
+        {
+          iso: 'ercot',
+          model: 'vendor_a',
+          last_run: '2026-06-01T06:00:00Z',
+          next_run: null,
+          last_actual_hour: null,
+          source: 'stored',
+          runs: 4,
+          forecast_values: 192,
+          actuals: 0,
+          first_valid_time: '2026-06-01T00:00:00Z',
+          last_valid_time: '2026-06-03T05:00:00Z',
+        },
+      ],
+    );
+  });
+
+  test('the OpenAPI document lists the stored sources in model where a source can be named', async () => {
+    const doc = (await t.get('/v1/openapi.json')).json();
+    const model = (p: string) => doc.paths[p].get.parameters.find((x: { name: string }) => x.name === 'model');
+    assert.deepEqual(model('/region/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso', 'vendor_a']);
+    assert.match(model('/region/{iso}/{metric}/continuous').description, /Stored \(ingested\) sources: vendor_a\.$/);
+    assert.deepEqual(model('/plant/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
+  });
+
+  test('with the world off only stored sources are served; anything else is a 4xx naming them', async () => {
+    process.env.GRIDCAST_WORLD = 'off';
+    const exist = 'vendor_a (region ercot demand)';
+    const stored = await t.get(`${REGION}/forecast`, { key, query: { model: 'vendor_a', forecasted_by: '2026-06-01T07:00:00Z' } });
+    assert.equal(stored.status, 200, stored.text);
+    const synthetic = await t.get(`${REGION}/forecast`, { key });
+    assert.equal(synthetic.status, 422);
+    assert.equal(
+      synthetic.text,
+      '{"detail":[{"type":"value_error","loc":["query","model"],"msg":"Value error, the synthetic world is off (GRIDCAST_WORLD=off): ' +
+        `model must name a stored source: ${exist}","input":"optimized"}]}`,
+    );
+    const actual = await t.get(`${REGION}/actual`, { key });
+    assert.equal(actual.status, 422);
+    assert.equal(
+      actual.text,
+      '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required: the synthetic world is off (GRIDCAST_WORLD=off); ' +
+        `actuals come from a stored source: ${exist}","input":null}]}`,
+    );
+    const plants = await t.get('/v1/plant/ercot/wind/continuous', { key });
+    assert.equal(plants.status, 404);
+    assert.equal(
+      plants.text,
+      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /plant/{iso}/{metric}/continuous has no stored data. ' +
+        `Stored sources: ${exist}."}]}`,
+    );
+    assert.equal((await t.get('/v1/region/ercot/demand/list', { key })).status, 200);
+    const status = (await t.get('/v1/status', { key })).json();
+    assert.deepEqual(
+      status.map((s: { model: string }) => s.model),
+      ['vendor_a'],
+    );
+    delete process.env.GRIDCAST_WORLD;
+  });
+});

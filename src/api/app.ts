@@ -36,7 +36,15 @@ import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
 import { chooseOutput, isPlainJson } from './writers/registry.ts';
-import { readsStoredSource, StoredSourceNames, undeclaredModel, withStoredModels } from './storedSources.ts';
+import {
+  readsStoredSource,
+  StoredSourceNames,
+  undeclaredModel,
+  withStoredModels,
+  withStoredSourceRoutes,
+  worldOffError,
+} from './storedSources.ts';
+import { worldServed } from './worldSwitch.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -200,8 +208,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const hidden = { schema: { hide: true } as never };
-  app.get('/v1/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
-  app.get('/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
+  // The document served lists the stored sources that exist in `model` (the static one at /docs does not).
+  let withSources = { names: '', document };
+  const documentNow = async () => {
+    const names = await storedNames.get();
+    const key = [...names].sort().join(',');
+    if (key !== withSources.names) withSources = { names: key, document: buildOpenApi(withStoredSourceRoutes(ROUTES, names), VERSION) };
+    return withSources.document;
+  };
+  app.get('/v1/openapi.json', hidden, async (_req, reply) => sendJson(reply, 200, await documentNow()));
+  app.get('/openapi.json', hidden, async (_req, reply) => sendJson(reply, 200, await documentNow()));
   app.get('/', hidden, (_req, reply) =>
     sendJson(reply, 200, {
       service: 'gridcast',
@@ -265,14 +281,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const stored = named !== undefined || query.source !== undefined ? await storedNames.get(named) : new Set<string>();
     const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
+    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
+    const storedData = readsStoredSource(values, stored) || def.readsStore === true;
+    if (!worldServed() && !def.catalog && !storedData) throw worldOffError(def, values, await store.sources.list());
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
     const head = req.method === 'HEAD';
     const nowMs = options.clock.now();
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
-    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
-    const storedData = readsStoredSource(values, stored);
     void reply.code(200).headers(output.headers);
     if (storedData) void reply.header('cache-control', 'private, no-cache');
     else {

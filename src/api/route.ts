@@ -37,6 +37,12 @@ export interface RouteDef {
    */
   level: Level;
   params: readonly ParamSpec[];
+  /** Answers from the catalog or the service's own state, not the synthetic world: served also with GRIDCAST_WORLD=off. */
+  catalog?: true;
+  /** `model` may name a stored source (and the OpenAPI document lists the sources that exist). */
+  storedModels?: true;
+  /** Reads the stored sources whatever its parameters (status): answered fresh, never from a cache. */
+  readsStore?: true;
   /** A TimeseriesResponse, or an array of records of the named schema. */
   response: { kind: 'timeseries' } | { kind: 'records'; schema: string };
   handle(ctx: RouteContext): Frame | unknown[] | Promise<Frame | unknown[]>;

@@ -7,8 +7,10 @@
  * ingest); a name not in the cache is looked up again at once, so a source is usable the moment
  * its ingest has committed.
  */
-import type { SourceStore } from '../store/sources.ts';
-import type { ParamSpec, ParamValue } from './params.ts';
+import type { SourceStore, SourceSummary } from '../store/sources.ts';
+import { HttpError, serviceError } from './errors.ts';
+import { errorItem, type ParamSpec, type ParamValue } from './params.ts';
+import type { RouteDef } from './route.ts';
 
 const NAMES_TTL_MS = 5_000;
 
@@ -51,4 +53,52 @@ export function withStoredModels(params: readonly ParamSpec[], names: ReadonlySe
 /** Does the (validated) request read a stored source? */
 export function readsStoredSource(params: Record<string, ParamValue>, names: ReadonlySet<string>): boolean {
   return (typeof params.model === 'string' && names.has(params.model)) || typeof params.source === 'string';
+}
+
+/** The routes with `model` also listing the stored sources (for the OpenAPI document served). */
+export function withStoredSourceRoutes(routes: readonly RouteDef[], names: ReadonlySet<string>): RouteDef[] {
+  const listed = [...names].sort().join(', ');
+  return routes.map((r) =>
+    r.storedModels
+      ? {
+          ...r,
+          params: withStoredModels(r.params, names).map((p) =>
+            p.name === 'model' ? { ...p, description: `${p.description ?? ''} Stored (ingested) sources: ${listed}.`.trim() } : p,
+          ),
+        }
+      : r,
+  );
+}
+
+/** What the stored sources hold, for messages: `vendor_a (region ercot demand)`. */
+function describeSources(sources: readonly SourceSummary[]): string {
+  if (sources.length === 0) return 'no source has been ingested yet (gridcast ingest, POST /admin/ingest)';
+  return sources.map((s) => `${s.name} (${s.series.map((k) => `${k.group} ${k.iso} ${k.metric}`).join(', ')})`).join('; ');
+}
+
+/**
+ * GRIDCAST_WORLD=off and a request that would read the synthetic world: a 422 on the parameter
+ * that should name a stored source, or a 404 for a path no stored source serves; naming what exists.
+ */
+export function worldOffError(def: RouteDef, values: Record<string, ParamValue>, sources: readonly SourceSummary[]): HttpError {
+  const off = 'the synthetic world is off (GRIDCAST_WORLD=off)';
+  const exist = describeSources(sources);
+  if (def.storedModels) {
+    return new HttpError(422, {
+      detail: [
+        errorItem(
+          'value_error',
+          ['query', 'model'],
+          `Value error, ${off}: model must name a stored source: ${exist}`,
+          values.model ?? null,
+        ),
+      ],
+    });
+  }
+  if (def.params.some((p) => p.name === 'source')) {
+    return new HttpError(422, {
+      detail: [errorItem('missing', ['query', 'source'], `Field required: ${off}; actuals come from a stored source: ${exist}`, null)],
+    });
+  }
+  return serviceError(404, `The synthetic world is off (GRIDCAST_WORLD=off) and ${def.path} has no stored data. Stored sources: ${exist}.`);
 }

@@ -214,6 +214,21 @@ export interface StoredRunRow {
   revisions: number;
 }
 
+/** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
+export interface SourceStatus {
+  iso: string;
+  model: string;
+  last_run: string | null;
+  next_run: null;
+  last_actual_hour: string | null;
+  source: 'stored';
+  runs: number;
+  forecast_values: number;
+  actuals: number;
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+}
+
 export interface SourceSummary {
   name: string;
   created_at: string;
@@ -381,6 +396,56 @@ export class SourceStore {
       [seriesIds, asOfMs],
     );
     return r.first === null || r.last === null ? null : { first: r.first, last: r.last };
+  }
+
+  /** Per source and ISO, the runs issued and actuals published by `nowMs` (for /v1/status). */
+  async status(nowMs: number): Promise<SourceStatus[]> {
+    const rows = await this.sql.query<{
+      source: string;
+      iso: string;
+      runs: number;
+      vals: number | null;
+      latest: number | null;
+      rfirst: number | null;
+      rlast: number | null;
+      actuals: number;
+      afirst: number | null;
+      alast: number | null;
+    }>(
+      `WITH r AS (
+         SELECT s.source, s.iso, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
+                extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
+                min(r.first_hour) AS rfirst, max(r.first_hour + octet_length(r.vals) / 8 - 1) AS rlast
+           FROM source_series s JOIN source_runs r ON r.series_id = s.id
+          WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
+       a AS (
+         SELECT s.source, s.iso, count(DISTINCT (a.series_id, a.valid_hour))::int AS actuals, min(a.valid_hour) AS afirst,
+                max(a.valid_hour) AS alast
+           FROM source_series s JOIN source_actuals a ON a.series_id = s.id
+          WHERE a.published_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
+       k AS (SELECT DISTINCT source, iso FROM source_series)
+       SELECT k.source, k.iso, coalesce(r.runs, 0) AS runs, r.vals, r.latest, r.rfirst, r.rlast,
+              coalesce(a.actuals, 0) AS actuals, a.afirst, a.alast
+         FROM k LEFT JOIN r USING (source, iso) LEFT JOIN a USING (source, iso) ORDER BY k.source, k.iso`,
+      [nowMs],
+    );
+    return rows.map((r) => {
+      const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
+      const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
+      return {
+        iso: r.iso,
+        model: r.source,
+        last_run: r.latest === null ? null : iso(r.latest),
+        next_run: null,
+        last_actual_hour: r.alast === null ? null : iso(r.alast * HOUR_MS),
+        source: 'stored',
+        runs: r.runs,
+        forecast_values: r.vals ?? 0,
+        actuals: r.actuals,
+        first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
+        last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
+      };
+    });
   }
 
   /** Every source with what it holds. */

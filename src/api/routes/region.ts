@@ -24,6 +24,7 @@ export const regionRoutes: RouteDef[] = [
   {
     path: '/region/{iso}/{metric}/list',
     name: 'list_regions',
+    catalog: true,
     summary: 'List Regions',
     description: 'The ISO total (`<iso>_total`) and its zones (`<iso>_<zone>`).',
     tag: 'regions',

@@ -135,9 +135,12 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
   const describe = (text: string) => (spec.note ? `${text} ${spec.note}` : text);
   const params = (...own: ParamSpec[]) => [...spec.pathParams, ...own, ...(spec.targetParams ?? [])];
   const common = { tag: spec.tag, response: { kind: 'timeseries' } as const };
+  // The kinds whose `model` may name a stored source.
+  const storedModels = spec.stored ? { storedModels: true as const } : {};
   const all: Record<Kind, RouteDef> = {
     forecast: {
       ...common,
+      ...storedModels,
       path: path('forecast'),
       name: 'forecast',
       summary: spec.forecastSummary,
@@ -160,6 +163,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
     },
     continuous: {
       ...common,
+      ...storedModels,
       path: path('continuous'),
       name: 'continuous',
       summary: spec.continuousSummary ?? 'Get Continuous Forecast',
@@ -223,6 +227,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
     ...routes,
     {
       ...common,
+      ...storedModels,
       response: { kind: 'records', schema: 'Run' },
       path: path('runs'),
       name: 'runs',
@@ -243,6 +248,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
     },
     {
       ...common,
+      ...storedModels,
       path: path('vintages'),
       name: 'vintages',
       summary: 'Get Forecast Vintages',

@@ -13,6 +13,7 @@ const FILES = [
   'test/hardening.test.ts',
   'test/fuzz.test.ts',
   'test/meter.test.ts',
+  'test/owndata.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

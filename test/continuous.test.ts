@@ -15,6 +15,7 @@ import { ISOS, type IsoCode } from '../src/catalog/isos.ts';
 import { allPlants, plantById, plantsOf } from '../src/catalog/plants.ts';
 import type { Plant } from '../src/catalog/types.ts';
 import { FORECAST_MODELS, type ForecastModelName } from '../src/models/forecastModels.ts';
+import { modelSchedule } from '../src/sources/schedule.ts';
 import { runForDay, stitchCutoffHour } from '../src/query/continuous.ts';
 import { fixedClock } from '../src/time/clock.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../src/world/plantOutput.ts';
@@ -375,7 +376,7 @@ describe('run selection', () => {
       assert.equal(utcIso(expectedCutoff(zone, day, k, lh)), cutoff, `${label}: re-derived cutoff`);
       assert.equal(utcIso(expectedRun(model, expectedCutoff(zone, day, k, lh))), run, `${label}: re-derived run`);
       const [year, month, d] = day.split('-').map(Number);
-      const o = { timezone: zone, model: FORECAST_MODELS[model], latestHour: lh, daysAhead: k };
+      const o = { timezone: zone, runs: modelSchedule(FORECAST_MODELS[model]), latestHour: lh, daysAhead: k };
       assert.equal(utcIso(stitchCutoffHour(o, { year, month, day: d }) * HOUR), cutoff, `${label}: stitchCutoffHour`);
       assert.equal(utcIso(runForDay(o, { year, month, day: d }) * HOUR), run, `${label}: runForDay`);
     }

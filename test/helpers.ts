@@ -186,7 +186,10 @@ export interface TestServer {
 }
 
 /** Options passed to buildApp as they are. */
-type PassedAppOptions = Pick<AppOptions, 'heavyValues' | 'heavyWaitMs' | 'sendTimeoutMs' | 'idleTimeoutMs' | 'workerHeapMb' | 'testFault'>;
+type PassedAppOptions = Pick<
+  AppOptions,
+  'heavyValues' | 'heavyWaitMs' | 'sendTimeoutMs' | 'idleTimeoutMs' | 'workerHeapMb' | 'testFault' | 'ingestMaxBytes'
+>;
 
 export interface ServerOptions extends PassedAppOptions {
   clock?: Clock;
@@ -230,6 +233,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     idleTimeoutMs: options.idleTimeoutMs,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
+    ingestMaxBytes: options.ingestMaxBytes,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { ISOS, ISO_CODES } from '../src/catalog/isos.ts';
 import { priceNodeById, priceNodesOf } from '../src/catalog/priceNodes.ts';
 import { FORECAST_MODELS } from '../src/models/forecastModels.ts';
+import { modelSchedule } from '../src/sources/schedule.ts';
 import { runForDay } from '../src/query/continuous.ts';
 import { lmpConditions, lmpSource } from '../src/query/lmp.ts';
 import { addDays, compareDates, localDateOfHour, localDayStartHour, parseDate } from '../src/time/zones.ts';
@@ -85,7 +86,7 @@ describe('prices over a hot ERCOT summer month', () => {
 
   test('the day-ahead forecast with the defaults misses the clearing by 5–30 % (it cannot know the market)', () => {
     const tz = ISOS.ercot.timezone;
-    const stitch = { timezone: tz, model: FORECAST_MODELS.optimized, latestHour: 10, daysAhead: 1 };
+    const stitch = { timezone: tz, runs: modelSchedule(FORECAST_MODELS.optimized), latestHour: 10, daysAhead: 1 };
     const rows = { valid, created: valid.map((h) => runForDay(stitch, localDateOfHour(tz, h))) };
     const fc = lmpSource(world, 'ercot', 'dalmp', rows, FORECAST_MODELS.optimized)(north);
     const cleared = da(north);

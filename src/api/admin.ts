@@ -81,7 +81,7 @@ function sameSecret(a: string, b: string): boolean {
   return crypto.timingSafeEqual(h(a), h(b));
 }
 
-function checkToken(token: string | undefined, req: FastifyRequest): void {
+export function checkToken(token: string | undefined, req: FastifyRequest): void {
   if (!token) throw serviceError(403, 'The admin API is disabled: start the service with GRIDCAST_ADMIN_TOKEN set.');
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock } from '../time/clock.ts';
 import { DEFAULT_WORLD_SEED } from '../world/weather/world.ts';
 import { registerAdmin } from './admin.ts';
+import { DEFAULT_INGEST_MAX_BYTES, registerAdminSources } from './adminSources.ts';
 import { registerDashboard, registerHome } from './dashboard.ts';
 import { AUTH_CACHE_MS, Authenticator, authorize, authorizeAnyIso, requestKey } from './auth.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
@@ -35,6 +36,15 @@ import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
 import { chooseOutput, isPlainJson } from './writers/registry.ts';
+import {
+  readsStoredSource,
+  StoredSourceNames,
+  undeclaredModel,
+  withStoredModels,
+  withStoredSourceRoutes,
+  worldOffError,
+} from './storedSources.ts';
+import { worldServed } from './worldSwitch.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -59,6 +69,8 @@ export interface AppOptions {
   authCacheMs?: number;
   /** Request budgets per level (default: GRIDCAST_RATE_LIMITS over the documented defaults). */
   rateLimits?: RateLimits;
+  /** Largest file POST /admin/ingest takes, bytes (default GRIDCAST_INGEST_MAX_BYTES or 4 GiB). */
+  ingestMaxBytes?: number;
   /** Token of the /admin API (default GRIDCAST_ADMIN_TOKEN; unset disables it). */
   adminToken?: string;
   /** Heavy requests computing at once; more get a 503 (default GRIDCAST_MAX_HEAVY or 4; heavyBudget.ts). */
@@ -98,11 +110,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workers: options.workers ?? defaultWorkers(),
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
+    sources: options.store.sources,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
   });
   const store = options.store;
+  const storedNames = new StoredSourceNames(store.sources);
   const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
@@ -200,8 +214,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const hidden = { schema: { hide: true } as never };
-  app.get('/v1/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
-  app.get('/openapi.json', hidden, (_req, reply) => sendJson(reply, 200, document));
+  // The document served lists the stored sources that exist in `model` (the static one at /docs does not).
+  let withSources = { names: '', document };
+  const documentNow = async () => {
+    const names = await storedNames.get();
+    const key = [...names].sort().join(',');
+    if (key !== withSources.names) withSources = { names: key, document: buildOpenApi(withStoredSourceRoutes(ROUTES, names), VERSION) };
+    return withSources.document;
+  };
+  app.get('/v1/openapi.json', hidden, async (_req, reply) => sendJson(reply, 200, await documentNow()));
+  app.get('/openapi.json', hidden, async (_req, reply) => sendJson(reply, 200, await documentNow()));
   registerHome(app, {
     service: 'gridcast',
     version: VERSION,
@@ -223,7 +245,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/metrics', hidden, (_req, reply) =>
     reply.code(200).header('content-type', 'text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
   );
-  await registerAdmin(app, { store, token: options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN, version: VERSION });
+  const adminToken = options.adminToken ?? process.env.GRIDCAST_ADMIN_TOKEN;
+  await registerAdmin(app, { store, token: adminToken, version: VERSION });
+  await registerAdminSources(app, {
+    store,
+    token: adminToken,
+    maxBytes: options.ingestMaxBytes ?? envInt('GRIDCAST_INGEST_MAX_BYTES', DEFAULT_INGEST_MAX_BYTES),
+    changed: () => storedNames.invalidate(),
+  });
   registerDashboard(app);
 
   // Old rate-limit windows are dropped now and then (by whichever process gets there).
@@ -251,20 +280,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The key's public id (never the secret) goes on the request's log line (lifecycle.ts).
     tracker.identify(state, key.id, def.path);
     void reply.headers(checkRateLimit(meter, rateLimits, key));
-    const { values, errors } = validateParams(def.params, { path: req.params as Record<string, string>, query });
+    // `model` may name a stored source as well as a synthetic model (storedSources.ts).
+    const named = undeclaredModel(def.params, query);
+    const stored = named !== undefined || query.source !== undefined ? await storedNames.get(named) : new Set<string>();
+    const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
+    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
+    const storedData = readsStoredSource(values, stored) || def.readsStore === true;
+    if (!worldServed() && !def.catalog && !storedData) throw worldOffError(def, values, await store.sources.list());
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
     const head = req.method === 'HEAD';
     const nowMs = options.clock.now();
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
-    const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
-    void reply.code(200).headers(output.headers).headers(fresh.headers);
-    if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
+    void reply.code(200).headers(output.headers);
+    if (storedData) void reply.header('cache-control', 'private, no-cache');
+    else {
+      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
+      void reply.headers(fresh.headers);
+      if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
+    }
     // A small body served this minute is sent again as it was (responseCache.ts).
     const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
-    const cached = head ? undefined : responses.get(cacheKey);
+    const cached = head || storedData ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;
       return reply.send(cached.body);
@@ -294,7 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (result.kind === 'head') return reply.send();
     const served = result.kind === 'records' ? result.count : result.values;
     if (!head) state.values = served;
-    if (Buffer.isBuffer(result.body)) responses.set(cacheKey, { body: result.body, values: served });
+    if (Buffer.isBuffer(result.body) && !storedData) responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
   }
 

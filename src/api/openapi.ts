@@ -156,9 +156,27 @@ const SCHEMAS: Record<string, object> = {
     properties: {
       iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
       model: { type: 'string', title: 'Model' },
-      last_run: { type: 'string', format: 'date-time', title: 'Last Run', description: 'created_at of the last run issued.' },
-      next_run: { type: 'string', format: 'date-time', title: 'Next Run', description: 'created_at of the next run.' },
-      last_actual_hour: { type: 'string', format: 'date-time', title: 'Last Actual Hour', description: 'Last published actual hour.' },
+      last_run: {
+        ...nullable({ type: 'string', format: 'date-time' }),
+        title: 'Last Run',
+        description: 'created_at of the last run issued.',
+      },
+      next_run: {
+        ...nullable({ type: 'string', format: 'date-time' }),
+        title: 'Next Run',
+        description: 'created_at of the next run (null for a stored source: its runs come when they are ingested).',
+      },
+      last_actual_hour: {
+        ...nullable({ type: 'string', format: 'date-time' }),
+        title: 'Last Actual Hour',
+        description: 'Last published actual hour.',
+      },
+      source: { type: 'string', enum: ['stored'], title: 'Source', description: 'Present for a stored (ingested) source.' },
+      runs: { type: 'integer', title: 'Runs', description: 'Stored source: runs issued by now (a run per target).' },
+      forecast_values: { type: 'integer', title: 'Forecast Values', description: 'Stored source: values in those runs.' },
+      actuals: { type: 'integer', title: 'Actuals', description: 'Stored source: actual (target, hour) values published by now.' },
+      first_valid_time: { ...nullable({ type: 'string', format: 'date-time' }), title: 'First Valid Time' },
+      last_valid_time: { ...nullable({ type: 'string', format: 'date-time' }), title: 'Last Valid Time' },
     },
   },
   Run: {

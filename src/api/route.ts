@@ -7,6 +7,7 @@ import type { Frame } from '../query/frame.ts';
 import type { KeyInfo, Level } from '../store/keys.ts';
 import type { Clock } from '../time/clock.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
+import type { SourceReader } from '../sources/reader.ts';
 import type { ParamSpec, ParamValue } from './params.ts';
 
 export interface RouteContext {
@@ -18,6 +19,8 @@ export interface RouteContext {
   world: WeatherWorld;
   /** Aborted when the client goes away: long computations stop. */
   signal?: AbortSignal;
+  /** The stored (ingested) sources, read through the store (sources/reader.ts). */
+  sources?: SourceReader;
 }
 
 export interface RouteDef {
@@ -34,6 +37,12 @@ export interface RouteDef {
    */
   level: Level;
   params: readonly ParamSpec[];
+  /** Answers from the catalog or the service's own state, not the synthetic world: served also with GRIDCAST_WORLD=off. */
+  catalog?: true;
+  /** `model` may name a stored source (and the OpenAPI document lists the sources that exist). */
+  storedModels?: true;
+  /** Reads the stored sources whatever its parameters (status): answered fresh, never from a cache. */
+  readsStore?: true;
   /** A TimeseriesResponse, or an array of records of the named schema. */
   response: { kind: 'timeseries' } | { kind: 'records'; schema: string };
   handle(ctx: RouteContext): Frame | unknown[] | Promise<Frame | unknown[]>;

@@ -15,6 +15,7 @@ import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../ap
 import { clockFromEnv } from '../time/clock.ts';
 import { HelpRequested, isHelpFlag, optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 import { GET_USAGE, getCommand } from './get.ts';
+import { INGEST_USAGE, ingestCommand, sourcesCommand } from './ingest.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -56,6 +57,8 @@ const COMMAND_USAGE: Record<string, string> = {
   keys: `Usage:\n${KEYS_USAGE}\n${STORE_NOTE}`,
   usage: `Usage:\n${USAGE_USAGE}\n${STORE_NOTE}`,
   get: `Usage:\n${GET_USAGE}`,
+  ingest: `Usage:\n${INGEST_USAGE}\n${STORE_NOTE}`,
+  sources: `Usage:\n${INGEST_USAGE}\n${STORE_NOTE}`,
 };
 
 const USAGE = `Usage:
@@ -63,6 +66,7 @@ ${SERVE_USAGE}
 ${KEYS_USAGE}
 ${USAGE_USAGE}
 ${GET_USAGE}
+${INGEST_USAGE}
 ${STORE_NOTE}
 Every command prints its own usage with --help (gridcast get --help).`;
 
@@ -228,6 +232,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   keys: keysCommand,
   usage: usageCommand,
   get: getCommand,
+  ingest: (argv) => ingestCommand(argv, (args, cmd, fn) => withStore(args, cmd, fn)),
+  sources: (argv) => sourcesCommand(argv, (args, cmd, fn) => withStore(args, cmd, fn)),
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -785,7 +785,7 @@ export interface paths {
     };
     /**
      * Get Data Status
-     * @description Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and Cache-Control like every data response) to know when a new run is out.
+     * @description Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and Cache-Control like every data response) to know when a new run is out. Every stored source (ingested data) is listed too, per ISO it holds: its latest run issued by now (last_run; next_run is null), latest actual hour, row counts and the span of valid times it holds. With GRIDCAST_WORLD=off only the stored sources are listed.
      *
      *     Access level: core.
      */
@@ -991,22 +991,44 @@ export interface components {
       model: string;
       /**
        * Last Run
-       * Format: date-time
        * @description created_at of the last run issued.
        */
-      last_run: string;
+      last_run: string | null;
       /**
        * Next Run
-       * Format: date-time
-       * @description created_at of the next run.
+       * @description created_at of the next run (null for a stored source: its runs come when they are ingested).
        */
-      next_run: string;
+      next_run: string | null;
       /**
        * Last Actual Hour
-       * Format: date-time
        * @description Last published actual hour.
        */
-      last_actual_hour: string;
+      last_actual_hour: string | null;
+      /**
+       * Source
+       * @description Present for a stored (ingested) source.
+       * @enum {string}
+       */
+      source?: 'stored';
+      /**
+       * Runs
+       * @description Stored source: runs issued by now (a run per target).
+       */
+      runs?: number;
+      /**
+       * Forecast Values
+       * @description Stored source: values in those runs.
+       */
+      forecast_values?: number;
+      /**
+       * Actuals
+       * @description Stored source: actual (target, hour) values published by now.
+       */
+      actuals?: number;
+      /** First Valid Time */
+      first_valid_time?: string | null;
+      /** Last Valid Time */
+      last_valid_time?: string | null;
     };
     /** Run */
     Run: {
@@ -1323,6 +1345,10 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. */
+        source?: string | null;
+        /** @description With source: the actuals as published at this instant (a stored source keeps every revision); a datetime without an offset is UTC. Default: now. */
+        as_of?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */

@@ -4,15 +4,15 @@
  * A local day has 23, 24 or 25 hours; a latest_hour that does not exist on a
  * spring-forward day resolves to the hour after the gap.
  */
-import type { ForecastModel } from '../models/forecastModels.ts';
-import { latestRunAtOrBefore } from '../models/forecastModels.ts';
+import type { RunSchedule } from '../sources/schedule.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { addDays, compareDates, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import type { HourWindow } from './window.ts';
 
 export interface StitchOptions {
   timezone: string;
-  model: ForecastModel;
+  /** The runs of the source being stitched. */
+  runs: RunSchedule;
   latestHour: number;
   daysAhead: number;
 }
@@ -22,9 +22,9 @@ export function stitchCutoffHour(o: StitchOptions, day: CivilDate): number {
   return localWallHourToEpochHour(o.timezone, addDays(day, -o.daysAhead), o.latestHour);
 }
 
-/** The run (creation epoch hour) that serves local day `day`. */
+/** The run (creation epoch hour) that serves local day `day`; NaN when no run was issued by then. */
 export function runForDay(o: StitchOptions, day: CivilDate): number {
-  return latestRunAtOrBefore(o.model, stitchCutoffHour(o, day));
+  return o.runs.latestAtOrBefore(stitchCutoffHour(o, day));
 }
 
 /** The last local day whose run exists at `nowMs` (its cutoff has passed). */

@@ -7,10 +7,11 @@
  * - actual: days that have ended (plus the publication lag), from 2023-01-01;
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
-import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel } from '../models/forecastModels.ts';
+import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
-import { stitchCutoffHour, lastStitchableDay, type StitchOptions } from './continuous.ts';
+import { lastStitchableDay, runForDay, type StitchOptions } from './continuous.ts';
+import { modelSchedule } from '../sources/schedule.ts';
 import { queryValueError } from './errors.ts';
 import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
 import type { Frame } from './frame.ts';
@@ -84,7 +85,7 @@ export function dailyContinuousFrame<T>(
 ): Frame {
   const tz = group.timezone;
   const model = FORECAST_MODELS[p.model];
-  const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
+  const stitch: StitchOptions = { timezone: tz, runs: modelSchedule(model), latestHour: p.latestHour, daysAhead: p.daysAhead };
   const lastDay = lastStitchableDay(stitch, p.nowMs);
   const window = resolveWindow(p.start, p.end, tz, { lastHour: localDayStartHour(tz, addDays(lastDay, 1)) - 1, days: DEFAULT_WINDOW_DAYS });
   const days = daysIn(tz, window, historyStart, lastDay);
@@ -100,7 +101,7 @@ export function dailyContinuousFrame<T>(
   const rows: DailyRows = {
     days,
     dayStart: days.map((d) => localDayStartHour(tz, d)),
-    created: days.map((d) => latestRunAtOrBefore(model, stitchCutoffHour(stitch, d))),
+    created: days.map((d) => runForDay(stitch, d)),
   };
   return frameOf(group, p.model, null, rows, group.source(rows, model));
 }

@@ -5,13 +5,15 @@
  */
 import type { IsoCode } from '../catalog/isos.ts';
 import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import { modelSchedule, type RunSchedule } from '../sources/schedule.ts';
+import { HOUR_MS } from '../time/hours.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { queryValueError } from './errors.ts';
 import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
 import type { Frame } from './frame.ts';
-import { actualRows, lastActualHour, runAsOf, singleRunRows } from './runs.ts';
+import { actualRows, lastActualHour } from './runs.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
 
 /** Forecast history begins with this local day in every ISO. */
@@ -31,22 +33,74 @@ export interface SeriesGroup<T> {
 }
 
 /**
+ * The forecasts a request is served from — a synthetic model or a stored source (src/sources) —
+ * as the request kinds see them: runs and their values, nothing about where they come from.
+ */
+export interface Forecasts<T> {
+  /** The `model` of the response. */
+  name: string;
+  runs: RunSchedule;
+  /** Values of each target over `rows` (each row's run is `rows.created`; NaN where a run has no value). */
+  values(rows: StitchedRows): (target: T) => Float64Array;
+  /**
+   * Told every row a request will read before any is read: a stored source loads those runs then
+   * (the caller awaits its load), so `values` over any of those rows, later and in slices, is synchronous.
+   */
+  prepare?(rows: StitchedRows): void;
+  /** First local day of continuous series. */
+  historyStart: CivilDate;
+  /** Runs issued before this epoch hour are not served. */
+  firstRunHour: number;
+  /** The last valid hour any run holds (a stored source's data ends there; a model's never does). */
+  lastValidHour?: number;
+  /** Why a `forecasted_by` has no run (where the runs begin). */
+  noRunMessage: string;
+  /** How often a stored run was replaced (none for a model's). */
+  revisions?(created: number): number;
+}
+
+/** A synthetic model's forecasts of a group. */
+export function modelForecasts<T>(group: SeriesGroup<T>, name: ForecastModelName): Forecasts<T> {
+  const model = FORECAST_MODELS[name];
+  return {
+    name,
+    runs: modelSchedule(model),
+    values: (rows) => group.source(rows, model),
+    historyStart: FORECAST_HISTORY_START,
+    firstRunHour: localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1)),
+    noRunMessage: 'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
+  };
+}
+
+/** Every valid hour of the run issued at `created`. */
+export function runRows(runs: RunSchedule, created: number): StitchedRows {
+  const { first, end } = runs.span(created);
+  const rows: StitchedRows = { valid: [], created: [] };
+  for (let h = first; h < end; h++) {
+    rows.valid.push(h);
+    rows.created.push(created);
+  }
+  return rows;
+}
+
+/**
  * The frame of `group` over rows [first, first + count) of `rows`, whose values come from the
  * group's source over `rows` (computed on first use). A slice of it computes only the whole
  * local days around the rows it keeps (values are cached by local day), so a writer can walk a
- * large frame a block of rows at a time.
+ * large frame a block of rows at a time. A stored source's values over any rows come from the
+ * runs it loaded for the whole frame (`prepare`), so its frames slice the same way.
  */
 function frameOf<T>(
   group: SeriesGroup<T>,
   model: string | null,
   createdAtHour: number | null,
   rows: StitchedRows,
-  forecastModel: ForecastModel | null,
+  source: (rows: StitchedRows) => (target: T) => Float64Array,
   first = 0,
   count = rows.valid.length - first,
 ): Frame {
   let values: ((t: T) => Float64Array) | undefined;
-  const valuesOf = () => (values ??= group.source(rows, forecastModel));
+  const valuesOf = () => (values ??= source(rows));
   return {
     model,
     createdAtHour,
@@ -61,7 +115,7 @@ function frameOf<T>(
     slice: (from, to) => {
       const { start, end } = wholeLocalDays(group.timezone, rows.valid, first + from, first + to);
       const sub = { valid: rows.valid.slice(start, end), created: rows.created.slice(start, end) };
-      return frameOf(group, model, createdAtHour, sub, forecastModel, first + from - start, to - from);
+      return frameOf(group, model, createdAtHour, sub, source, first + from - start, to - from);
     },
   };
 }
@@ -99,11 +153,12 @@ export function continuousFrame<T>(
   p: ContinuousParams,
   historyStart = FORECAST_HISTORY_START,
   kind = 'continuous forecasts',
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): Frame {
   const tz = group.timezone;
-  const model = FORECAST_MODELS[p.model];
-  const stitch: StitchOptions = { timezone: tz, model, latestHour: p.latestHour, daysAhead: p.daysAhead };
-  const lastHour = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
+  const stitch: StitchOptions = { timezone: tz, runs: forecasts.runs, latestHour: p.latestHour, daysAhead: p.daysAhead };
+  const stitchable = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
+  const lastHour = Math.min(stitchable, forecasts.lastValidHour ?? stitchable);
   const window = resolveWindow(p.start, p.end, tz, { lastHour, days: DEFAULT_WINDOW_DAYS });
   const firstHour = localDayStartHour(tz, historyStart);
   const rows = stitchRows(stitch, window, firstHour, p.nowMs);
@@ -124,7 +179,8 @@ export function continuousFrame<T>(
     p.nowMs,
   );
   const offset = fullDays.valid.indexOf(rows.valid[0]);
-  return frameOf(group, p.model, null, fullDays, model, offset, rows.valid.length);
+  forecasts.prepare?.(fullDays);
+  return frameOf(group, forecasts.name, null, fullDays, forecasts.values, offset, rows.valid.length);
 }
 
 /** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
@@ -132,39 +188,60 @@ export function backcastFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInst
   return continuousFrame(group, { ...p, model: 'optimized', latestHour: 10, daysAhead: 1 }, ACTUAL_HISTORY_START, 'day-ahead backcasts');
 }
 
-/** One run: the latest created at or before `forecasted_by` (default now). */
+/** One run: the latest created at or before `forecasted_by` (default now; never after now). */
 export function forecastFrame<T>(
   group: SeriesGroup<T>,
   p: { model: ForecastModelName; forecastedBy?: RequestInstant; nowMs: number },
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): Frame {
-  const model = FORECAST_MODELS[p.model];
-  const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
-  if (created < localDayStartHour(group.timezone, addDays(FORECAST_HISTORY_START, -1))) {
-    throw queryValueError(
-      'forecasted_by',
-      p.forecastedBy?.raw ?? null,
-      'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
-    );
+  const asOf = Math.min(p.forecastedBy?.epochMs ?? p.nowMs, p.nowMs);
+  const created = forecasts.runs.latestAtOrBefore(asOf / HOUR_MS);
+  if (!(created >= forecasts.firstRunHour)) {
+    throw queryValueError('forecasted_by', p.forecastedBy?.raw ?? null, forecasts.noRunMessage);
   }
-  const rows = singleRunRows(model, created);
-  return frameOf(group, p.model, created, rows, model);
+  const rows = runRows(forecasts.runs, created);
+  forecasts.prepare?.(rows);
+  return frameOf(group, forecasts.name, created, rows, forecasts.values);
 }
 
-/** Truth over the window, for hours already published; from 2023-01-01. */
-export function actualFrame<T>(group: SeriesGroup<T>, p: { start?: RequestInstant; end?: RequestInstant; nowMs: number }): Frame {
+/** Where a group's actuals come from: the synthetic world's truth, or a stored source's published values. */
+export interface Actuals<T> {
+  /** The first and last valid hour with an actual (the last published at the request's instant). */
+  firstHour: number;
+  lastHour: number;
+  values(rows: StitchedRows): (target: T) => Float64Array;
+  /** As Forecasts.prepare: the rows a request will read, before any is read. */
+  prepare?(rows: StitchedRows): void;
+  /** Why a window has no actuals. */
+  noDataMessage: string;
+}
+
+/** The synthetic world's truth of a group: from 2023-01-01 up to the last hour published at `nowMs`. */
+export function worldActuals<T>(group: SeriesGroup<T>, nowMs: number): Actuals<T> {
+  return {
+    firstHour: localDayStartHour(group.timezone, ACTUAL_HISTORY_START),
+    lastHour: lastActualHour(nowMs),
+    values: (rows) => group.source(rows, null),
+    noDataMessage: 'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
+  };
+}
+
+/** Actuals over the window, for hours already published. */
+export function actualFrame<T>(
+  group: SeriesGroup<T>,
+  p: { start?: RequestInstant; end?: RequestInstant; nowMs: number },
+  actuals: Actuals<T> = worldActuals(group, p.nowMs),
+): Frame {
   const tz = group.timezone;
-  const window = resolveWindow(p.start, p.end, tz, { lastHour: lastActualHour(p.nowMs), days: DEFAULT_WINDOW_DAYS });
-  const firstHour = localDayStartHour(tz, ACTUAL_HISTORY_START);
-  const rows = actualRows(window, firstHour, p.nowMs);
+  const window = resolveWindow(p.start, p.end, tz, { lastHour: actuals.lastHour, days: DEFAULT_WINDOW_DAYS });
+  const firstHour = actuals.firstHour;
+  const rows = actualRows(window, firstHour, actuals.lastHour);
   if (rows.valid.length === 0) {
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
-    noData(
-      param,
-      param === 'end' ? p.end?.raw : p.start?.raw,
-      'no actuals in the requested window: actuals exist from 2023-01-01 up to the last hour published',
-    );
+    noData(param, param === 'end' ? p.end?.raw : p.start?.raw, actuals.noDataMessage);
   }
-  return frameOf(group, null, null, rows, null);
+  actuals.prepare?.(rows);
+  return frameOf(group, null, null, rows, actuals.values);
 }
 
 /** Which targets a request names: an ISO, a metric and optionally one id. */

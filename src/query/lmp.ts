@@ -42,6 +42,7 @@ import {
 import { dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNoise.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
+import { modelSchedule } from '../sources/schedule.ts';
 import type { DailyRows } from './daily.ts';
 import { queryValueError } from './errors.ts';
 import { gasPrices } from './gas.ts';
@@ -240,7 +241,7 @@ function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, kind: PriceKind
 
 /** The rows of the day-ahead market for the given hours: each local day from the optimized run at 10:00 the day before. */
 function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
-  const stitch = { timezone: ISOS[iso].timezone, model: FORECAST_MODELS.optimized, latestHour: 10, daysAhead: 1 };
+  const stitch = { timezone: ISOS[iso].timezone, runs: modelSchedule(FORECAST_MODELS.optimized), latestHour: 10, daysAhead: 1 };
   return { valid: [...valid], created: valid.map((h) => runForDay(stitch, localDateOfHour(stitch.timezone, h))) };
 }
 

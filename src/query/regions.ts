@@ -36,6 +36,7 @@ import {
 import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
 import { addDays, localDayStartHour } from '../time/zones.ts';
 import { plantSums, regionLoadSource } from './aggregates.ts';
+import { storedQueriesFor } from './stored.ts';
 
 export const REGION_METRICS = metricsOf('region');
 export type RegionMetric = MetricsOf<'region'>;
@@ -167,17 +168,30 @@ export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
       : hourly.backcast(world, r as TargetRequest<HourlyRegionMetric> & WindowParams),
 };
 
-/** Runs and vintages of the hourly metrics (outage is daily: its runs are those of its daily series). */
-export const regionVintages = vintageQueriesFor((world: WeatherWorld, r: TargetRequest<RegionMetric>) => {
+/** The hourly region group of a request, or a 422 for the daily outage (`what`: the requests refused). */
+function hourlyRegionGroup(world: WeatherWorld, r: TargetRequest<RegionMetric>, what: string): SeriesGroup<Region> {
   if (isDaily(r)) {
     throw new QueryError([
       {
         type: 'value_error',
         loc: ['path', 'metric'],
-        msg: 'Value error, runs and vintages are served for the hourly metrics; outage is daily',
+        msg: `Value error, ${what} are served for the hourly metrics; outage is daily`,
         input: r.metric,
       },
     ]);
   }
   return regionGroup(world, r as TargetRequest<HourlyRegionMetric>);
+}
+
+/** Runs and vintages of the hourly metrics (outage is daily: its runs are those of its daily series). */
+export const regionVintages = vintageQueriesFor((world: WeatherWorld, r: TargetRequest<RegionMetric>) =>
+  hourlyRegionGroup(world, r, 'runs and vintages'),
+);
+
+/** Regions served from stored sources (hourly metrics). */
+export const regionStored = storedQueriesFor({
+  group: (world: WeatherWorld, r: TargetRequest<RegionMetric>) => hourlyRegionGroup(world, r, 'stored sources'),
+  key: (r) => ({ group: 'region', iso: r.iso, metric: r.metric }),
+  idOf: (region: Region) => region.id,
+  id: (r) => r.id,
 });

@@ -1,6 +1,6 @@
 /**
  * Rows of the other request kinds, next to continuous stitching (continuous.ts):
- * - a single run (`forecast`): the latest run created at or before `forecasted_by`
+ * - a single run (`forecast`, kinds.ts): the latest run created at or before `forecasted_by`
  *   (default: now; never after now — later runs do not exist yet), all its valid hours;
  * - actuals: truth for hours that have passed, after a short publication lag.
  */
@@ -30,20 +30,10 @@ export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model:
   return out;
 }
 
-/** Every valid hour of the run created at `created`. */
-export function singleRunRows(model: ForecastModel, created: number): StitchedRows {
+/** Truth rows over a window, cut at `firstHour` (history start) and at `lastHour` (the last published). */
+export function actualRows(window: HourWindow, firstHour: number, lastHour: number): StitchedRows {
   const rows: StitchedRows = { valid: [], created: [] };
-  for (let h = created; h < created + model.horizonHours; h++) {
-    rows.valid.push(h);
-    rows.created.push(created);
-  }
-  return rows;
-}
-
-/** Truth rows over a window, cut at `firstHour` (history start) and at the last published hour. */
-export function actualRows(window: HourWindow, firstHour: number, nowMs: number): StitchedRows {
-  const rows: StitchedRows = { valid: [], created: [] };
-  const last = Math.min(window.endHour, lastActualHour(nowMs));
+  const last = Math.min(window.endHour, lastHour);
   for (let h = Math.max(window.startHour, firstHour); h <= last; h++) {
     rows.valid.push(h);
     rows.created.push(Number.NaN);

@@ -7,30 +7,16 @@
  *   [id, valid time]. A run has no value (null) for a valid hour before its creation or beyond
  *   its horizon. Row r, column c is exactly `/forecast?forecasted_by=<created_at of r>` at c.
  */
-import { FORECAST_MODELS, latestRunAtOrBefore, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import type { ForecastModelName } from '../models/forecastModels.ts';
+import { covers } from '../sources/schedule.ts';
 import { formatUtcHour, formatUtcInstant, HOUR_MS } from '../time/hours.ts';
-import { addDays, localDayStartHour } from '../time/zones.ts';
 import type { StitchedRows } from './continuous.ts';
 import { queryValueError } from './errors.ts';
 import type { Frame } from './frame.ts';
-import { FORECAST_HISTORY_START, type SeriesGroup } from './kinds.ts';
+import { modelForecasts, type Forecasts, type SeriesGroup } from './kinds.ts';
 import { UNIT_DECIMALS } from '../catalog/metrics.ts';
 import { endHourOf, resolveWindow, startHourOf, type RequestInstant } from './window.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
-
-/** The first run served: forecast history begins with the runs of the day before 2026-01-01. */
-export function firstRunHour(model: ForecastModel, timezone: string): number {
-  const first = localDayStartHour(timezone, addDays(FORECAST_HISTORY_START, -1));
-  const run = latestRunAtOrBefore(model, first);
-  return run < first ? run + model.cadenceHours : run;
-}
-
-/** The model's runs created in [fromHour, toHour], oldest first. */
-function runsBetween(model: ForecastModel, fromHour: number, toHour: number): number[] {
-  const runs: number[] = [];
-  for (let h = latestRunAtOrBefore(model, toHour); h >= fromHour; h -= model.cadenceHours) runs.push(h);
-  return runs.reverse();
-}
 
 export interface RunRecord {
   model: string;
@@ -39,6 +25,8 @@ export interface RunRecord {
   first_valid_time: string;
   last_valid_time: string;
   horizon_hours: number;
+  /** How often a stored run was replaced by a later ingest (stored sources only). */
+  revisions?: number;
 }
 
 export interface RunsParams {
@@ -48,19 +36,32 @@ export interface RunsParams {
   nowMs: number;
 }
 
-/** The runs created in the window (default: from local midnight of end's day to end, now by default), never after now nor before history. */
-export function listRuns(timezone: string, p: RunsParams): RunRecord[] {
-  const model = FORECAST_MODELS[p.model];
-  const latest = latestRunAtOrBefore(model, Math.floor(p.nowMs / HOUR_MS));
-  const window = resolveWindow(p.start, p.end, timezone, { lastHour: latest, days: 1 });
-  const from = Math.max(window.startHour, firstRunHour(model, timezone));
-  return runsBetween(model, from, Math.min(window.endHour, latest)).map((created) => ({
-    model: model.name,
-    created_at: formatUtcInstant(created * HOUR_MS),
-    first_valid_time: formatUtcHour(created),
-    last_valid_time: formatUtcHour(created + model.horizonHours - 1),
-    horizon_hours: model.horizonHours,
-  }));
+/**
+ * The runs created in the window (default: from local midnight of end's day to end, now by default), never after now nor
+ * before history. A datetime bound is compared as the instant it is (a run may be issued within an hour).
+ */
+export function listRuns<T>(timezone: string, p: RunsParams, forecasts: Forecasts<T>): RunRecord[] {
+  const runs = forecasts.runs;
+  const nowHours = p.nowMs / HOUR_MS;
+  const latest = runs.latestAtOrBefore(nowHours);
+  const window = resolveWindow(p.start, p.end, timezone, {
+    lastHour: Number.isNaN(latest) ? Math.floor(nowHours) : Math.floor(latest),
+    days: 1,
+  });
+  const from = p.start && !p.start.dateOnly ? p.start.epochMs / HOUR_MS : window.startHour;
+  const to = p.end && !p.end.dateOnly ? p.end.epochMs / HOUR_MS : p.end ? window.endHour + 1 - 1e-9 : nowHours;
+  return runs.between(Math.max(from, forecasts.firstRunHour), Math.min(to, nowHours)).map((created) => {
+    const { first, end } = runs.span(created);
+    const record: RunRecord = {
+      model: forecasts.name,
+      created_at: formatUtcInstant(created * HOUR_MS),
+      first_valid_time: formatUtcHour(first),
+      last_valid_time: formatUtcHour(end - 1),
+      horizon_hours: end - first,
+    };
+    if (forecasts.revisions) record.revisions = forecasts.revisions(created);
+    return record;
+  });
 }
 
 export interface VintagesParams {
@@ -69,13 +70,15 @@ export interface VintagesParams {
   nowMs: number;
 }
 
-export function vintagesFrame<T>(group: SeriesGroup<T>, p: VintagesParams): Frame {
-  const model = FORECAST_MODELS[p.model];
+export function vintagesFrame<T>(
+  group: SeriesGroup<T>,
+  p: VintagesParams,
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
+): Frame {
   const tz = group.timezone;
   const firstValid = p.validTime.dateOnly ? startHourOf(p.validTime, tz) : endHourOf(p.validTime, tz);
   const lastValid = endHourOf(p.validTime, tz);
-  const latest = latestRunAtOrBefore(model, Math.floor(p.nowMs / HOUR_MS));
-  const runs = runsBetween(model, Math.max(firstValid - model.horizonHours + 1, firstRunHour(model, tz)), Math.min(lastValid, latest));
+  const runs = forecasts.runs.covering(firstValid, lastValid, forecasts.firstRunHour, Math.min(lastValid + 1 - 1e-9, p.nowMs / HOUR_MS));
   if (runs.length === 0) {
     throw queryValueError(
       'valid_time',
@@ -89,18 +92,19 @@ export function vintagesFrame<T>(group: SeriesGroup<T>, p: VintagesParams): Fram
   const at: number[][] = valid.map(() => new Array<number>(runs.length).fill(-1));
   valid.forEach((v, c) =>
     runs.forEach((created, r) => {
-      if (v < created || v - created >= model.horizonHours) return;
+      if (!covers(forecasts.runs, created, v)) return;
       at[c][r] = rows.valid.length;
       rows.valid.push(v);
       rows.created.push(created);
     }),
   );
-  const source = group.source(rows, model);
+  forecasts.prepare?.(rows);
+  const source = forecasts.values(rows);
   // Every column of a target reads the same computed values.
   const computed = new Map<T, Float64Array>();
   const valuesOf = (target: T) => computed.get(target) ?? computed.set(target, source(target)).get(target)!;
   return {
-    model: model.name,
+    model: forecasts.name,
     createdAtHour: null,
     units: group.units,
     timezone: tz,
@@ -121,7 +125,10 @@ export function vintagesFrame<T>(group: SeriesGroup<T>, p: VintagesParams): Fram
 /** The runs and vintages requests of a target group, given how to make its series group from a request. */
 export function vintageQueriesFor<R, T>(groupOf: (world: WeatherWorld, request: R) => SeriesGroup<T>) {
   return {
-    runs: (world: WeatherWorld, r: R & RunsParams) => listRuns(groupOf(world, r).timezone, r),
+    runs: (world: WeatherWorld, r: R & RunsParams) => {
+      const group = groupOf(world, r);
+      return listRuns(group.timezone, r, modelForecasts(group, r.model));
+    },
     vintages: (world: WeatherWorld, r: R & VintagesParams) => vintagesFrame(groupOf(world, r), r),
   };
 }

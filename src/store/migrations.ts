@@ -71,6 +71,56 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions DROP CONSTRAINT IF EXISTS subscriptions_iso_check;
     `,
   },
+  {
+    version: 4,
+    name: 'ingested sources: forecast runs and actuals',
+    sql: `
+      -- A source users ingest (a vendor, their own model, ISO publications), served as model=<name>.
+      CREATE TABLE sources (
+        name        text PRIMARY KEY,
+        created_at  timestamptz NOT NULL DEFAULT now()
+      );
+      -- One series per target of a source: (group, iso, metric, target id).
+      CREATE TABLE source_series (
+        id      serial PRIMARY KEY,
+        source  text NOT NULL REFERENCES sources(name) ON DELETE CASCADE,
+        grp     text NOT NULL,
+        iso     text NOT NULL,
+        metric  text NOT NULL,
+        target  text NOT NULL,
+        UNIQUE (source, grp, iso, metric, target)
+      );
+      -- One row per run and series: the run's hourly values packed as float64 little-endian
+      -- (NaN = no value) from first_hour (epoch hour, period-beginning). README "Own data" has
+      -- the measurements behind this layout (vs one row per value).
+      CREATE TABLE source_runs (
+        series_id    integer NOT NULL REFERENCES source_series(id) ON DELETE CASCADE,
+        issued_at    timestamptz NOT NULL,
+        first_hour   integer NOT NULL,
+        vals         bytea NOT NULL,
+        -- how often a later ingest replaced this run (--replace)
+        revisions    integer NOT NULL DEFAULT 0,
+        ingested_at  timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (series_id, issued_at)
+      );
+      -- Actuals with their revisions: a value as published at published_at; as_of reads the latest
+      -- published at or before it.
+      CREATE TABLE source_actuals (
+        series_id     integer NOT NULL REFERENCES source_series(id) ON DELETE CASCADE,
+        valid_hour    integer NOT NULL,
+        published_at  timestamptz NOT NULL,
+        value         double precision NOT NULL,
+        PRIMARY KEY (series_id, valid_hour, published_at)
+      );
+      -- What each ingest did (replacements are logged here).
+      CREATE TABLE source_ingests (
+        id           serial PRIMARY KEY,
+        source       text NOT NULL REFERENCES sources(name) ON DELETE CASCADE,
+        ingested_at  timestamptz NOT NULL DEFAULT now(),
+        summary      text NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Advisory lock id serialising migrations of processes that start together on one database. */

@@ -3,6 +3,7 @@ import { openEmbedded } from './embedded.ts';
 import { openPostgres } from './postgres.ts';
 import { KeyStore } from './keys.ts';
 import { UsageStore } from './usage.ts';
+import { SourceStore } from './sources.ts';
 import { migrate } from './migrations.ts';
 import type { Sql } from './sql.ts';
 
@@ -10,6 +11,8 @@ export interface Store {
   sql: Sql;
   keys: KeyStore;
   usage: UsageStore;
+  /** Ingested sources: forecast runs and actuals users bring. */
+  sources: SourceStore;
   /** 'postgres' on a PostgreSQL server, 'embedded' on PGlite. */
   kind: 'postgres' | 'embedded';
   /** Reads and writes small named flags (e.g. that the demo key was made). */
@@ -43,6 +46,7 @@ export function storeOn(sql: Sql, kind: Store['kind'] = 'embedded'): Store {
     kind,
     keys: new KeyStore(sql),
     usage: new UsageStore(sql),
+    sources: new SourceStore(sql),
     async getMeta(name) {
       const rows = await sql.query<{ value: string }>('SELECT value FROM meta WHERE name = $1', [name]);
       return rows.length ? rows[0].value : null;

@@ -23,9 +23,12 @@ export function formatUtcHour(hour: number): string {
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:00:00Z`;
 }
 
-/** ISO 8601 instant with a Z, no milliseconds (JS toISOString writes `.000Z`). */
+/**
+ * ISO 8601 instant with a Z, no milliseconds (JS toISOString writes `.000Z`). Rounded to the
+ * millisecond: an instant held in fractional epoch hours (a run issued at 09:20) comes back exact.
+ */
 export function formatUtcInstant(ms: number): string {
-  const s = new Date(ms).toISOString();
+  const s = new Date(Math.round(ms)).toISOString();
   return s.endsWith('.000Z') ? s.slice(0, -5) + 'Z' : s;
 }
 

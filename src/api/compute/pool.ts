@@ -25,6 +25,7 @@ import { serviceError } from '../errors.ts';
 import { SOCKET_WRITE_BYTES } from '../sendTimeout.ts';
 import { deserializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import { INITIAL_CREDIT, JobRunner, warmCatalog } from './runner.ts';
+import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
   | { kind: 'records'; body: Buffer; count: number }
@@ -98,6 +99,8 @@ export interface PoolOptions {
   testFault?: TestFault;
   /** With no workers: warm the catalog on this thread after start (workers always warm their own). */
   warm?: boolean;
+  /** The store's stored sources: the workers' reads are answered from it on this thread. */
+  sources?: SourceReader;
 }
 
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
@@ -325,7 +328,12 @@ export class ComputePool {
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
     if (this.options.warm) setImmediate(warmCatalog);
-    const runner = new JobRunner(this.options.seed, (event) => queueMicrotask(() => this.receive(event)), this.options.testFault);
+    const runner = new JobRunner(
+      this.options.seed,
+      (event) => queueMicrotask(() => this.receive(event)),
+      this.options.testFault,
+      this.options.sources,
+    );
     return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
   }
 
@@ -347,8 +355,12 @@ export class ComputePool {
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
         resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
       });
-      worker.on('message', (event: FromWorker | { type: 'ready' }) => {
-        if (event.type !== 'ready') this.receive(event);
+      worker.on('message', (event: FromWorker | { type: 'ready' } | ReadCall) => {
+        if (isReadCall(event)) {
+          const sources = this.options.sources;
+          if (sources) void serveRead(sources, event).then((reply) => worker.postMessage(reply));
+          else worker.postMessage({ type: 'readError', call: event.call, message: 'no store' });
+        } else if (event.type !== 'ready') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

@@ -17,6 +17,7 @@ import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputPieces } from '../writers/registry.ts';
 import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
 import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import type { SourceReader } from '../../sources/reader.ts';
 
 /** A chunk gathers pieces until it holds this many bytes (or STEP_MS have passed). */
 const CHUNK_BYTES = 256 * 1024;
@@ -85,6 +86,8 @@ export class JobRunner {
     seed: number,
     private readonly emit: (event: FromWorker, transfer?: ArrayBuffer[]) => void,
     private readonly testFault?: TestFault,
+    /** Where stored sources are read (the store, through the HTTP thread from a worker). */
+    private readonly sources?: SourceReader,
   ) {
     this.world = new WeatherWorld(seed);
   }
@@ -121,7 +124,14 @@ export class JobRunner {
     try {
       if (!def) throw new Error(`no route ${job.path}`);
       if (this.testFault?.path === job.path) failForTest(this.testFault);
-      const result = await def.handle({ params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, world: this.world });
+      const result = await def.handle({
+        params: job.params,
+        raw: job.raw,
+        key: job.key,
+        nowMs: job.nowMs,
+        world: this.world,
+        sources: this.sources,
+      });
       this.starting.delete(job.id);
       if (this.cancelled.delete(job.id)) return;
       const plain = isPlainJson(job.output);

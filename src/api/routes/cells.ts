@@ -44,6 +44,7 @@ export const cellRoutes: RouteDef[] = [
   {
     path: '/cells/{iso}/{metric}/list',
     name: 'list_cells',
+    catalog: true,
     summary: 'List Cells',
     description:
       'The H3 cells covering the ISO at the resolution: id (H3 index), resolution, iso, timezone, centre (latitude, ' +

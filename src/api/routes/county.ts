@@ -11,6 +11,7 @@ export const countyRoutes: RouteDef[] = [
   {
     path: '/county/{iso}/list',
     name: 'list_counties',
+    catalog: true,
     summary: 'List Counties',
     description:
       'The member counties of the ISO: id (5-digit FIPS), name, state, iso, region_id (the zone it is counted in) and ' +

@@ -11,6 +11,7 @@ export const gasRoutes: RouteDef[] = [
   {
     path: '/gas/list',
     name: 'list_gas_hubs',
+    catalog: true,
     summary: 'List Gas Hubs',
     description:
       "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +

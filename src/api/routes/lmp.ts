@@ -21,6 +21,7 @@ export const lmpRoutes: RouteDef[] = [
   {
     path: '/lmp/{iso}/{type}/list',
     name: 'list_lmp_nodes',
+    catalog: true,
     summary: 'List LMP Nodes',
     description: "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).",
     tag: 'lmp',

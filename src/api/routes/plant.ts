@@ -23,6 +23,7 @@ export const plantRoutes: RouteDef[] = [
   {
     path: '/plant/{iso}/{metric}/list',
     name: 'list_plants',
+    catalog: true,
     summary: 'List Plants',
     description: 'Active wind or solar plants of the ISO for the metric, with their physical parameters.',
     tag: 'plants',

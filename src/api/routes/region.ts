@@ -2,7 +2,7 @@
 import { regionVintages } from '../../query/regions.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
-import { REGION_METRICS, regionList, regionQueries, type RegionMetric } from '../../query/regions.ts';
+import { REGION_METRICS, regionList, regionQueries, regionStored, type RegionMetric } from '../../query/regions.ts';
 import type { ParamSpec } from '../params.ts';
 import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
@@ -24,6 +24,7 @@ export const regionRoutes: RouteDef[] = [
   {
     path: '/region/{iso}/{metric}/list',
     name: 'list_regions',
+    catalog: true,
     summary: 'List Regions',
     description: 'The ISO total (`<iso>_total`) and its zones (`<iso>_<zone>`).',
     tag: 'regions',
@@ -40,6 +41,7 @@ export const regionRoutes: RouteDef[] = [
     target: isoMetricTarget,
     queries: regionQueries,
     vintages: regionVintages,
+    stored: regionStored,
     kinds: GROUP_KINDS.region,
     forecastSummary: 'Get Regional Forecast',
     forecastModelParam: REGION_FORECAST_MODEL_PARAM,

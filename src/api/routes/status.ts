@@ -1,6 +1,7 @@
 /** `/status`: when each model's runs come out and how far actuals are published. */
 import { serviceStatus } from '../../query/status.ts';
 import type { RouteDef } from '../route.ts';
+import { worldServed } from '../worldSwitch.ts';
 
 export const statusRoute: RouteDef = {
   path: '/status',
@@ -10,10 +11,14 @@ export const statusRoute: RouteDef = {
     'Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by ' +
     'now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, ' +
     'period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and ' +
-    'Cache-Control like every data response) to know when a new run is out.',
+    'Cache-Control like every data response) to know when a new run is out. Every stored source (ingested data) is listed too, ' +
+    'per ISO it holds: its latest run issued by now (last_run; next_run is null), latest actual hour, row counts and the span ' +
+    'of valid times it holds. With GRIDCAST_WORLD=off only the stored sources are listed.',
   tag: 'status',
+  catalog: true,
+  readsStore: true,
   level: 'core',
   params: [],
   response: { kind: 'records', schema: 'ModelStatus' },
-  handle: ({ nowMs }) => serviceStatus(nowMs),
+  handle: async ({ nowMs, sources }) => [...(worldServed() ? serviceStatus(nowMs) : []), ...((await sources?.status(nowMs)) ?? [])],
 };

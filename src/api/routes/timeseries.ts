@@ -5,7 +5,9 @@
  */
 import type { IsoCode } from '../../catalog/isos.ts';
 import type { RequestKind } from '../../catalog/metrics.ts';
-import type { ForecastModelName } from '../../models/forecastModels.ts';
+import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
+import type { StoredQueries } from '../../query/stored.ts';
+import type { SourceReader } from '../../sources/reader.ts';
 import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
 import type { VintageQueries } from '../../query/vintages.ts';
 import type { Level } from '../../store/keys.ts';
@@ -47,7 +49,38 @@ export interface GroupRoutesSpec<R> {
   forecastModelParam?: ParamSpec;
   /** The group's runs and vintages (`…/runs`, `…/vintages`), for groups with hourly forecast runs. */
   vintages?: VintageQueries<R>;
+  /** The group's requests served from stored (ingested) sources: `model=<source>`, `/actual?source=<source>`. */
+  stored?: StoredQueries<R>;
 }
+
+/** Where stored sources are read; every runner has one (compute/runner.ts). */
+function readerOf(ctx: RouteContext): SourceReader {
+  if (!ctx.sources) throw new Error('stored sources are not available here');
+  return ctx.sources;
+}
+
+/** The stored source a request's `model` names (any name that is not a synthetic model's), or undefined. */
+function storedModel(ctx: RouteContext): string | undefined {
+  const model = ctx.params.model as string | undefined;
+  return model !== undefined && !(FORECAST_MODEL_NAMES as readonly string[]).includes(model) ? model : undefined;
+}
+
+const SOURCE_PARAM: ParamSpec = {
+  name: 'source',
+  in: 'query',
+  kind: 'string',
+  minLength: 1,
+  description:
+    "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist.",
+};
+
+const ACTUAL_AS_OF_PARAM: ParamSpec = {
+  name: 'as_of',
+  in: 'query',
+  kind: 'datetime',
+  description:
+    'With source: the actuals as published at this instant (a stored source keeps every revision); a datetime without an offset is UTC. Default: now.',
+};
 
 const RUNS_START_PARAM: ParamSpec = {
   ...START_PARAM,
@@ -102,9 +135,12 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
   const describe = (text: string) => (spec.note ? `${text} ${spec.note}` : text);
   const params = (...own: ParamSpec[]) => [...spec.pathParams, ...own, ...(spec.targetParams ?? [])];
   const common = { tag: spec.tag, response: { kind: 'timeseries' } as const };
+  // The kinds whose `model` may name a stored source.
+  const storedModels = spec.stored ? { storedModels: true as const } : {};
   const all: Record<Kind, RouteDef> = {
     forecast: {
       ...common,
+      ...storedModels,
       path: path('forecast'),
       name: 'forecast',
       summary: spec.forecastSummary,
@@ -114,16 +150,20 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ),
       level: spec.level,
       params: params(FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM),
-      handle: async (ctx) =>
-        spec.queries.forecast(ctx.world, {
+      handle: async (ctx) => {
+        const request = {
           ...(await spec.target(ctx)),
-          model: ctx.params.model as ForecastModelName,
           forecastedBy: requestInstant(ctx.params.forecasted_by, ctx.raw.forecasted_by),
           nowMs: ctx.nowMs,
-        }),
+        };
+        const source = storedModel(ctx);
+        if (source && spec.stored) return spec.stored.forecast(ctx.world, readerOf(ctx), source, request);
+        return spec.queries.forecast(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+      },
     },
     continuous: {
       ...common,
+      ...storedModels,
       path: path('continuous'),
       name: 'continuous',
       summary: spec.continuousSummary ?? 'Get Continuous Forecast',
@@ -133,14 +173,17 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ),
       level: spec.level,
       params: params(START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM),
-      handle: async (ctx) =>
-        spec.queries.continuous(ctx.world, {
+      handle: async (ctx) => {
+        const request = {
           ...(await spec.target(ctx)),
           ...windowOf(ctx),
-          model: ctx.params.model as ForecastModelName,
           latestHour: ctx.params.latest_hour as number,
           daysAhead: ctx.params.days_ahead as number,
-        }),
+        };
+        const source = storedModel(ctx);
+        if (source && spec.stored) return spec.stored.continuous(ctx.world, readerOf(ctx), source, request);
+        return spec.queries.continuous(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+      },
     },
     actual: {
       ...common,
@@ -152,8 +195,18 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           '`model` and `created_at` are null.',
       ),
       level: spec.level,
-      params: params(START_PARAM, END_PARAM, ID_PARAM),
-      handle: async (ctx) => spec.queries.actual(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx) }),
+      params: spec.stored
+        ? params(START_PARAM, END_PARAM, ID_PARAM, SOURCE_PARAM, ACTUAL_AS_OF_PARAM)
+        : params(START_PARAM, END_PARAM, ID_PARAM),
+      handle: async (ctx) => {
+        const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
+        const source = ctx.params.source as string | undefined;
+        if (source !== undefined && spec.stored) {
+          const asOf = requestInstant(ctx.params.as_of, ctx.raw.as_of);
+          return spec.stored.actual(ctx.world, readerOf(ctx), source, { ...request, asOfMs: asOf?.epochMs });
+        }
+        return spec.queries.actual(ctx.world, request);
+      },
     },
     backcast: {
       ...common,
@@ -174,6 +227,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
     ...routes,
     {
       ...common,
+      ...storedModels,
       response: { kind: 'records', schema: 'Run' },
       path: path('runs'),
       name: 'runs',
@@ -185,11 +239,16 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ),
       level: spec.level,
       params: params(RUNS_START_PARAM, RUNS_END_PARAM, forecastModel),
-      handle: async (ctx) =>
-        vintages.runs(ctx.world, { ...(await spec.target(ctx)), ...windowOf(ctx), model: ctx.params.model as ForecastModelName }),
+      handle: async (ctx) => {
+        const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
+        const source = storedModel(ctx);
+        if (source && spec.stored) return spec.stored.runs(ctx.world, readerOf(ctx), source, request);
+        return vintages.runs(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+      },
     },
     {
       ...common,
+      ...storedModels,
       path: path('vintages'),
       name: 'vintages',
       summary: 'Get Forecast Vintages',
@@ -203,13 +262,16 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ),
       level: spec.level,
       params: params(VALID_TIME_PARAM, VINTAGE_ID_PARAM, forecastModel),
-      handle: async (ctx) =>
-        vintages.vintages(ctx.world, {
+      handle: async (ctx) => {
+        const request = {
           ...(await spec.target(ctx)),
-          model: ctx.params.model as ForecastModelName,
           validTime: requestInstant(ctx.params.valid_time, ctx.raw.valid_time)!,
           nowMs: ctx.nowMs,
-        }),
+        };
+        const source = storedModel(ctx);
+        if (source && spec.stored) return spec.stored.vintages(ctx.world, readerOf(ctx), source, request);
+        return vintages.vintages(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+      },
     },
   ];
 }

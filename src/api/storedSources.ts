@@ -1,0 +1,104 @@
+/**
+ * The HTTP thread's view of the stored sources, for validating requests: `model` accepts the
+ * synthetic models and every stored source, and a request that names a stored source is
+ * answered fresh (its data can change with any ingest, so no ETag, no cached body).
+ *
+ * The names are cached briefly (several processes may share one database, and another one may
+ * ingest); a name not in the cache is looked up again at once, so a source is usable the moment
+ * its ingest has committed.
+ */
+import type { SourceStore, SourceSummary } from '../store/sources.ts';
+import { HttpError, serviceError } from './errors.ts';
+import { errorItem, type ParamSpec, type ParamValue } from './params.ts';
+import type { RouteDef } from './route.ts';
+
+const NAMES_TTL_MS = 5_000;
+
+export class StoredSourceNames {
+  private names: Set<string> = new Set();
+  private fetchedAt = -Infinity;
+
+  constructor(private readonly store: Pick<SourceStore, 'names'>) {}
+
+  /** The stored source names; re-read when stale or when `wanted` is not among them. */
+  async get(wanted?: string): Promise<Set<string>> {
+    if (Date.now() - this.fetchedAt > NAMES_TTL_MS || (wanted !== undefined && !this.names.has(wanted))) {
+      this.names = new Set(await this.store.names());
+      this.fetchedAt = Date.now();
+    }
+    return this.names;
+  }
+
+  /** Forget the cached names (after an ingest or a deletion in this process). */
+  invalidate(): void {
+    this.fetchedAt = -Infinity;
+  }
+}
+
+/** The `model` parameter a request names, when it is not one the route declares (perhaps a stored source). */
+export function undeclaredModel(params: readonly ParamSpec[], query: Record<string, unknown>): string | undefined {
+  const spec = params.find((p) => p.name === 'model');
+  const raw = query.model;
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (!spec || spec.kind !== 'enum' || typeof value !== 'string' || spec.values.includes(value)) return undefined;
+  return value;
+}
+
+/** The route's parameters with `model` also accepting the stored sources (validation lists them in its error). */
+export function withStoredModels(params: readonly ParamSpec[], names: ReadonlySet<string>): readonly ParamSpec[] {
+  if (names.size === 0) return params;
+  return params.map((p) => (p.name === 'model' && p.kind === 'enum' ? { ...p, values: [...p.values, ...[...names].sort()] } : p));
+}
+
+/** Does the (validated) request read a stored source? */
+export function readsStoredSource(params: Record<string, ParamValue>, names: ReadonlySet<string>): boolean {
+  return (typeof params.model === 'string' && names.has(params.model)) || typeof params.source === 'string';
+}
+
+/** The routes with `model` also listing the stored sources (for the OpenAPI document served). */
+export function withStoredSourceRoutes(routes: readonly RouteDef[], names: ReadonlySet<string>): RouteDef[] {
+  const listed = [...names].sort().join(', ');
+  return routes.map((r) =>
+    r.storedModels
+      ? {
+          ...r,
+          params: withStoredModels(r.params, names).map((p) =>
+            p.name === 'model' ? { ...p, description: `${p.description ?? ''} Stored (ingested) sources: ${listed}.`.trim() } : p,
+          ),
+        }
+      : r,
+  );
+}
+
+/** What the stored sources hold, for messages: `vendor_a (region ercot demand)`. */
+function describeSources(sources: readonly SourceSummary[]): string {
+  if (sources.length === 0) return 'no source has been ingested yet (gridcast ingest, POST /admin/ingest)';
+  return sources.map((s) => `${s.name} (${s.series.map((k) => `${k.group} ${k.iso} ${k.metric}`).join(', ')})`).join('; ');
+}
+
+/**
+ * GRIDCAST_WORLD=off and a request that would read the synthetic world: a 422 on the parameter
+ * that should name a stored source, or a 404 for a path no stored source serves; naming what exists.
+ */
+export function worldOffError(def: RouteDef, values: Record<string, ParamValue>, sources: readonly SourceSummary[]): HttpError {
+  const off = 'the synthetic world is off (GRIDCAST_WORLD=off)';
+  const exist = describeSources(sources);
+  if (def.storedModels) {
+    return new HttpError(422, {
+      detail: [
+        errorItem(
+          'value_error',
+          ['query', 'model'],
+          `Value error, ${off}: model must name a stored source: ${exist}`,
+          values.model ?? null,
+        ),
+      ],
+    });
+  }
+  if (def.params.some((p) => p.name === 'source')) {
+    return new HttpError(422, {
+      detail: [errorItem('missing', ['query', 'source'], `Field required: ${off}; actuals come from a stored source: ${exist}`, null)],
+    });
+  }
+  return serviceError(404, `The synthetic world is off (GRIDCAST_WORLD=off) and ${def.path} has no stored data. Stored sources: ${exist}.`);
+}

@@ -1,0 +1,273 @@
+/**
+ * Ingesting a file of forecasts or actuals into a stored source. A layout (long.ts, …) reads the
+ * file as a stream of observations; they are checked (target, unit, duplicates), assembled into
+ * runs and actuals, and written in batches inside one transaction (store/sources.ts) — so a file
+ * is stored whole or not at all (bad rows listed, up to MAX_LISTED, with line numbers and
+ * reasons), and memory stays flat in the file's size.
+ *
+ * Runs are assembled one issue time at a time: the rows of one run (all its targets and hours) must
+ * come together, in any order within; rows of an issue time that come back after other runs' are
+ * refused (sort a file by issue time). Files gridcast exports and the usual vendor files are so.
+ */
+import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { metricsOf, METRICS, unitOf, type MetricName } from '../catalog/metrics.ts';
+import { regionsOf } from '../catalog/regions.ts';
+import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
+import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
+import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
+import { csvRecords, CsvError } from './csv.ts';
+import { longCsv } from './long.ts';
+import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
+
+export { IngestError } from './observations.ts';
+
+export const INGEST_GROUPS = ['region'] as const;
+export type IngestGroup = (typeof INGEST_GROUPS)[number];
+
+export interface IngestOptions {
+  source: string;
+  group: string;
+  iso: string;
+  metric: string;
+  /** Zone of times without an offset (IANA name). */
+  timezone?: string;
+  /** Unit of the file's values (default: the metric's own). */
+  unit?: string;
+  replace: boolean;
+  /** For the ingest log and messages: the file's name. */
+  origin: string;
+}
+
+export interface IngestSummary extends IngestOutcome {
+  source: string;
+  kind: 'forecast' | 'actual';
+  targets: number;
+  values: number;
+  /** First and last valid hour in the file. */
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+  seconds: number;
+}
+
+const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+
+/** Unit conversions into the metric's unit; a unit of another quantity is an error. */
+const UNIT_FACTORS: Record<string, Record<string, number>> = {
+  MW: { MW: 1, GW: 1000, kW: 0.001 },
+};
+
+/** Checks the options; returns the metric's unit factor. */
+export function checkOptions(o: IngestOptions): { factor: number; targets: Set<string> } {
+  if (!SOURCE_NAME.test(o.source)) {
+    throw optionError(
+      'source',
+      `--source must be lower-case letters, digits and _ starting with a letter, at most 63 characters (got '${o.source}')`,
+    );
+  }
+  if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
+    throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);
+  }
+  if (!(INGEST_GROUPS as readonly string[]).includes(o.group)) {
+    throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${o.group}')`);
+  }
+  if (!(ISO_CODES as readonly string[]).includes(o.iso))
+    throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${o.iso}')`);
+  const hourly = metricsOf('region').filter((m) => METRICS[m].cadence === 'hourly');
+  if (!(hourly as readonly string[]).includes(o.metric)) {
+    throw optionError('metric', `--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
+  }
+  const unit = unitOf(o.metric as MetricName);
+  let factor = 1;
+  if (o.unit !== undefined && o.unit !== unit) {
+    const f = UNIT_FACTORS[unit]?.[o.unit];
+    if (f === undefined) throw optionError('unit', `--unit ${o.unit} cannot be ${o.metric}, which is in ${unit}`);
+    factor = f;
+  }
+  if (o.timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: o.timezone });
+    } catch {
+      throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
+    }
+  }
+  return { factor, targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
+}
+
+/** Values written per batch (runs are written whole, so a batch may hold a run more). */
+const BATCH_VALUES = 200_000;
+
+/** Turns observations into complete runs or actuals and writes them in batches. */
+class Assembler {
+  kind: 'forecast' | 'actual' | null = null;
+  values = 0;
+  first = Infinity;
+  last = -Infinity;
+  readonly seenTargets = new Set<string>();
+  problems: { line: number; reason: string }[] = [];
+  totalProblems = 0;
+  /** The run being read: its issue time (ms), and each target's values by hour. */
+  private runStamp = Number.NaN;
+  private run = new Map<string, Map<number, number>>();
+  private readonly finishedRuns = new Set<number>();
+  private runs: RunInput[] = [];
+  /** Actuals not yet written: (target, hour, publication) → value. */
+  private actuals = new Map<string, ActualInput>();
+  private pending = 0;
+
+  constructor(
+    private readonly writer: IngestWriter,
+    private readonly targets: ReadonlySet<string>,
+    private readonly factor: number,
+    private readonly o: IngestOptions,
+  ) {}
+
+  bad(line: number, reason: string): void {
+    this.totalProblems++;
+    if (this.problems.length < MAX_LISTED) this.problems.push({ line, reason });
+  }
+
+  /** Takes one observation; returns a promise when it wrote a batch. */
+  add(ob: Observation): Promise<void> | undefined {
+    if (!this.targets.has(ob.target)) {
+      this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
+      return undefined;
+    }
+    const value = ob.value * this.factor;
+    if (this.kind === 'forecast') {
+      let wrote: Promise<void> | undefined;
+      if (ob.stamp !== this.runStamp) {
+        if (this.finishedRuns.has(ob.stamp)) {
+          this.bad(
+            ob.line,
+            `rows of the run issued ${formatUtcInstant(ob.stamp)} come again after rows of other runs: ` +
+              'the rows of a run must come together (sort the file by issue time)',
+          );
+          return undefined;
+        }
+        wrote = this.closeRun();
+        this.runStamp = ob.stamp;
+      }
+      let byHour = this.run.get(ob.target);
+      if (!byHour) this.run.set(ob.target, (byHour = new Map()));
+      if (!this.keep(ob, byHour.get(ob.hour), value, 'same run')) return wrote;
+      byHour.set(ob.hour, value);
+      return wrote;
+    }
+    const key = `${ob.target}\u0000${ob.hour}\u0000${ob.stamp}`;
+    const before = this.actuals.get(key);
+    if (!this.keep(ob, before?.value, value, 'same publication')) return undefined;
+    if (!before && !Number.isNaN(value)) {
+      this.actuals.set(key, { target: ob.target, validHour: ob.hour, publishedMs: ob.stamp, value });
+      if (++this.pending >= BATCH_VALUES) return this.flushActuals();
+    }
+    return undefined;
+  }
+
+  /** Counts a first value of (target, hour) in its run or publication; false (a bad row) for a second, different one. */
+  private keep(ob: Observation, before: number | undefined, value: number, scope: string): boolean {
+    if (before !== undefined) {
+      if (!Object.is(before, value)) {
+        this.bad(ob.line, `a second value for ${ob.target} at ${formatUtcInstant(ob.hour * HOUR_MS)} (${scope}) differs from the first`);
+        return false;
+      }
+      return true;
+    }
+    this.values++;
+    this.seenTargets.add(ob.target);
+    if (ob.hour < this.first) this.first = ob.hour;
+    if (ob.hour > this.last) this.last = ob.hour;
+    return true;
+  }
+
+  private closeRun(): Promise<void> | undefined {
+    if (Number.isNaN(this.runStamp)) return undefined;
+    for (const [target, byHour] of this.run) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const h of byHour.keys()) {
+        if (h < lo) lo = h;
+        if (h > hi) hi = h;
+      }
+      const values = new Float64Array(hi - lo + 1).fill(Number.NaN);
+      for (const [h, v] of byHour) values[h - lo] = v;
+      this.runs.push({ target, issuedMs: this.runStamp, first: lo, values });
+      this.pending += values.length;
+    }
+    this.finishedRuns.add(this.runStamp);
+    this.run = new Map();
+    return this.pending >= BATCH_VALUES ? this.flushRuns() : undefined;
+  }
+
+  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
+  private async flushRuns(): Promise<void> {
+    if (this.totalProblems === 0) await this.writer.runs(this.runs);
+    this.runs = [];
+    this.pending = 0;
+  }
+
+  private async flushActuals(): Promise<void> {
+    if (this.totalProblems === 0) await this.writer.actuals([...this.actuals.values()]);
+    this.actuals = new Map();
+    this.pending = 0;
+  }
+
+  async finish(): Promise<void> {
+    await this.closeRun();
+    await this.flushRuns();
+    await this.flushActuals();
+  }
+}
+
+/** Ingests a CSV file (a stream of bytes) into the store: all of it or nothing. */
+export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const { factor, targets } = checkOptions(o);
+  const { result: asm, outcome } = await store.ingest(
+    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
+    async (writer) => {
+      const asm = new Assembler(writer, targets, factor, o);
+      const ctx: LayoutContext = {
+        origin: o.origin,
+        timezone: o.timezone,
+        bad: (line, reason) => asm.bad(line, reason),
+        kind: (kind) => (asm.kind = kind),
+      };
+      try {
+        for await (const ob of longCsv(csvRecords(input), ctx)) {
+          const wrote = asm.add(ob);
+          if (wrote) await wrote;
+        }
+      } catch (e) {
+        if (e instanceof CsvError) asm.bad(e.line, e.message);
+        else throw e;
+      }
+      await asm.finish();
+      if (asm.totalProblems === 0 && asm.values === 0) throw new IngestError(`${o.origin}: the file has no rows of values`);
+      if (asm.totalProblems > 0) {
+        throw new IngestError(`${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`, asm.problems, asm.totalProblems);
+      }
+      return asm;
+    },
+  );
+  return {
+    source: o.source,
+    kind: asm.kind ?? 'forecast',
+    ...outcome,
+    targets: asm.seenTargets.size,
+    values: asm.values,
+    first_valid_time: Number.isFinite(asm.first) ? formatUtcInstant(asm.first * HOUR_MS) : null,
+    last_valid_time: Number.isFinite(asm.last) ? formatUtcInstant(asm.last * HOUR_MS) : null,
+    seconds: Math.round((performance.now() - started) / 10) / 100,
+  };
+}
+
+/** The one-line summary of an ingest (CLI and logs). */
+export function describeIngest(s: IngestSummary): string {
+  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced;
+  const what =
+    s.kind === 'forecast'
+      ? `runs: ${s.runsAdded} added, ${s.runsReplaced} replaced, ${s.runsUnchanged} unchanged`
+      : `actuals: ${s.actualsAdded} added, ${s.actualsReplaced} replaced, ${s.actualsUnchanged} unchanged`;
+  const span = s.first_valid_time ? `, ${s.first_valid_time} to ${s.last_valid_time}` : '';
+  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}; ${s.seconds} s`;
+}

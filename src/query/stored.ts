@@ -1,0 +1,63 @@
+/**
+ * The request kinds of a target group served from a stored source (`model=<source>`, and
+ * `/actual?source=<source>`): the same frame builders as a synthetic model's (query/kinds.ts,
+ * vintages.ts), given the stored source's runs and actuals instead of a model's.
+ */
+import { actualFrame, continuousFrame, forecastFrame, type ContinuousParams, type SeriesGroup, type WindowParams } from './kinds.ts';
+import type { Frame } from './frame.ts';
+import { listRuns, vintagesFrame, type RunRecord, type RunsParams, type VintagesParams } from './vintages.ts';
+import type { RequestInstant } from './window.ts';
+import type { SeriesKey } from '../store/sources.ts';
+import type { WeatherWorld } from '../world/weather/world.ts';
+import type { SourceReader } from '../sources/reader.ts';
+import { storedActuals, storedForecasts, storedSeries } from '../sources/stored.ts';
+
+/** How a group's requests name stored series. */
+export interface StoredGroupSpec<R, T> {
+  group(world: WeatherWorld, request: R): SeriesGroup<T>;
+  key(request: R): SeriesKey;
+  idOf(target: T): string;
+  id(request: R): string | undefined;
+}
+
+type Omitted<P> = Omit<P, 'model'>;
+
+export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
+  const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R) =>
+    storedSeries(reader, source, spec.key(r), spec.group(world, r), spec.idOf, spec.id(r));
+  const withForecasts = async <F>(
+    world: WeatherWorld,
+    reader: SourceReader,
+    source: string,
+    r: R & { nowMs: number },
+    build: (s: Awaited<ReturnType<typeof series>>, f: Awaited<ReturnType<typeof storedForecasts<T>>>['forecasts']) => F,
+  ): Promise<F> => {
+    const s = await series(world, reader, source, r);
+    const { forecasts, load } = await storedForecasts(reader, s, r.nowMs);
+    const result = build(s, forecasts);
+    await load();
+    return result;
+  };
+  return {
+    forecast: (world: WeatherWorld, reader: SourceReader, source: string, r: R & { forecastedBy?: RequestInstant; nowMs: number }) =>
+      withForecasts(world, reader, source, r, (s, f): Frame => forecastFrame(s.group, { ...r, model: 'optimized' }, f)),
+    continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams>) =>
+      withForecasts(world, reader, source, r, (s, f): Frame =>
+        continuousFrame(s.group, { ...r, model: 'optimized' }, f.historyStart, 'continuous forecasts', f),
+      ),
+    runs: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<RunsParams>) =>
+      withForecasts(world, reader, source, r, (s, f): RunRecord[] => listRuns(s.group.timezone, { ...r, model: 'optimized' }, f)),
+    vintages: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<VintagesParams>) =>
+      withForecasts(world, reader, source, r, (s, f): Frame => vintagesFrame(s.group, { ...r, model: 'optimized' }, f)),
+    /** Actuals as published at or before `asOfMs` (default now; never after now). */
+    actual: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & WindowParams & { asOfMs?: number }) => {
+      const s = await series(world, reader, source, r);
+      const { actuals, load } = await storedActuals(reader, s, Math.min(r.asOfMs ?? r.nowMs, r.nowMs));
+      const frame = actualFrame(s.group, r, actuals);
+      await load();
+      return frame;
+    },
+  };
+}
+
+export type StoredQueries<R> = ReturnType<typeof storedQueriesFor<R, unknown>>;

@@ -1,0 +1,502 @@
+/**
+ * Ingested sources in the database (migration 4): forecast runs packed one row per run and
+ * series, actuals one row per value and revision. Plain SQL, the same on PGlite and PostgreSQL.
+ *
+ * Writing is one transaction per ingest, fed in batches as the file is read: a file is stored
+ * whole or not at all, and memory does not grow with the file. Reading answers
+ * the questions of a stored source (src/sources/stored.ts): which runs exist, their values,
+ * actuals as known at an instant.
+ */
+import type { Sql } from './sql.ts';
+
+/** What a series is: a target of a group in an ISO, for one metric. */
+export interface SeriesKey {
+  group: string;
+  iso: string;
+  metric: string;
+}
+
+/** A forecast run of one target: values of consecutive valid hours from `first` (epoch hour). */
+export interface RunInput {
+  target: string;
+  issuedMs: number;
+  first: number;
+  values: Float64Array;
+}
+
+/** One actual value of a target as published at `publishedMs`. */
+export interface ActualInput {
+  target: string;
+  validHour: number;
+  publishedMs: number;
+  value: number;
+}
+
+/** Where an ingest writes: a source's series of one (group, iso, metric). */
+export interface IngestTarget extends SeriesKey {
+  source: string;
+  /** Replace runs (and actual revisions) that exist with other values, instead of refusing. */
+  replace: boolean;
+  /** A line for the ingest log (the file's name). */
+  origin: string;
+}
+
+export interface IngestOutcome {
+  runsAdded: number;
+  runsReplaced: number;
+  runsUnchanged: number;
+  actualsAdded: number;
+  actualsReplaced: number;
+  actualsUnchanged: number;
+}
+
+/** Runs (or actuals) that exist with other values; nothing was stored. */
+export class IngestConflictError extends Error {
+  constructor(
+    /** The first MAX_LISTED conflicts, described. */
+    readonly conflicts: string[],
+    readonly total = conflicts.length,
+  ) {
+    super(`${total} run(s) or actual(s) already stored with other values`);
+  }
+}
+
+/**
+ * The writes of one ingest, inside its transaction: batches of complete runs and of actuals as the
+ * file is read, each compared with what is stored (added, unchanged, replaced or a conflict).
+ */
+export class IngestWriter {
+  readonly outcome: IngestOutcome = {
+    runsAdded: 0,
+    runsReplaced: 0,
+    runsUnchanged: 0,
+    actualsAdded: 0,
+    actualsReplaced: 0,
+    actualsUnchanged: 0,
+  };
+  readonly conflicts: string[] = [];
+  totalConflicts = 0;
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    private readonly tx: Sql,
+    readonly target: IngestTarget,
+  ) {}
+
+  private conflict(message: string): void {
+    this.totalConflicts++;
+    if (this.conflicts.length < MAX_LISTED) this.conflicts.push(message);
+  }
+
+  /** Series ids of `targets`, created on first sight. */
+  private async seriesIds(targets: Iterable<string>): Promise<Map<string, number>> {
+    const missing = [...new Set(targets)].filter((t) => !this.ids.has(t));
+    if (missing.length > 0) {
+      const k = this.target;
+      await insertRows(
+        this.tx,
+        'INSERT INTO source_series (source, grp, iso, metric, target)',
+        ['$', '$', '$', '$', '$'],
+        missing.map((t) => [k.source, k.group, k.iso, k.metric, t]),
+        'ON CONFLICT (source, grp, iso, metric, target) DO NOTHING',
+      );
+      const rows = await this.tx.query<{ id: number; target: string }>(
+        'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 AND target = ANY($5::text[])',
+        [k.source, k.group, k.iso, k.metric, missing],
+      );
+      for (const r of rows) this.ids.set(r.target, r.id);
+    }
+    return this.ids;
+  }
+
+  /** Complete runs (every value the file has for each). */
+  async runs(runs: RunInput[]): Promise<void> {
+    if (runs.length === 0) return;
+    const ids = await this.seriesIds(runs.map((r) => r.target));
+    const seriesIds = [...new Set(runs.map((r) => ids.get(r.target)!))];
+    let minMs = Infinity;
+    let maxMs = -Infinity;
+    for (const r of runs) {
+      minMs = Math.min(minMs, r.issuedMs);
+      maxMs = Math.max(maxMs, r.issuedMs);
+    }
+    const existing = new Map<string, { first: number; vals: Uint8Array }>();
+    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; vals: unknown }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, vals FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
+      [seriesIds, minMs, maxMs],
+    );
+    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, vals: bytesOf(r.vals) });
+    const inserts: unknown[][] = [];
+    for (const run of runs) {
+      const id = ids.get(run.target)!;
+      const packed = packValues(run.values);
+      const old = existing.get(`${id}@${run.issuedMs}`);
+      if (!old) {
+        inserts.push([id, run.issuedMs / 1000, run.first, packed]);
+        this.outcome.runsAdded++;
+      } else if (old.first === run.first && sameBytes(old.vals, packed)) {
+        this.outcome.runsUnchanged++;
+      } else if (this.target.replace) {
+        await this.tx.query(
+          `UPDATE source_runs SET first_hour = $3, vals = $4, revisions = revisions + 1, ingested_at = now()
+            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8)`,
+          [id, run.issuedMs / 1000, run.first, packed],
+        );
+        this.outcome.runsReplaced++;
+      } else {
+        this.conflict(`run of ${run.target} issued ${iso(run.issuedMs)} is stored with other values (use --replace)`);
+      }
+    }
+    await insertRows(
+      this.tx,
+      'INSERT INTO source_runs (series_id, issued_at, first_hour, vals)',
+      ['$', 'to_timestamp($::float8)', '$', '$'],
+      inserts,
+    );
+  }
+
+  /** Actual values, each as published at its instant. */
+  async actuals(actuals: ActualInput[]): Promise<void> {
+    if (actuals.length === 0) return;
+    const ids = await this.seriesIds(actuals.map((a) => a.target));
+    const seriesIds = [...new Set(actuals.map((a) => ids.get(a.target)!))];
+    let minHour = Infinity;
+    let maxHour = -Infinity;
+    for (const a of actuals) {
+      minHour = Math.min(minHour, a.validHour);
+      maxHour = Math.max(maxHour, a.validHour);
+    }
+    const rows = await this.tx.query<{ series_id: number; valid_hour: number; published_ms: number; value: number }>(
+      `SELECT series_id, valid_hour, extract(epoch FROM published_at)::float8 * 1000 AS published_ms, value FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3`,
+      [seriesIds, minHour, maxHour],
+    );
+    const existing = new Map(rows.map((r) => [`${r.series_id}@${r.valid_hour}@${Math.round(r.published_ms)}`, r.value]));
+    const inserts: unknown[][] = [];
+    for (const a of actuals) {
+      const id = ids.get(a.target)!;
+      const old = existing.get(`${id}@${a.validHour}@${a.publishedMs}`);
+      if (old === undefined) {
+        inserts.push([id, a.validHour, a.publishedMs / 1000, a.value]);
+        this.outcome.actualsAdded++;
+      } else if (Object.is(old, a.value)) {
+        this.outcome.actualsUnchanged++;
+      } else if (this.target.replace) {
+        await this.tx.query(
+          'UPDATE source_actuals SET value = $4 WHERE series_id = $1 AND valid_hour = $2 AND published_at = to_timestamp($3::float8)',
+          [id, a.validHour, a.publishedMs / 1000, a.value],
+        );
+        this.outcome.actualsReplaced++;
+      } else {
+        this.conflict(
+          `actual of ${a.target} at ${iso(a.validHour * HOUR_MS)} published ${iso(a.publishedMs)} is stored with another value ` +
+            '(a correction needs a later publish time, or use --replace)',
+        );
+      }
+    }
+    await insertRows(
+      this.tx,
+      'INSERT INTO source_actuals (series_id, valid_hour, published_at, value)',
+      ['$', '$', 'to_timestamp($::float8)', '$'],
+      inserts,
+    );
+  }
+}
+
+export interface StoredRunRow {
+  seriesId: number;
+  target: string;
+  /** Issue time, epoch hours (fractional within an hour). */
+  issued: number;
+  first: number;
+  length: number;
+  revisions: number;
+}
+
+/** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
+export interface SourceStatus {
+  iso: string;
+  model: string;
+  last_run: string | null;
+  next_run: null;
+  last_actual_hour: string | null;
+  source: 'stored';
+  runs: number;
+  forecast_values: number;
+  actuals: number;
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+}
+
+export interface SourceSummary {
+  name: string;
+  created_at: string;
+  series: { group: string; iso: string; metric: string; targets: number }[];
+  runs: number;
+  forecast_values: number;
+  actuals: number;
+  latest_run: string | null;
+  latest_actual: string | null;
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+/** Rows per INSERT statement (a handful of parameters each, well under PostgreSQL's 65535). */
+const INSERT_ROWS = 1000;
+/** Conflicts listed in an error (the rest are counted). */
+export const MAX_LISTED = 20;
+
+/** The values as stored: float64 little-endian. */
+export function packValues(values: Float64Array): Uint8Array {
+  const bytes = new Uint8Array(values.length * 8);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i], true);
+  return bytes;
+}
+
+export function unpackValues(bytes: Uint8Array): Float64Array {
+  const out = new Float64Array(bytes.byteLength / 8);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);
+  return out;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
+
+/** Bytes as the driver returns them (PGlite: Uint8Array; node-postgres: Buffer). */
+function bytesOf(v: unknown): Uint8Array {
+  return v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
+}
+
+/**
+ * Multi-row INSERTs of `rows`, INSERT_ROWS at a time; `columns` gives each column's placeholder,
+ * `$` standing for its parameter (e.g. `to_timestamp($::float8)`).
+ */
+async function insertRows(tx: Sql, head: string, columns: string[], rows: unknown[][], tail = ''): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+    const chunk = rows.slice(i, i + INSERT_ROWS);
+    const params: unknown[] = [];
+    const tuples = chunk.map((row) => {
+      const ph = columns.map((template, c) => {
+        params.push(row[c]);
+        return template.replace('$', `$${params.length}`);
+      });
+      return `(${ph.join(',')})`;
+    });
+    await tx.query(`${head} VALUES ${tuples.join(',')} ${tail}`, params);
+  }
+}
+
+export class SourceStore {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * One ingest in one transaction: `write` streams the file's runs and actuals into the writer;
+   * when it throws, or any run or actual conflicts with what is stored, nothing is kept.
+   */
+  async ingest<T>(target: IngestTarget, write: (writer: IngestWriter) => Promise<T>): Promise<{ result: T; outcome: IngestOutcome }> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [target.source]);
+      const writer = new IngestWriter(tx, target);
+      const result = await write(writer);
+      if (writer.totalConflicts > 0) throw new IngestConflictError(writer.conflicts, writer.totalConflicts);
+      const o = writer.outcome;
+      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced > 0) {
+        await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
+          target.source,
+          `${target.origin}: ${target.group} ${target.iso} ${target.metric}: runs +${o.runsAdded} replaced ${o.runsReplaced} ` +
+            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}`,
+        ]);
+      }
+      return { result, outcome: { ...o } };
+    });
+  }
+
+  /** The names of the stored sources, sorted. */
+  async names(): Promise<string[]> {
+    return (await this.sql.query<{ name: string }>('SELECT name FROM sources ORDER BY name')).map((r) => r.name);
+  }
+
+  /** The (group, iso, metric) series kinds a source holds, for messages naming what exists. */
+  async kindsOf(source: string): Promise<SeriesKey[]> {
+    return this.sql.query<SeriesKey>('SELECT DISTINCT grp AS "group", iso, metric FROM source_series WHERE source = $1 ORDER BY 1, 2, 3', [
+      source,
+    ]);
+  }
+
+  /** The series of a source for (group, iso, metric): target id → series id. */
+  async series(source: string, key: SeriesKey): Promise<{ id: number; target: string }[]> {
+    return this.sql.query<{ id: number; target: string }>(
+      'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 ORDER BY target',
+      [source, key.group, key.iso, key.metric],
+    );
+  }
+
+  /** Runs of the given series issued at or before `nowMs`. */
+  async runs(seriesIds: number[], nowMs: number): Promise<StoredRunRow[]> {
+    const rows = await this.sql.query<{
+      series_id: number;
+      target: string;
+      issued_ms: number;
+      first_hour: number;
+      length: number;
+      revisions: number;
+    }>(
+      `SELECT r.series_id, s.target, extract(epoch FROM r.issued_at)::float8 * 1000 AS issued_ms, r.first_hour,
+              octet_length(r.vals) / 8 AS length, r.revisions
+         FROM source_runs r JOIN source_series s ON s.id = r.series_id
+        WHERE r.series_id = ANY($1::int[]) AND r.issued_at <= to_timestamp($2::float8 / 1000)
+        ORDER BY r.issued_at`,
+      [seriesIds, nowMs],
+    );
+    return rows.map((r) => ({
+      seriesId: r.series_id,
+      target: r.target,
+      issued: Math.round(r.issued_ms) / HOUR_MS,
+      first: r.first_hour,
+      length: Number(r.length),
+      revisions: r.revisions,
+    }));
+  }
+
+  /** The packed values of the given runs (series id, issue time in epoch hours). */
+  async runValues(seriesIds: number[], issued: number[]): Promise<{ seriesId: number; issued: number; vals: Uint8Array }[]> {
+    if (seriesIds.length === 0 || issued.length === 0) return [];
+    const rows = await this.sql.query<{ series_id: number; issued_ms: number; vals: unknown }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, vals FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at = ANY(SELECT to_timestamp(x / 1000) FROM unnest($2::float8[]) AS x)`,
+      [seriesIds, issued.map((h) => Math.round(h * HOUR_MS))],
+    );
+    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOf(r.vals) }));
+  }
+
+  /** For each series and valid hour in [fromHour, toHour], the value last published at or before `asOfMs`. */
+  async actuals(seriesIds: number[], fromHour: number, toHour: number, asOfMs: number) {
+    return this.sql.query<{ series_id: number; valid_hour: number; value: number }>(
+      `SELECT DISTINCT ON (series_id, valid_hour) series_id, valid_hour, value FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND valid_hour BETWEEN $2 AND $3 AND published_at <= to_timestamp($4::float8 / 1000)
+        ORDER BY series_id, valid_hour, published_at DESC`,
+      [seriesIds, fromHour, toHour, asOfMs],
+    );
+  }
+
+  /** The valid hours the actuals of the series span (as published by `asOfMs`), or null without any. */
+  async actualSpan(seriesIds: number[], asOfMs: number): Promise<{ first: number; last: number } | null> {
+    const [r] = await this.sql.query<{ first: number | null; last: number | null }>(
+      `SELECT min(valid_hour) AS first, max(valid_hour) AS last FROM source_actuals
+        WHERE series_id = ANY($1::int[]) AND published_at <= to_timestamp($2::float8 / 1000)`,
+      [seriesIds, asOfMs],
+    );
+    return r.first === null || r.last === null ? null : { first: r.first, last: r.last };
+  }
+
+  /** Per source and ISO, the runs issued and actuals published by `nowMs` (for /v1/status). */
+  async status(nowMs: number): Promise<SourceStatus[]> {
+    const rows = await this.sql.query<{
+      source: string;
+      iso: string;
+      runs: number;
+      vals: number | null;
+      latest: number | null;
+      rfirst: number | null;
+      rlast: number | null;
+      actuals: number;
+      afirst: number | null;
+      alast: number | null;
+    }>(
+      `WITH r AS (
+         SELECT s.source, s.iso, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
+                extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
+                min(r.first_hour) AS rfirst, max(r.first_hour + octet_length(r.vals) / 8 - 1) AS rlast
+           FROM source_series s JOIN source_runs r ON r.series_id = s.id
+          WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
+       a AS (
+         SELECT s.source, s.iso, count(DISTINCT (a.series_id, a.valid_hour))::int AS actuals, min(a.valid_hour) AS afirst,
+                max(a.valid_hour) AS alast
+           FROM source_series s JOIN source_actuals a ON a.series_id = s.id
+          WHERE a.published_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
+       k AS (SELECT DISTINCT source, iso FROM source_series)
+       SELECT k.source, k.iso, coalesce(r.runs, 0) AS runs, r.vals, r.latest, r.rfirst, r.rlast,
+              coalesce(a.actuals, 0) AS actuals, a.afirst, a.alast
+         FROM k LEFT JOIN r USING (source, iso) LEFT JOIN a USING (source, iso) ORDER BY k.source, k.iso`,
+      [nowMs],
+    );
+    return rows.map((r) => {
+      const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
+      const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
+      return {
+        iso: r.iso,
+        model: r.source,
+        last_run: r.latest === null ? null : iso(r.latest),
+        next_run: null,
+        last_actual_hour: r.alast === null ? null : iso(r.alast * HOUR_MS),
+        source: 'stored',
+        runs: r.runs,
+        forecast_values: r.vals ?? 0,
+        actuals: r.actuals,
+        first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
+        last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
+      };
+    });
+  }
+
+  /** Every source with what it holds. */
+  async list(): Promise<SourceSummary[]> {
+    const sources = await this.sql.query<{ name: string; created_ms: number }>(
+      'SELECT name, extract(epoch FROM created_at)::float8 * 1000 AS created_ms FROM sources ORDER BY name',
+    );
+    const out: SourceSummary[] = [];
+    for (const s of sources) {
+      const series = await this.sql.query<{ group: string; iso: string; metric: string; targets: number }>(
+        `SELECT grp AS "group", iso, metric, count(*)::int AS targets FROM source_series WHERE source = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [s.name],
+      );
+      const [runs] = await this.sql.query<{
+        n: number;
+        v: number | null;
+        latest: number | null;
+        first: number | null;
+        last: number | null;
+      }>(
+        `SELECT count(*)::int AS n, sum(octet_length(vals) / 8)::float8 AS v, extract(epoch FROM max(issued_at))::float8 * 1000 AS latest,
+                min(first_hour) AS first, max(first_hour + octet_length(vals) / 8 - 1) AS last
+           FROM source_runs WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
+        [s.name],
+      );
+      const [acts] = await this.sql.query<{ n: number; first: number | null; last: number | null }>(
+        `SELECT count(*)::int AS n, min(valid_hour) AS first, max(valid_hour) AS last
+           FROM source_actuals WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
+        [s.name],
+      );
+      const firsts = [runs.first, acts.first].filter((x): x is number => x !== null);
+      const lasts = [runs.last, acts.last].filter((x): x is number => x !== null);
+      out.push({
+        name: s.name,
+        created_at: iso(s.created_ms),
+        series,
+        runs: runs.n,
+        forecast_values: runs.v ?? 0,
+        actuals: acts.n,
+        latest_run: runs.latest === null ? null : iso(runs.latest),
+        latest_actual: acts.last === null ? null : iso(acts.last * HOUR_MS),
+        first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
+        last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
+      });
+    }
+    return out;
+  }
+
+  /** Deletes a source and everything it holds, in one statement (atomic); false when there is none. */
+  async delete(name: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM sources WHERE name = $1 RETURNING name', [name]);
+    return rows.length > 0;
+  }
+}

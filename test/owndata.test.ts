@@ -1,0 +1,519 @@
+/**
+ * Own data (issue 20): a stored source is served through the same endpoints and semantics as
+ * a synthetic model. The central test is the round trip: a synthetic model's runs and actuals
+ * exported through the API in the long CSV layout, ingested back as source `replay`, are served
+ * value for value as the synthetic ones (only `model` differs).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ingestCsv, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
+import { IngestConflictError } from '../src/store/sources.ts';
+import { ROOT, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+
+const REGION = '/v1/region/ercot/demand';
+const ID = 'ercot_total';
+/** The synthetic model exported, and the local days of its runs that are exported. */
+const MODEL = 'iso';
+const RUN_DAYS = { start: '2026-06-01', end: '2026-06-05' };
+
+const options = (o: Partial<IngestOptions> = {}): IngestOptions => ({
+  source: 'replay',
+  group: 'region',
+  iso: 'ercot',
+  metric: 'demand',
+  replace: false,
+  origin: 'test.csv',
+  ...o,
+});
+
+async function* chunks(text: string, size = 4096): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+describe('own data: round trip of a synthetic model through ingest', () => {
+  let t: TestApp;
+  let key: string;
+  let runs: { created_at: string }[];
+  let forecastCsv: string;
+  let actualCsv: string;
+
+  const json = async (path: string, query: Record<string, string | number>) => {
+    const res = await t.get(path, { key, query });
+    assert.equal(res.status, 200, `${path} ${JSON.stringify(query)}: ${res.text}`);
+    return JSON.parse(res.text);
+  };
+
+  before(async () => {
+    t = await startTestApp();
+    key = await t.key({ ercot: 'enterprise' });
+    runs = await json(`${REGION}/runs`, { model: MODEL, ...RUN_DAYS });
+    // Every exported run's long CSV, with the run's created_at added to each row.
+    const lines = ['time_utc,time_local,id,value,created_at'];
+    for (const run of runs) {
+      const res = await t.get(`${REGION}/forecast`, {
+        key,
+        query: { model: MODEL, forecasted_by: run.created_at, id: ID, format: 'csv', layout: 'long' },
+      });
+      assert.equal(res.status, 200);
+      const [, ...rows] = res.text.trim().split(/\r?\n/);
+      for (const row of rows) lines.push(`${row},${run.created_at}`);
+    }
+    forecastCsv = lines.join('\n') + '\n';
+    const actual = await t.get(`${REGION}/actual`, {
+      key,
+      query: { id: ID, start: '2026-06-01', end: '2026-06-10', format: 'csv', layout: 'long' },
+    });
+    actualCsv = actual.text;
+  });
+  after(() => t?.close());
+
+  test('ingesting the export stores every run; a second time changes nothing', async () => {
+    const first = await ingestCsv(t.store.sources, chunks(forecastCsv), options());
+    assert.equal(first.runsAdded, runs.length);
+    assert.equal(first.kind, 'forecast');
+    const again = await ingestCsv(t.store.sources, chunks(forecastCsv, 777), options());
+    assert.deepEqual([again.runsAdded, again.runsReplaced, again.runsUnchanged], [0, 0, runs.length]);
+    const actuals = await ingestCsv(t.store.sources, chunks(actualCsv), options());
+    assert.equal(actuals.kind, 'actual');
+    assert.ok(actuals.actualsAdded >= 240);
+  });
+
+  const same = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    assert.equal(b.model, 'replay');
+    assert.deepEqual({ ...b, model: a.model }, a);
+  };
+
+  test('forecast?forecasted_by equals the synthetic run, at run times and between them', async () => {
+    for (const at of ['2026-06-02T06:00:00Z', '2026-06-03T13:27:00Z', '2026-06-05T23:59:00Z']) {
+      const q = { id: ID, forecasted_by: at };
+      same(await json(`${REGION}/forecast`, { ...q, model: MODEL }), await json(`${REGION}/forecast`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('continuous equals the synthetic stitching for several days_ahead and latest_hour', async () => {
+    for (const [daysAhead, latestHour, start, end] of [
+      [1, 10, '2026-06-04', '2026-06-06'],
+      [2, 0, '2026-06-05', '2026-06-07'],
+      [3, 23, '2026-06-05', '2026-06-08'],
+      [1, 6, '2026-06-02', '2026-06-06'],
+    ] as const) {
+      const q = { id: ID, start, end, days_ahead: daysAhead, latest_hour: latestHour };
+      same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), await json(`${REGION}/continuous`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('runs list the same runs (stored runs also say how often they were replaced)', async () => {
+    const q = { start: '2026-06-02', end: '2026-06-04T12:00:00Z' };
+    const synthetic = await json(`${REGION}/runs`, { ...q, model: MODEL });
+    const replay = await json(`${REGION}/runs`, { ...q, model: 'replay' });
+    assert.ok(synthetic.length > 4);
+    assert.deepEqual(
+      replay.map((r: Record<string, unknown>) => ({ ...r, model: MODEL, revisions: undefined })),
+      synthetic.map((r: Record<string, unknown>) => ({ ...r, revisions: undefined })),
+    );
+    assert.ok(replay.every((r: { revisions: number }) => r.revisions === 0));
+  });
+
+  test('vintages equal the synthetic vintages of the exported runs, for an hour and a local day', async () => {
+    const exported = new Set(runs.map((r) => r.created_at));
+    for (const validTime of ['2026-06-05T18:00:00Z', '2026-06-06']) {
+      const q = { id: ID, valid_time: validTime };
+      const synthetic = await json(`${REGION}/vintages`, { ...q, model: MODEL });
+      // The replay holds only the exported runs: the synthetic rows of the others are left out.
+      const keep = synthetic.time_utc.map((t: string, i: number) => (exported.has(t) ? i : -1)).filter((i: number) => i >= 0);
+      assert.ok(keep.length >= 10);
+      const pick = <V>(xs: V[]) => keep.map((i: number) => xs[i]);
+      const expected = {
+        ...synthetic,
+        time_utc: pick(synthetic.time_utc),
+        time_local: pick(synthetic.time_local),
+        values: synthetic.values.map(pick),
+      };
+      same(expected, await json(`${REGION}/vintages`, { ...q, model: 'replay' }));
+    }
+  });
+
+  test('actual?source=replay equals the synthetic actuals', async () => {
+    const q = { id: ID, start: '2026-06-02', end: '2026-06-09' };
+    assert.deepEqual(await json(`${REGION}/actual`, { ...q, source: 'replay' }), await json(`${REGION}/actual`, q));
+  });
+
+  test('a run stored with other values is refused (nothing stored) unless replace, which /runs then counts', async () => {
+    const [header, firstRow, ...rest] = forecastCsv.trim().split('\n');
+    const cells = firstRow.split(',');
+    cells[3] = String(Number(cells[3]) + 1);
+    const changed = [header, cells.join(','), ...rest].join('\n');
+    await assert.rejects(ingestCsv(t.store.sources, chunks(changed), options()), (e: unknown) => {
+      assert.ok(e instanceof IngestConflictError);
+      assert.equal(e.conflicts.length, 1);
+      assert.match(e.conflicts[0], /^run of ercot_total issued 2026-06-0\dT\d\d:00:00Z is stored with other values \(use --replace\)$/);
+      return true;
+    });
+    const replaced = await ingestCsv(t.store.sources, chunks(changed), options({ replace: true }));
+    assert.equal(replaced.runsReplaced, 1);
+    const listed = await json(`${REGION}/runs`, { model: 'replay', ...RUN_DAYS });
+    assert.equal(listed.filter((r: { revisions: number }) => r.revisions === 1).length, 1);
+    // Put the original back for the other tests.
+    await ingestCsv(t.store.sources, chunks(forecastCsv), options({ replace: true }));
+  });
+
+  test('a bad row anywhere stores nothing and is listed with its line and reason', async () => {
+    const bad =
+      forecastCsv.replace(/\n$/, '') +
+      '\n2026-06-09T00:00:00Z,x,ercot_total,NaN,2026-06-09T00:00:00Z\n2026-06-09T01:00:00Z,x,nowhere,1,2026-06-09T00:00:00Z\n';
+    const lines = bad.trim().split('\n').length;
+    await assert.rejects(ingestCsv(t.store.sources, chunks(bad), options({ source: 'broken' })), (e: unknown) => {
+      assert.ok(e instanceof IngestError);
+      assert.deepEqual(e.problems, [
+        { line: lines - 1, reason: "value: 'NaN' is not a finite number (leave it empty for no value)" },
+        {
+          line: lines,
+          reason:
+            "id: unknown region 'nowhere' in ercot (ercot_total, ercot_coast, ercot_east, ercot_far_west, ercot_north, ercot_north_central, ercot_south_central, ercot_southern, ercot_west)",
+        },
+      ]);
+      return true;
+    });
+    assert.deepEqual(await t.store.sources.names(), ['replay']);
+  });
+
+  test('model names a stored source in validation errors; an unknown one is a 422 listing what exists', async () => {
+    const res = await t.get(`${REGION}/continuous`, { key, query: { model: 'nosuch' } });
+    assert.equal(res.status, 422);
+    assert.match(res.text, /"msg":"Input should be 'optimized', 'iso' or 'replay'"/);
+    const other = await t.get('/v1/region/ercot/wind/forecast', { key, query: { model: 'replay' } });
+    assert.equal(other.status, 422);
+    assert.equal(
+      JSON.parse(other.text).detail[0].msg,
+      "Value error, source 'replay' holds no region ercot wind series; it holds: region ercot demand",
+    );
+  });
+
+  test('a key without the ISO gets 403 for a stored source as for synthetic data', async () => {
+    const pjmOnly = await t.key({ pjm: 'enterprise' });
+    const res = await t.get(`${REGION}/forecast`, { key: pjmOnly, query: { model: 'replay' } });
+    assert.equal(res.status, 403);
+  });
+
+  test('compute workers read stored sources through the HTTP thread', async () => {
+    let pooled: TestServer | undefined;
+    try {
+      pooled = await startServer(t.store, { workers: 1 });
+      const q = { id: ID, start: '2026-06-04', end: '2026-06-06', days_ahead: 1, latest_hour: 10 };
+      const res = await pooled.get(`${REGION}/continuous`, { key, query: { ...q, model: 'replay' } });
+      assert.equal(res.status, 200, res.text);
+      same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), JSON.parse(res.text));
+    } finally {
+      await pooled?.close();
+    }
+  });
+});
+
+/** A small forecast file: two runs of two ERCOT regions, 48 hours each, with values that say where they are. */
+function vendorCsv(offset = 0): string {
+  const lines = ['time_utc,id,value,created_at'];
+  for (const issued of ['2026-06-01T00:00:00Z', '2026-06-01T06:00:00Z']) {
+    const start = Date.parse(issued);
+    for (const id of ['ercot_total', 'ercot_coast']) {
+      for (let h = 0; h < 48; h++) {
+        const t = new Date(start + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+        lines.push(`${t},${id},${(id === 'ercot_total' ? 50000 : 10000) + h + offset},${issued}`);
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+describe('own data: POST /admin/ingest and the admin sources API', () => {
+  const TOKEN = 'owndata-admin-token';
+  let t: TestApp;
+  let key: string;
+  const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' };
+  const ingest = (body: string, query: Record<string, string>) =>
+    t.request('POST', '/admin/ingest', { headers: admin, body, query: { group: 'region', iso: 'ercot', metric: 'demand', ...query } });
+
+  before(async () => {
+    t = await startTestApp({ adminToken: TOKEN, ingestMaxBytes: 64 * 1024 });
+    key = await t.key({ ercot: 'enterprise' });
+  });
+  after(() => t?.close());
+
+  test('an upload is ingested and served at once; the same file again changes nothing', async () => {
+    const res = await ingest(vendorCsv(), { source: 'vendor_a', filename: 'vendor_a.csv' });
+    assert.equal(res.status, 200, res.text);
+    const summary = res.json();
+    assert.deepEqual(
+      { ...summary, seconds: 0 },
+      {
+        source: 'vendor_a',
+        kind: 'forecast',
+        runsAdded: 4,
+        runsReplaced: 0,
+        runsUnchanged: 0,
+        actualsAdded: 0,
+        actualsReplaced: 0,
+        actualsUnchanged: 0,
+        targets: 2,
+        values: 192,
+        first_valid_time: '2026-06-01T00:00:00Z',
+        last_valid_time: '2026-06-03T05:00:00Z',
+        seconds: 0,
+      },
+    );
+    const served = await t.get(`${REGION}/forecast`, {
+      key,
+      query: { model: 'vendor_a', id: 'ercot_coast', forecasted_by: '2026-06-01T05:00:00Z' },
+    });
+    assert.equal(served.status, 200, served.text);
+    const body = served.json();
+    assert.equal(body.created_at, '2026-06-01T00:00:00Z');
+    assert.deepEqual(body.values[0].slice(0, 3), [10000, 10001, 10002]);
+    const again = (await ingest(vendorCsv(), { source: 'vendor_a' })).json();
+    assert.deepEqual([again.runsAdded, again.runsUnchanged], [0, 4]);
+  });
+
+  test('the admin token is required', async () => {
+    const res = await t.request('POST', '/admin/ingest', { body: vendorCsv(), query: { source: 'x', iso: 'ercot', metric: 'demand' } });
+    assert.equal(res.status, 401);
+    assert.equal(res.text, '{"detail":[{"type":"error","msg":"Missing admin token: send Authorization: Bearer <GRIDCAST_ADMIN_TOKEN>."}]}');
+  });
+
+  test('missing and bad options are 422s naming the query parameter', async () => {
+    const missing = await t.request('POST', '/admin/ingest', { headers: admin, body: vendorCsv(), query: { iso: 'ercot' } });
+    assert.equal(missing.status, 422);
+    assert.equal(
+      missing.text,
+      '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required","input":null},' +
+        '{"type":"missing","loc":["query","metric"],"msg":"Field required","input":null}]}',
+    );
+    const badIso = await ingest(vendorCsv(), { source: 'v', iso: 'texas' });
+    assert.equal(badIso.status, 422);
+    assert.deepEqual(badIso.json().detail, [
+      {
+        type: 'value_error',
+        loc: ['query', 'iso'],
+        msg: "Value error, iso must be one of pjm, miso, spp, ercot, caiso, nyiso, isone (got 'texas')",
+        input: null,
+      },
+    ]);
+  });
+
+  test('bad rows are a 422 listing each with its line; a run stored with other values is a 409; nothing is stored', async () => {
+    const bad = vendorCsv().replace(/\n$/, '') + '\n2026-06-09T00:00:00Z,ercot_total,Infinity,2026-06-09T00:00:00Z\n';
+    const lines = bad.trim().split('\n').length;
+    const res = await ingest(bad, { source: 'vendor_b' });
+    assert.equal(res.status, 422);
+    assert.equal(
+      res.text,
+      `{"detail":[{"type":"value_error","loc":["body","line",${lines}],"msg":"Value error, value: 'Infinity' is not a finite number (leave it empty for no value)","input":null}]}`,
+    );
+    const conflict = await ingest(vendorCsv(1), { source: 'vendor_a' });
+    assert.equal(conflict.status, 409);
+    const detail = conflict.json().detail;
+    assert.deepEqual(detail[0], { type: 'error', msg: '4 run(s) or actual(s) already stored with other values; nothing was stored' });
+    assert.deepEqual(detail[1], {
+      type: 'conflict',
+      msg: 'run of ercot_total issued 2026-06-01T00:00:00Z is stored with other values (use --replace)',
+    });
+    assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
+    const replaced = await ingest(vendorCsv(1), { source: 'vendor_a', replace: 'true' });
+    assert.equal(replaced.json().runsReplaced, 4);
+  });
+
+  test('a file over the size limit is a 413 and stores nothing, also when sent without a length', async () => {
+    const big =
+      vendorCsv().repeat(1).replace(/\n$/, '') +
+      '\n' +
+      Array.from({ length: 4000 }, () => '2026-06-09T00:00:00Z,ercot_total,1,2026-06-09T00:00:00Z').join('\n');
+    const res = await ingest(big, { source: 'vendor_big' });
+    assert.equal(res.status, 413);
+    assert.equal(res.text, '{"detail":[{"type":"error","msg":"The file is larger than 65536 bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}');
+    const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const url = new URL(t.baseUrl);
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/admin/ingest?source=vendor_big&iso=ercot&metric=demand',
+          headers: admin,
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => (text += c));
+          r.on('end', () => resolve({ status: r.statusCode!, text }));
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < big.length; i += 8192) req.write(big.slice(i, i + 8192));
+      req.end();
+    });
+    assert.equal(chunked.status, 413, chunked.text);
+    assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
+  });
+
+  test('gridcast ingest --server sends the file to the running server (exit 0; a bad file is exit 2 with its lines)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-ingest-'));
+    try {
+      const good = path.join(dir, 'vendor_e.csv');
+      fs.writeFileSync(good, vendorCsv());
+      const bad = path.join(dir, 'bad.csv');
+      fs.writeFileSync(bad, vendorCsv().replace(',50001,', ',5x,'));
+      // Asynchronously: the server answering it runs on this test's thread.
+      const cli = (file: string) =>
+        new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+          execFile(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              'src/cli/main.ts',
+              'ingest',
+              file,
+              '--source',
+              'vendor_e',
+              '--iso',
+              'ercot',
+              '--metric',
+              'demand',
+              '--server',
+              t.baseUrl,
+              '--token',
+              TOKEN,
+            ],
+            { cwd: ROOT, encoding: 'utf8' },
+            (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+          ),
+        );
+      const ok = await cli(good);
+      assert.equal(ok.status, 0, ok.stderr);
+      assert.match(
+        ok.stdout,
+        /^vendor_e: runs: 4 added, 0 replaced, 0 unchanged; 2 target\(s\), 192 value\(s\), 2026-06-01T00:00:00Z to 2026-06-03T05:00:00Z; [\d.]+ s\n$/,
+      );
+      const refused = await cli(bad);
+      assert.equal(refused.status, 2);
+      assert.equal(
+        refused.stderr,
+        `gridcast: bad.csv: ${t.baseUrl} answered 422; nothing was stored\n` +
+          "  line 3: value: '5x' is not a finite number (leave it empty for no value)\n",
+      );
+      assert.equal((await t.request('DELETE', '/admin/sources/vendor_e', { headers: admin })).status, 200);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('GET /admin/sources lists what each source holds; DELETE removes one and its model name', async () => {
+    const list = (await t.request('GET', '/admin/sources', { headers: admin })).json();
+    assert.deepEqual(
+      list.map((s: Record<string, unknown>) => ({ ...s, created_at: undefined })),
+      [
+        {
+          name: 'vendor_a',
+          created_at: undefined,
+          series: [{ group: 'region', iso: 'ercot', metric: 'demand', targets: 2 }],
+          runs: 4,
+          forecast_values: 192,
+          actuals: 0,
+          latest_run: '2026-06-01T06:00:00Z',
+          latest_actual: null,
+          first_valid_time: '2026-06-01T00:00:00Z',
+          last_valid_time: '2026-06-03T05:00:00Z',
+        },
+      ],
+    );
+    const del = await t.request('DELETE', '/admin/sources/vendor_a', { headers: admin });
+    assert.equal(del.status, 200);
+    assert.equal(del.text, '{"deleted":"vendor_a"}');
+    assert.equal((await t.request('DELETE', '/admin/sources/vendor_a', { headers: admin })).status, 404);
+    const gone = await t.get(`${REGION}/forecast`, { key, query: { model: 'vendor_a' } });
+    assert.equal(gone.status, 422);
+    assert.match(gone.text, /"msg":"Input should be 'optimized', 'iso' or 'normal'"/);
+  });
+});
+
+describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await startTestApp();
+    key = await t.key({ all: 'enterprise' });
+    await ingestCsv(t.store.sources, chunks(vendorCsv()), options({ source: 'vendor_a', origin: 'vendor_a.csv' }));
+  });
+  after(async () => {
+    delete process.env.GRIDCAST_WORLD;
+    await t?.close();
+  });
+
+  test('/v1/status lists each stored source per ISO beside the models', async () => {
+    const status = (await t.get('/v1/status', { key })).json();
+    assert.ok(status.some((s: { model: string }) => s.model === 'optimized'));
+    assert.deepEqual(
+      status.filter((s: { source?: string }) => s.source === 'stored'),
+      [
+        {
+          iso: 'ercot',
+          model: 'vendor_a',
+          last_run: '2026-06-01T06:00:00Z',
+          next_run: null,
+          last_actual_hour: null,
+          source: 'stored',
+          runs: 4,
+          forecast_values: 192,
+          actuals: 0,
+          first_valid_time: '2026-06-01T00:00:00Z',
+          last_valid_time: '2026-06-03T05:00:00Z',
+        },
+      ],
+    );
+  });
+
+  test('the OpenAPI document lists the stored sources in model where a source can be named', async () => {
+    const doc = (await t.get('/v1/openapi.json')).json();
+    const model = (p: string) => doc.paths[p].get.parameters.find((x: { name: string }) => x.name === 'model');
+    assert.deepEqual(model('/region/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso', 'vendor_a']);
+    assert.match(model('/region/{iso}/{metric}/continuous').description, /Stored \(ingested\) sources: vendor_a\.$/);
+    assert.deepEqual(model('/plant/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
+  });
+
+  test('with the world off only stored sources are served; anything else is a 4xx naming them', async () => {
+    process.env.GRIDCAST_WORLD = 'off';
+    const exist = 'vendor_a (region ercot demand)';
+    const stored = await t.get(`${REGION}/forecast`, { key, query: { model: 'vendor_a', forecasted_by: '2026-06-01T07:00:00Z' } });
+    assert.equal(stored.status, 200, stored.text);
+    const synthetic = await t.get(`${REGION}/forecast`, { key });
+    assert.equal(synthetic.status, 422);
+    assert.equal(
+      synthetic.text,
+      '{"detail":[{"type":"value_error","loc":["query","model"],"msg":"Value error, the synthetic world is off (GRIDCAST_WORLD=off): ' +
+        `model must name a stored source: ${exist}","input":"optimized"}]}`,
+    );
+    const actual = await t.get(`${REGION}/actual`, { key });
+    assert.equal(actual.status, 422);
+    assert.equal(
+      actual.text,
+      '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required: the synthetic world is off (GRIDCAST_WORLD=off); ' +
+        `actuals come from a stored source: ${exist}","input":null}]}`,
+    );
+    const plants = await t.get('/v1/plant/ercot/wind/continuous', { key });
+    assert.equal(plants.status, 404);
+    assert.equal(
+      plants.text,
+      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /plant/{iso}/{metric}/continuous has no stored data. ' +
+        `Stored sources: ${exist}."}]}`,
+    );
+    assert.equal((await t.get('/v1/region/ercot/demand/list', { key })).status, 200);
+    const status = (await t.get('/v1/status', { key })).json();
+    assert.deepEqual(
+      status.map((s: { model: string }) => s.model),
+      ['vendor_a'],
+    );
+    delete process.env.GRIDCAST_WORLD;
+  });
+});

@@ -226,7 +226,7 @@ describe('gridcast keys', () => {
 });
 
 describe('help and usage errors', () => {
-  const COMMANDS = ['serve', 'keys', 'usage', 'get'];
+  const COMMANDS = ['serve', 'keys', 'usage', 'get', 'ingest', 'sources'];
 
   test("--help and -h after any command (and after its arguments) print that command's usage only, exit 0", async () => {
     const asks = COMMANDS.map((c) => [c, '--help']).concat([
@@ -256,7 +256,7 @@ describe('help and usage errors', () => {
       [['keys', 'create', '--data', dataDir], 'gridcast: keys create needs --name NAME\nsee gridcast keys --help\n'],
       [['serve', '--port', 'x'], 'gridcast: --port takes a port number\nsee gridcast serve --help\n'],
       [['usage', '--colour', 'red'], 'gridcast: unknown option --colour\nsee gridcast usage --help\n'],
-      [['frobnicate'], "gridcast: unknown command 'frobnicate' (one of serve, keys, usage, get)\nsee gridcast --help\n"],
+      [['frobnicate'], "gridcast: unknown command 'frobnicate' (one of serve, keys, usage, get, ingest, sources)\nsee gridcast --help\n"],
     ];
     const runs = await Promise.all(cases.map(([args]) => gridcast(args)));
     for (const [i, [args, stderr]] of cases.entries()) {

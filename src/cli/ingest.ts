@@ -22,8 +22,9 @@ export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region
       refused unless --replace. Exit 2 on a bad file (up to ${MAX_LISTED} bad rows listed).
       Without --server it writes to the store (DATABASE_URL or --data); the embedded store is
       locked while \`gridcast serve\` runs, so then send the file to the server with --server
-      (admin token: --token or GRIDCAST_ADMIN_TOKEN).
-  gridcast sources list | delete NAME [--server URL [--token TOKEN]]
+      (admin token: --token or GRIDCAST_ADMIN_TOKEN).`;
+
+export const SOURCES_USAGE = `  gridcast sources list | delete NAME [--server URL [--token TOKEN]]
       The stored sources (series, runs, values, span), or delete one with everything it holds.`;
 
 /** The admin API of a running server, for --server. */

@@ -15,7 +15,7 @@ import { parseDateTimeLikePydantic, validateValue, type ParsedDate } from '../ap
 import { clockFromEnv } from '../time/clock.ts';
 import { HelpRequested, isHelpFlag, optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 import { GET_USAGE, getCommand } from './get.ts';
-import { INGEST_USAGE, ingestCommand, sourcesCommand } from './ingest.ts';
+import { INGEST_USAGE, ingestCommand, SOURCES_USAGE, sourcesCommand } from './ingest.ts';
 
 /** How long a shutdown waits for in-flight responses before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -58,7 +58,7 @@ const COMMAND_USAGE: Record<string, string> = {
   usage: `Usage:\n${USAGE_USAGE}\n${STORE_NOTE}`,
   get: `Usage:\n${GET_USAGE}`,
   ingest: `Usage:\n${INGEST_USAGE}\n${STORE_NOTE}`,
-  sources: `Usage:\n${INGEST_USAGE}\n${STORE_NOTE}`,
+  sources: `Usage:\n${SOURCES_USAGE}\n${STORE_NOTE}`,
 };
 
 const USAGE = `Usage:
@@ -67,6 +67,7 @@ ${KEYS_USAGE}
 ${USAGE_USAGE}
 ${GET_USAGE}
 ${INGEST_USAGE}
+${SOURCES_USAGE}
 ${STORE_NOTE}
 Every command prints its own usage with --help (gridcast get --help).`;
 

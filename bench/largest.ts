@@ -35,7 +35,7 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function download(server: BenchServer, format: string, layout: string): Promise<Download> {
+function download(server: BenchServer, format: string, layout: string, limitS = LIMIT_S): Promise<Download> {
   const url = new URL(`${server.url}${PATH}&format=${format}&layout=${layout}`);
   const started = performance.now();
   let peak = rssMb(server.pid);
@@ -61,7 +61,7 @@ function download(server: BenchServer, format: string, layout: string): Promise<
       const limit = setTimeout(() => {
         res.destroy();
         finish(true);
-      }, LIMIT_S * 1000);
+      }, limitS * 1000);
       res.on('data', (chunk: Buffer) => {
         if (firstByteMs < 0) firstByteMs = performance.now() - started;
         bytes += chunk.length;
@@ -75,9 +75,19 @@ function download(server: BenchServer, format: string, layout: string): Promise<
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A download abandoned after ABANDON_AFTER_S: the server's RSS before it and ABANDON_SETTLE_S after. */
+export interface Abandoned {
+  format: string;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+}
+const ABANDON_AFTER_S = 5;
+const ABANDON_SETTLE_S = 10;
+
 export async function largestFigures(options: { formats?: string[]; layouts?: string[] } = {}): Promise<{
   path: string;
   downloads: Download[];
+  abandoned: Abandoned[];
   baseRssMb: number;
 }> {
   const server = await startServe({ env: { GRIDCAST_NOW: NOW } });
@@ -99,10 +109,38 @@ export async function largestFigures(options: { formats?: string[]; layouts?: st
         await settle(3000);
       }
     }
-    return { path: PATH, downloads, baseRssMb };
+    // A client that goes away: within ABANDON_SETTLE_S the work has stopped and memory is back.
+    const abandoned: Abandoned[] = [];
+    for (const format of options.formats ?? ALL_FORMATS) {
+      const rssBeforeMb = Math.round(rssMb(server.pid));
+      await download(server, format, 'wide', ABANDON_AFTER_S);
+      await settle(ABANDON_SETTLE_S * 1000);
+      abandoned.push({ format, rssBeforeMb, rssAfterMb: Math.round(rssMb(server.pid)) });
+      process.stderr.write(
+        `abandoned wide ${format} after ${ABANDON_AFTER_S} s: RSS ${rssBeforeMb} → ${abandoned.at(-1)!.rssAfterMb} MB\n`,
+      );
+    }
+    return { path: PATH, downloads, abandoned, baseRssMb };
   } finally {
     await server.stop();
   }
+}
+
+/** One line per download: its figures next to JSON's of the same layout in the same run. */
+export function largestLines(result: Awaited<ReturnType<typeof largestFigures>>): string[] {
+  const abandoned = result.abandoned.map(
+    (a) =>
+      `${a.format} ${a.rssBeforeMb} → ${a.rssAfterMb} MB (${a.rssAfterMb - a.rssBeforeMb >= 0 ? '+' : ''}${a.rssAfterMb - a.rssBeforeMb})`,
+  );
+  const lines = result.downloads.map((d) => {
+    const json = result.downloads.find((j) => j.format === 'json' && j.layout === d.layout);
+    const ratio = json && !json.cut && !d.cut ? ` (${(d.totalMs / json.totalMs).toFixed(2)}× JSON)` : '';
+    return (
+      `largest ${d.layout} ${d.format}: ${d.status}, first byte ${d.firstByteMs} ms, ${d.cut ? `cut at ${LIMIT_S} s after` : 'whole in'} ` +
+      `${d.totalMs} ms${ratio}, ${Math.round(d.bytes / 1e6)} MB, peak RSS ${d.peakRssMb} MB (at rest ${result.baseRssMb} MB)`
+    );
+  });
+  return [...lines, `largest, abandoned after ${ABANDON_AFTER_S} s, RSS ${ABANDON_SETTLE_S} s later: ${abandoned.join('; ')}`];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -111,5 +149,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return i > 0 ? process.argv[i + 1].split(',') : undefined;
   };
   const result = await largestFigures({ formats: arg('--formats'), layouts: arg('--layouts') });
-  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(largestLines(result).join('\n') + '\n');
 }

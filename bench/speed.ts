@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
 
 const NOW = '2026-11-20T18:00:00Z';
@@ -214,6 +215,8 @@ async function main() {
   } finally {
     await embedded.stop();
   }
+  say('largest request, every format and layout (bench/largest.ts) …');
+  const largest = await largestFigures();
   const report = {
     when: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
@@ -222,6 +225,7 @@ async function main() {
     small,
     duringHeavy: heavy,
     large,
+    largest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'speed-latest.json'), JSON.stringify(report, null, 2) + '\n');
@@ -240,6 +244,7 @@ async function main() {
       `(heavy took ${heavy.heavyMs.join(' / ')} ms)`,
     `large request (${large.values} values, ${round(large.bytes / 1e6, 2)} MB): cold ${large.coldMs} ms (${large.coldRatio}× stringify), ` +
       `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
+    ...largestLines(largest),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);

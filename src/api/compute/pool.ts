@@ -285,9 +285,10 @@ export class ComputePool {
         const computing = () => this.pending.has(event.id) && (p.outstanding > 0 || (p.split !== undefined && !p.split.secondDone));
         const begin = () => {
           if (!this.pending.has(event.id)) return;
+          // The split first: the worker must know where its part ends before it computes any of it.
+          this.trySplit(event.id, p, event.columns);
           p.outstanding += INITIAL_CREDIT;
           lane.post({ type: 'credit', id: event.id, n: INITIAL_CREDIT });
-          this.trySplit(event.id, p, event.columns);
         };
         p.resolve({ kind: 'stream', values: event.values, body: p.stream, begin, computing });
         return;

@@ -78,18 +78,14 @@ test('parquet and arrow files hold the same rows (read back with DuckDB and Arro
   assert.equal(tableFromIPC(fs.readFileSync(list)).numRows, (await okJson<unknown[]>(t, '/v1/plant/ercot/wind/list', { key })).length);
 });
 
-test('after a failure the same command fetches only the missing chunks', async () => {
-  // A proxy that fails the second chunk once (as a network or server fault would).
-  let failed = false;
-  const seen: string[] = [];
+/**
+ * A proxy in front of the test server that lets `intercept` answer a request itself (returning
+ * true) — a fault — and forwards every other request; resolves with its /v1 URL and server.
+ */
+async function faultyProxy(intercept: (req: http.IncomingMessage, res: http.ServerResponse) => boolean) {
   const upstream = new URL(t.baseUrl);
   const proxy = http.createServer((req, res) => {
-    seen.push(req.url!);
-    if (!failed && req.url!.includes('start=2025-01-01')) {
-      failed = true;
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
-      return;
-    }
+    if (intercept(req, res)) return;
     const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode!, r.headers);
       r.pipe(res);
@@ -97,7 +93,20 @@ test('after a failure the same command fetches only the missing chunks', async (
     req.pipe(forward);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1`;
+  return { proxy, url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1` };
+}
+
+test('after a failure the same command fetches only the missing chunks', async () => {
+  // A proxy that fails the second chunk once (as a network or server fault would).
+  let failed = false;
+  const seen: string[] = [];
+  const { proxy, url } = await faultyProxy((req, res) => {
+    seen.push(req.url!);
+    if (failed || !req.url!.includes('start=2025-01-01')) return false;
+    failed = true;
+    res.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
+    return true;
+  });
   try {
     const file = path.join(dir, 'resumed.csv');
     const first = await get(['region', 'ercot', 'demand', 'actual', ...WINDOW, '--format', 'csv', '-o', file], url);
@@ -218,24 +227,13 @@ test('a download that running again cannot mend (a 4xx) removes its parts', asyn
   assert.equal(fs.existsSync(`${file}.parts`), false, 'no parts left');
   assert.equal(fs.existsSync(file), false);
   // A 403 on the second chunk of two: the first chunk's part goes too.
-  const upstream = new URL(t.baseUrl);
-  const proxy = http.createServer((req, res) => {
-    if (req.url!.includes('start=2025-01-01')) {
-      res
-        .writeHead(403, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ detail: [{ type: 'error', msg: 'No subscription' }] }));
-      return;
-    }
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode!, r.headers);
-      r.pipe(res);
-    });
-    req.pipe(forward);
+  const { proxy, url } = await faultyProxy((req, res) => {
+    if (!req.url!.includes('start=2025-01-01')) return false;
+    res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: [{ type: 'error', msg: 'No subscription' }] }));
+    return true;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   try {
     const refused = path.join(dir, 'refused.csv');
-    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1`;
     const run = await get(['region', 'ercot', 'demand', 'actual', ...WINDOW, '--format', 'csv', '-o', refused], url);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /^gridcast: 403: No subscription \(GET .*\) \(chunk 2\/2, 2025-01-01 … 2025-06-30\)\.\n$/);

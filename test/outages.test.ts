@@ -113,10 +113,10 @@ describe('slow and stalled readers', () => {
         }
       }
       assert.ok(latencies.length >= 15, `${latencies.length} small requests: ${latencies.map((l) => l.toFixed(0)).join(' ')}`);
-      // Half of them within 100 ms and none slow, on two cores shared with the downloads' work
-      // and the other test files (bench/ measures the percentiles on a quiet machine).
+      // Fast and never stuck behind a download (on the landed code they were 503s). Alone on two
+      // cores the median is 60–80 ms; with the suite's other test file beside it, ~100 ms.
       const summary = `small requests: median ${percentile(latencies, 0.5).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms`;
-      assert.ok(percentile(latencies, 0.5) < 100, summary);
+      assert.ok(percentile(latencies, 0.5) < 250, summary);
       assert.ok(Math.max(...latencies) < 2000, summary);
 
       // The stalled readers are cut after the send time-out, and only they: the log names the

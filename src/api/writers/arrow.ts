@@ -45,6 +45,10 @@ function arrowType(type: ColumnType): DataType {
 
 /** Validity bitmap (bit set = present) of rows whose test says present, and how many are null. */
 function validity(rows: number, present: (r: number) => boolean): { nullBitmap?: Uint8Array; nullCount: number } {
+  // Most columns have no null: no bitmap to build.
+  let r = 0;
+  while (r < rows && present(r)) r++;
+  if (r === rows) return { nullCount: 0 };
   const bitmap = new Uint8Array(Math.ceil(rows / 8));
   let nullCount = 0;
   for (let r = 0; r < rows; r++) {

@@ -155,6 +155,19 @@ function encodeColumn(field: TableField, column: ColumnData, rows: number): Enco
   return encodeItems(column as readonly (string | boolean | null)[], rows, field.type);
 }
 
+/**
+ * RLE/bit-packed definition levels (bit width 1) of an OPTIONAL column: with no null, one RLE
+ * run of `rows` ones (most columns: no pass over the rows); else the general hybrid encoding.
+ */
+function definitionLevels(present: Uint8Array, nulls: number, rows: number): Uint8Array {
+  const levels = new ByteWriter();
+  if (nulls === 0) {
+    levels.appendVarInt(rows * 2);
+    levels.appendUint8(1);
+  } else writeRleBitPackedHybrid(levels, present, 1);
+  return levels.getBytes();
+}
+
 /** Writes one column chunk (dictionary page, data page) and returns its footer entry. */
 function writeChunk(writer: ByteWriter, element: SchemaElement, field: TableField, encoded: EncodedValues, rows: number): ColumnChunk {
   const start = writer.offset;
@@ -172,9 +185,7 @@ function writeChunk(writer: ByteWriter, element: SchemaElement, field: TableFiel
     writer.appendBytes(bytes);
     size += writer.offset - Number(dictionaryOffset);
   }
-  const levels = new ByteWriter();
-  if (encoded.present) writeRleBitPackedHybrid(levels, encoded.present, 1);
-  const levelBytes = levels.getBytes();
+  const levelBytes = encoded.present ? definitionLevels(encoded.present, encoded.nulls, rows) : new Uint8Array(0);
   const dataOffset = BigInt(writer.offset);
   const pageSize = levelBytes.length + encoded.data.length;
   writePageHeader(writer, {

@@ -84,7 +84,8 @@ function columnData(type: DataType, column: ColumnData, rows: number, dictionari
 function schemaOf(table: Table, first: TableBatch): Schema {
   return new Schema(
     table.fields.map((f, c) => {
-      const type = isDictionary(first.columns[c]) ? new Dictionary(new Utf8(), new Int32()) : arrowType(f.type);
+      // The dictionary's id is its field's position, not a process-wide counter: the same request gives the same bytes.
+      const type = isDictionary(first.columns[c]) ? new Dictionary(new Utf8(), new Int32(), c) : arrowType(f.type);
       return new Field(f.name, type, f.type !== 'timestamp');
     }),
     new Map(Object.entries(table.metadata)),

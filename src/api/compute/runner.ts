@@ -182,10 +182,12 @@ export class JobRunner {
   }
 
   /**
-   * On the next turn of the event loop, starts the next piece of every job that holds credit and
-   * has no piece in progress. A piece of a tabular writer computes a batch, turning the event loop
-   * every few milliseconds (writers/table.ts), so the pieces of several jobs — and new jobs'
-   * set-up — take turns at that grain: a small request never waits for a large one's batch.
+   * On the next turn of the event loop, starts the next piece of the next job (round robin,
+   * small jobs first) that holds credit and has no piece in progress, then does the same on the
+   * turn after. A JSON piece is a column computed at once; a tabular writer's piece computes a
+   * batch, turning the event loop every few milliseconds (writers/table.ts), so several jobs'
+   * pieces — and new jobs' set-up — take turns at that grain: a small request never waits for a
+   * large one's batch, only for a turn of it.
    */
   private schedule(): void {
     if (this.scheduled) return;
@@ -193,15 +195,21 @@ export class JobRunner {
     setImmediate(() => {
       this.scheduled = false;
       const smallFirst = this.hasSmallWork();
-      for (const id of this.turn) {
+      const ready = (id: number) => {
         const job = this.streaming.get(id);
-        if (!job || job.credit <= 0 || job.stepping || (smallFirst && job.large)) continue;
-        job.stepping = true;
-        void this.step(job).finally(() => {
-          job.stepping = false;
-          this.schedule();
-        });
-      }
+        return job !== undefined && job.credit > 0 && !job.stepping && !(smallFirst && job.large);
+      };
+      const next = this.turn.find(ready);
+      if (next === undefined) return;
+      // Its next turn comes after every other job's.
+      this.turn = [...this.turn.filter((id) => id !== next), next];
+      const job = this.streaming.get(next)!;
+      job.stepping = true;
+      void this.step(job).finally(() => {
+        job.stepping = false;
+        this.schedule();
+      });
+      if (this.turn.some(ready)) this.schedule();
     });
   }
 

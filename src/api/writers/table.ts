@@ -127,13 +127,6 @@ export function cellValue(column: ColumnData, r: number): number | string | bool
   return (column as readonly (string | boolean | null)[])[r];
 }
 
-/** A value as the JSON writer writes it: rounded to `decimals` places; NaN and ±Infinity are null. */
-export function roundedValue(v: number, decimals: number): number | null {
-  if (!Number.isFinite(v)) return null;
-  const scale = 10 ** decimals;
-  return Math.round(v * scale) / scale;
-}
-
 /** Rounds the values in place as the JSON writer does (NaN for null). */
 function roundInPlace(values: Float64Array, decimals: number): void {
   const scale = 10 ** decimals;

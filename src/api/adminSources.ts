@@ -1,9 +1,11 @@
 /**
  * Stored sources over the admin API (admin token, as the rest of /admin):
  *
- *   POST   /admin/ingest?source=&group=&iso=&metric=[&timezone=&unit=&replace=true]
- *          the request body is the file (streamed, at most GRIDCAST_INGEST_MAX_BYTES); the same
- *          options as `gridcast ingest`. 200 with the summary; 422 listing bad rows (or the option
+ *   POST   /admin/ingest?source=&group=&iso=&metric=[&timezone=&unit=&replace=true&format=&column=NAME=TARGET
+ *          &value=&created_at=&filename=]
+ *          the request body is the file (streamed, at most GRIDCAST_INGEST_MAX_BYTES) in any input
+ *          format (told by format, the filename's extension, the content type or the first
+ *          bytes); the same options as `gridcast ingest`. 200 with the summary; 422 listing bad rows (or the option
  *          at fault); 409 when runs exist with other values (nothing stored); 413 when too large.
  *   GET    /admin/sources           every stored source with what it holds
  *   DELETE /admin/sources/{name}    deletes one, atomically
@@ -13,7 +15,7 @@
  */
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ingestCsv, IngestError, type IngestOptions } from '../ingest/ingest.ts';
+import { ingestFile, IngestError, type IngestOptions } from '../ingest/ingest.ts';
 import { IngestConflictError } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { checkToken } from './admin.ts';
@@ -37,7 +39,7 @@ type Query = Record<string, string | string[] | undefined>;
 const last = (v: string | string[] | undefined) => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** The ingest options from the query string, or a 422 naming each missing one. */
-function ingestOptions(query: Query): IngestOptions {
+function ingestOptions(query: Query, contentType: string | undefined): IngestOptions {
   const errors: ValidationErrorItem[] = [];
   const required = (name: string) => {
     const v = last(query[name]);
@@ -53,6 +55,11 @@ function ingestOptions(query: Query): IngestOptions {
     unit: last(query.unit),
     replace: false,
     origin: last(query.filename) ?? 'upload',
+    format: last(query.format),
+    contentType,
+    columns: query.column === undefined ? [] : ([] as string[]).concat(query.column),
+    value: last(query.value),
+    createdAt: last(query.created_at),
   };
   const replace = last(query.replace);
   if (replace !== undefined) {
@@ -94,7 +101,7 @@ function ingestHttpError(e: IngestError | IngestConflictError): HttpError {
   if (e.option)
     return validationError([errorItem('value_error', ['query', e.option], `Value error, ${e.message.replace(/^--/, '')}`, null)]);
   if (e.problems.length === 0) return validationError([errorItem('value_error', ['body'], `Value error, ${e.message}`, null)]);
-  const items = e.problems.map((p) => errorItem('value_error', ['body', 'line', p.line], `Value error, ${p.reason}`, null));
+  const items = e.problems.map((p) => errorItem('value_error', ['body', e.position, p.line], `Value error, ${p.reason}`, null));
   if (e.totalProblems > e.problems.length) {
     items.push(errorItem('value_error', ['body'], `Value error, … and ${e.totalProblems - e.problems.length} more bad row(s)`, null));
   }
@@ -111,11 +118,11 @@ export async function registerAdminSources(app: FastifyInstance, o: AdminSources
 
     scope.post('/admin/ingest', hide, async (req: FastifyRequest<{ Querystring: Query }>, reply) => {
       try {
-        const options = ingestOptions(req.query);
+        const options = ingestOptions(req.query, req.headers['content-type']);
         const declared = Number(req.headers['content-length']);
         if (declared > o.maxBytes) throw serviceError(413, `The file is larger than ${o.maxBytes} bytes (GRIDCAST_INGEST_MAX_BYTES).`);
         const body = (req.body as Readable | undefined) ?? req.raw;
-        const summary = await ingestCsv(o.store.sources, limited(body, o.maxBytes), options);
+        const summary = await ingestFile(o.store.sources, limited(body, o.maxBytes), options);
         o.changed();
         req.log.info({ ingest: summary }, 'ingested');
         return sendJson(reply, 200, summary);

@@ -19,6 +19,26 @@ export const UNIT_DECIMALS = {
 } as const;
 export type Unit = keyof typeof UNIT_DECIMALS;
 
+/**
+ * Other spellings and units a file may give its values in, per unit served: a value `v` in the
+ * file's unit is `v * scale + offset` in the served one. An hourly value in MWh is the hour's
+ * average MW (EIA-930 and the EIA API report hourly demand in "megawatthours"). A unit of another
+ * quantity (a price in MW) has no entry: it is refused.
+ */
+export const UNIT_CONVERSIONS: Record<Unit, Record<string, { scale: number; offset?: number }>> = {
+  MW: { MW: { scale: 1 }, GW: { scale: 1000 }, kW: { scale: 0.001 }, MWh: { scale: 1 }, megawatthours: { scale: 1 } },
+  '%': { '%': { scale: 1 }, percent: { scale: 1 } },
+  '°C': {
+    '°C': { scale: 1 },
+    C: { scale: 1 },
+    degC: { scale: 1 },
+    '°F': { scale: 5 / 9, offset: -160 / 9 },
+    F: { scale: 5 / 9, offset: -160 / 9 },
+  },
+  'USD/MWh': { 'USD/MWh': { scale: 1 }, '$/MWh': { scale: 1 } },
+  '$/MMBtu': { '$/MMBtu': { scale: 1 }, 'USD/MMBtu': { scale: 1 } },
+};
+
 /** The endpoint families: /region (and its /ensemble and /summary), /plant, /cells, /county, /lmp, /gas. */
 export type MetricGroup = 'region' | 'ensemble' | 'summary' | 'plant' | 'cells' | 'county' | 'lmp' | 'gas';
 

@@ -8,17 +8,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { describeIngest, ingestCsv, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
+import { describeIngest, ingestFile, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { IngestConflictError, MAX_LISTED, type SourceSummary } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
 export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region --iso ISO --metric METRIC [--timezone ZONE] [--unit MW|GW|kW] [--replace]
+                [--format csv|json|parquet|arrow] [--column NAME=TARGET]... [--value NAME] [--created-at TIME]
                 [--server URL [--token TOKEN]]
-      Loads a CSV in gridcast's long layout (time_utc, id, value; with created_at: forecast runs,
-      else actuals with an optional published_at) into the stored source NAME, served as
-      model=NAME (and /actual?source=NAME). All or nothing; a run stored with other values is
+      Loads a file into the stored source NAME, served as model=NAME (and /actual?source=NAME).
+      Formats: CSV, JSON (records or lines), Parquet, Arrow IPC (told by --format, the file's
+      name or its first bytes). Layouts, told by the header: gridcast's long layout (time_utc,
+      id, value; with created_at or --created-at: forecast runs, else actuals with an optional
+      published_at), gridstatus-style columns (Interval Start, Publish Time, one column per
+      target: --column 'NAME=TARGET', --value NAME for the ISO's total) and EIA-930 balancing-
+      authority files (actuals). All or nothing; a run stored with other values is
       refused unless --replace. Exit 2 on a bad file (up to ${MAX_LISTED} bad rows listed).
       Without --server it writes to the store (DATABASE_URL or --data); the embedded store is
       locked while \`gridcast serve\` runs, so then send the file to the server with --server
@@ -57,7 +62,8 @@ async function callServer(remote: Remote, method: string, pathAndQuery: string, 
   try {
     res = await fetch(`${remote.url}${pathAndQuery}`, {
       method,
-      headers: { authorization: `Bearer ${remote.token}`, 'content-type': 'text/csv' },
+      // The server tells the format from the file name (passed as a parameter) and the first bytes.
+      headers: { authorization: `Bearer ${remote.token}`, 'content-type': 'application/octet-stream' },
       ...(body ? { body: Readable.toWeb(body) as ReadableStream, duplex: 'half' } : {}),
     } as RequestInit);
   } catch (e) {
@@ -73,7 +79,9 @@ async function callServer(remote: Remote, method: string, pathAndQuery: string, 
   if (res.ok) return parsed;
   const detail = (parsed as { detail?: unknown })?.detail;
   const items = Array.isArray(detail) ? (detail as { msg: string; loc?: (string | number)[] }[]) : [{ msg: String(detail ?? text) }];
-  const lines = items.map((i) => (i.loc?.[1] === 'line' ? `line ${i.loc[2]}: ` : '') + i.msg.replace(/^Value error, /, ''));
+  const lines = items.map(
+    (i) => (i.loc?.[1] === 'line' || i.loc?.[1] === 'row' ? `${i.loc[1]} ${i.loc[2]}: ` : '') + i.msg.replace(/^Value error, /, ''),
+  );
   // A refused file or option is exit 2, as without --server; the server or its token failing is 1.
   const exitCode = [409, 413, 422].includes(res.status) ? 2 : 1;
   throw new RemoteError(`${remote.url} answered ${res.status}`, lines, exitCode);
@@ -118,7 +126,7 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
   const replace = argv.includes('--replace');
   const args = parseArgs(
     argv.filter((a) => a !== '--replace'),
-    ['source', 'group', 'iso', 'metric', 'timezone', 'unit', 'data', 'server', 'token'],
+    ['source', 'group', 'iso', 'metric', 'timezone', 'unit', 'format', 'column', 'value', 'created-at', 'data', 'server', 'token'],
   );
   const file = args.positionals[0];
   if (!file || args.positionals.length > 1) throw new UsageError('ingest takes one FILE');
@@ -132,6 +140,10 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
     unit: optionValue(args, 'unit'),
     replace,
     origin: path.basename(file),
+    format: optionValue(args, 'format'),
+    columns: args.options.get('column') ?? [],
+    value: optionValue(args, 'value'),
+    createdAt: optionValue(args, 'created-at'),
   };
   const remote = remoteOf(args);
   try {
@@ -139,15 +151,18 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
     if (remote) {
       const query = new URLSearchParams({ ...definedOnly(options), replace: String(replace), filename: options.origin });
       query.delete('origin');
+      query.delete('createdAt');
+      if (options.createdAt !== undefined) query.set('created_at', options.createdAt);
+      for (const column of options.columns ?? []) query.append('column', column);
       summary = (await callServer(remote, 'POST', `/admin/ingest?${query}`, fileStream(file))) as IngestSummary;
     } else {
-      summary = await withStore(args, 'gridcast ingest', (store) => ingestCsv(store.sources, fileStream(file), options));
+      summary = await withStore(args, 'gridcast ingest', (store) => ingestFile(store.sources, fileStream(file), options));
     }
     process.stdout.write(describeIngest(summary) + '\n');
   } catch (e) {
     if (e instanceof IngestError) {
       process.stderr.write(`gridcast: ${e.message}\n`);
-      for (const p of e.problems) process.stderr.write(`  line ${p.line}: ${p.reason}\n`);
+      for (const p of e.problems) process.stderr.write(`  ${e.position} ${p.line}: ${p.reason}\n`);
       if (e.totalProblems > e.problems.length) process.stderr.write(`  … and ${e.totalProblems - e.problems.length} more\n`);
       process.exitCode = 2;
     } else if (e instanceof IngestConflictError) {

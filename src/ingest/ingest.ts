@@ -1,6 +1,7 @@
 /**
- * Ingesting a file of forecasts or actuals into a stored source. A layout (long.ts, …) reads the
- * file as a stream of observations; they are checked (target, unit, duplicates), assembled into
+ * Ingesting a file of forecasts or actuals into a stored source. A format (formats.ts: CSV, JSON,
+ * Parquet, Arrow) reads the file as records, a layout (layouts.ts: gridcast's long layout,
+ * gridstatus-style wide columns, EIA-930) turns them into a stream of observations; they are checked (target, unit, duplicates), assembled into
  * runs and actuals, and written in batches inside one transaction (store/sources.ts) — so a file
  * is stored whole or not at all (bad rows listed, up to MAX_LISTED, with line numbers and
  * reasons), and memory stays flat in the file's size.
@@ -15,9 +16,10 @@ import { regionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
 import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
-import { csvRecords, CsvError } from './csv.ts';
-import { longCsv } from './long.ts';
+import { checkFormat, fileRecords } from './formats.ts';
+import { checkColumnOptions, observations } from './layouts.ts';
 import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
+import { unitProblem, unitResolver } from './units.ts';
 
 export { IngestError } from './observations.ts';
 
@@ -31,11 +33,21 @@ export interface IngestOptions {
   metric: string;
   /** Zone of times without an offset (IANA name). */
   timezone?: string;
-  /** Unit of the file's values (default: the metric's own). */
+  /** Unit of the file's values when the file does not say (default: the metric's own). */
   unit?: string;
   replace: boolean;
-  /** For the ingest log and messages: the file's name. */
+  /** For the ingest log and messages: the file's name (its extension also tells the format). */
   origin: string;
+  /** csv, json, parquet or arrow (default: told by the file's name, content type or first bytes). */
+  format?: string;
+  /** The upload's content type (a hint to the format). */
+  contentType?: string;
+  /** NAME=TARGET: a file column holding a target's values (gridstatus-style wide files). */
+  columns?: string[];
+  /** The column holding the values, where it is not named as the layout expects. */
+  value?: string;
+  /** The issue time of a file that holds one run and no issue-time column (an exported forecast). */
+  createdAt?: string;
 }
 
 export interface IngestSummary extends IngestOutcome {
@@ -51,13 +63,8 @@ export interface IngestSummary extends IngestOutcome {
 
 const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
-/** Unit conversions into the metric's unit; a unit of another quantity is an error. */
-const UNIT_FACTORS: Record<string, Record<string, number>> = {
-  MW: { MW: 1, GW: 1000, kW: 0.001 },
-};
-
-/** Checks the options; returns the metric's unit factor. */
-export function checkOptions(o: IngestOptions): { factor: number; targets: Set<string> } {
+/** Checks the options; returns the targets values may be for. */
+export function checkOptions(o: IngestOptions): { targets: Set<string> } {
   if (!SOURCE_NAME.test(o.source)) {
     throw optionError(
       'source',
@@ -76,13 +83,8 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
   if (!(hourly as readonly string[]).includes(o.metric)) {
     throw optionError('metric', `--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
   }
-  const unit = unitOf(o.metric as MetricName);
-  let factor = 1;
-  if (o.unit !== undefined && o.unit !== unit) {
-    const f = UNIT_FACTORS[unit]?.[o.unit];
-    if (f === undefined) throw optionError('unit', `--unit ${o.unit} cannot be ${o.metric}, which is in ${unit}`);
-    factor = f;
-  }
+  const unitProblemText = o.unit === undefined ? undefined : unitProblem(unitOf(o.metric as MetricName), o.metric, o.unit);
+  if (unitProblemText) throw optionError('unit', `--unit ${unitProblemText}`);
   if (o.timezone !== undefined) {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: o.timezone });
@@ -90,7 +92,7 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
       throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
     }
   }
-  return { factor, targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
+  return { targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
 }
 
 /** Values written per batch (runs are written whole, so a batch may hold a run more). */
@@ -117,7 +119,6 @@ class Assembler {
   constructor(
     private readonly writer: IngestWriter,
     private readonly targets: ReadonlySet<string>,
-    private readonly factor: number,
     private readonly o: IngestOptions,
   ) {}
 
@@ -132,7 +133,7 @@ class Assembler {
       this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
       return undefined;
     }
-    const value = ob.value * this.factor;
+    const value = ob.value;
     if (this.kind === 'forecast') {
       let wrote: Promise<void> | undefined;
       if (ob.stamp !== this.runStamp) {
@@ -218,33 +219,62 @@ class Assembler {
   }
 }
 
-/** Ingests a CSV file (a stream of bytes) into the store: all of it or nothing. */
-export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
+/**
+ * Ingests a file (a stream of bytes in any input format and layout) into the store: all of it or
+ * nothing.
+ */
+export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { factor, targets } = checkOptions(o);
+  const { targets } = checkOptions(o);
+  checkFormat(o.format);
+  const columns = checkColumnOptions(o.columns ?? []);
   const { result: asm, outcome } = await store.ingest(
     { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
     async (writer) => {
-      const asm = new Assembler(writer, targets, factor, o);
+      const asm = new Assembler(writer, targets, o);
+      const bad = (line: number, reason: string) => asm.bad(line, reason);
+      const metadata: Record<string, string> = {};
+      const file = await fileRecords(
+        input,
+        { format: o.format, filename: o.origin, contentType: o.contentType },
+        { origin: o.origin, metadata, bad },
+      );
       const ctx: LayoutContext = {
         origin: o.origin,
+        iso: o.iso,
+        metric: o.metric,
+        targets,
         timezone: o.timezone,
-        bad: (line, reason) => asm.bad(line, reason),
+        columns,
+        value: o.value,
+        createdAt: o.createdAt,
+        metadata,
+        scale: unitResolver(unitOf(o.metric as MetricName), o.metric, o.unit),
+        bad,
         kind: (kind) => (asm.kind = kind),
       };
       try {
-        for await (const ob of longCsv(csvRecords(input), ctx)) {
+        for await (const ob of observations(file.records, ctx)) {
           const wrote = asm.add(ob);
           if (wrote) await wrote;
         }
       } catch (e) {
-        if (e instanceof CsvError) asm.bad(e.line, e.message);
-        else throw e;
+        if (e instanceof IngestError && e.problems.length === 0 && asm.totalProblems > 0) {
+          // The file could not be read on: the bad rows found so far are listed with the reason.
+          throw new IngestError(e.message, asm.problems, asm.totalProblems, undefined, file.position);
+        }
+        throw e;
       }
       await asm.finish();
       if (asm.totalProblems === 0 && asm.values === 0) throw new IngestError(`${o.origin}: the file has no rows of values`);
       if (asm.totalProblems > 0) {
-        throw new IngestError(`${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`, asm.problems, asm.totalProblems);
+        throw new IngestError(
+          `${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`,
+          asm.problems,
+          asm.totalProblems,
+          undefined,
+          file.position,
+        );
       }
       return asm;
     },
@@ -260,6 +290,9 @@ export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Ar
     seconds: Math.round((performance.now() - started) / 10) / 100,
   };
 }
+
+/** The name ingestFile had when it read CSV only (other branches still call it). */
+export const ingestCsv = ingestFile;
 
 /** The one-line summary of an ingest (CLI and logs). */
 export function describeIngest(s: IngestSummary): string {

@@ -4,6 +4,7 @@
  */
 import { HOUR_MS } from '../time/hours.ts';
 import { offsetMinutesAt } from '../time/zones.ts';
+import type { Cell } from './observations.ts';
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
@@ -36,27 +37,45 @@ export function wallTime(naive: number, zone: string | undefined, text: string):
   return [...candidates][0];
 }
 
+/** A cell that is not text, as a user reads it in a message. */
+function cellKind(cell: Cell): string {
+  if (cell === null) return 'an empty cell';
+  if (typeof cell === 'number') return `the number ${cell}`;
+  return `the ${typeof cell} ${String(cell)}`;
+}
+
 /**
- * parseInstant with a memory of the last text: a file repeats the same issue time on every row of
- * a run, and the same valid time on every target's row.
+ * An instant from a cell (ISO 8601 text, or a timestamp of a Parquet/Arrow column), with a memory
+ * of the last text: a file repeats the same issue time on every row of a run, and the same valid
+ * time on every target's row.
  */
-export function instantReader(zone: string | undefined): (text: string) => number | string {
+export function instantReader(zone: string | undefined): (cell: Cell) => number | string {
   let lastText = '';
   let last: number | string = '';
-  return (text) => {
-    if (text !== lastText) {
-      lastText = text;
-      last = parseInstant(text, zone);
+  return (cell) => {
+    if (typeof cell === 'string') {
+      if (cell !== lastText) {
+        lastText = cell;
+        last = parseInstant(cell, zone);
+      }
+      return last;
     }
-    return last;
+    if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? 'not a valid date and time' : cell.getTime();
+    return `${cellKind(cell)} where a date and time is expected`;
   };
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-/** A value from text: empty or `null` is no value (NaN); anything else must be a finite decimal number. */
-export function parseValue(text: string): number | string {
-  const t = text.trim();
+/**
+ * A value from a cell: empty or `null` is no value (NaN); anything else must be a finite number
+ * (text: a decimal number).
+ */
+export function parseValue(cell: Cell): number | string {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : `${cell} is not a finite number (leave it empty for no value)`;
+  if (cell === null) return Number.NaN;
+  if (typeof cell !== 'string') return `${cellKind(cell)} where a number is expected`;
+  const t = cell.trim();
   if (t === '' || t === 'null') return Number.NaN;
   const v = Number(t);
   if (!Number.isFinite(v) || !NUMBER.test(t)) return `'${t.slice(0, 40)}' is not a finite number (leave it empty for no value)`;

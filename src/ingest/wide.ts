@@ -1,0 +1,154 @@
+/**
+ * The gridstatus-style wide layout (the gridstatus Python library's DataFrames and GridStatus
+ * exports): `Interval Start`, optionally `Interval End` and `Publish Time`, and one value column
+ * per series. Snake-case names (`interval_start_utc`, `publish_time_utc`) are the same columns.
+ *
+ * - `Publish Time` is the run's issue time → forecast runs (one per publish time and series); a
+ *   file without it holds actuals (known at the end of their hour), unless --created-at gives its
+ *   one run's issue time.
+ * - Value columns: named by a target id (`ercot_coast`), or by the id without the ISO prefix
+ *   (`Coast`, `Far West` → `ercot_far_west`), or mapped with --column 'NAME=TARGET'; --value NAME
+ *   reads NAME as the ISO's total. Once --column or --value names columns, only those are read;
+ *   without them every other column must be a target.
+ * - A column's unit may be given in its header (`Load Forecast (GW)`); else --unit.
+ * - `Interval End` must be an hour after `Interval Start`: values are hourly.
+ */
+import { HOUR_MS } from '../time/hours.ts';
+import { instantReader, parseValue } from './instants.ts';
+import { IngestError, type FileRecord, type LayoutContext, type Observation, type Scale } from './observations.ts';
+import { convert, headerUnit } from './units.ts';
+
+/** A header's name as compared: lower case, words joined by `_`. */
+export function normalName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+}
+
+const START = ['interval_start', 'interval_start_utc'];
+const END = ['interval_end', 'interval_end_utc'];
+const PUBLISHED = ['publish_time', 'publish_time_utc'];
+/** gridstatus's older `Time` column (the interval start again) and the local-time twins of the UTC columns. */
+const IGNORED = ['time', 'interval_start_local', 'interval_end_local', 'publish_time_local'];
+
+export function isWideHeader(names: readonly string[]): boolean {
+  return names.some((n) => START.includes(normalName(n)));
+}
+
+interface ValueColumn {
+  at: number;
+  header: string;
+  target: string;
+  scale: Scale;
+}
+
+/** The value columns of the header and the series each holds, or an error naming the columns it cannot place. */
+function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): ValueColumn[] {
+  const explicit = ctx.columns.size > 0 || ctx.value !== undefined;
+  const total = `${ctx.iso}_total`;
+  if (ctx.value !== undefined && !ctx.targets.has(total))
+    throw new IngestError(`${ctx.origin}: --value reads the ISO's total, which ${ctx.iso} has not here: use --column NAME=TARGET`);
+  const out: ValueColumn[] = [];
+  const unplaced: string[] = [];
+  const used = new Set<string>();
+  header.forEach((name, at) => {
+    if (skip.has(at)) return;
+    const { name: bare, unit } = headerUnit(name);
+    let target = ctx.columns.get(name) ?? ctx.columns.get(bare) ?? (ctx.value === name || ctx.value === bare ? total : undefined);
+    if (target === undefined && !explicit) {
+      const id = normalName(bare);
+      target = ctx.targets.has(id) ? id : ctx.targets.has(`${ctx.iso}_${id}`) ? `${ctx.iso}_${id}` : undefined;
+      if (target === undefined) unplaced.push(name);
+    }
+    if (target === undefined) return;
+    if (!ctx.targets.has(target)) {
+      throw new IngestError(`${ctx.origin}: --column ${name}=${target}: ${target} is not one of ${[...ctx.targets].join(', ')}`);
+    }
+    const scale = ctx.scale(unit);
+    if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: column ${name}: ${scale}`);
+    out.push({ at, header: name, target, scale });
+    used.add(name).add(bare);
+  });
+  if (unplaced.length > 0) {
+    throw new IngestError(
+      `${ctx.origin}: column(s) ${unplaced.map((n) => `'${n}'`).join(', ')} are not targets of ${ctx.iso} ` +
+        `(${[...ctx.targets].join(', ')}): map them with --column 'NAME=TARGET' (or --value NAME for the ISO's total); ` +
+        'then only the columns named are read',
+    );
+  }
+  const missing = [...ctx.columns.keys(), ...(ctx.value !== undefined ? [ctx.value] : [])].filter((n) => !used.has(n));
+  if (missing.length > 0) throw new IngestError(`${ctx.origin}: no column ${missing.map((n) => `'${n}'`).join(', ')} in the header`);
+  if (out.length === 0) throw new IngestError(`${ctx.origin}: the header has no value column`);
+  return out;
+}
+
+export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation> {
+  let header: string[] | null = null;
+  let start = -1;
+  let end = -1;
+  let published = -1;
+  let values: ValueColumn[] = [];
+  let fixedStamp: number | undefined;
+  const startOf = instantReader(ctx.timezone);
+  const endOf = instantReader(ctx.timezone);
+  const publishedOf = instantReader(ctx.timezone);
+  for await (const { line, fields } of records) {
+    if (!header) {
+      header = fields.map((f) => String(f ?? '').trim());
+      const normal = header.map(normalName);
+      const find = (names: string[]) => normal.findIndex((n) => names.includes(n));
+      start = find(START);
+      end = find(END);
+      published = find(PUBLISHED);
+      const skip = new Set([start, end, published, ...normal.flatMap((n, i) => (IGNORED.includes(n) ? [i] : []))]);
+      values = valueColumns(header, ctx, skip);
+      if (published < 0 && ctx.createdAt !== undefined) {
+        const t = instantReader(undefined)(ctx.createdAt);
+        if (typeof t === 'string') throw new IngestError(`${ctx.origin}: --created-at: ${t}`);
+        fixedStamp = t;
+      }
+      ctx.kind(published >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
+      continue;
+    }
+    if (fields.length !== header.length) {
+      ctx.bad(line, `${fields.length} fields where the header has ${header.length}`);
+      continue;
+    }
+    const time = startOf(fields[start]);
+    if (typeof time === 'string') {
+      ctx.bad(line, `${header[start]}: ${time}`);
+      continue;
+    }
+    if (time % HOUR_MS !== 0) {
+      ctx.bad(line, `${header[start]}: ${String(fields[start])} is not on the hour (hourly values)`);
+      continue;
+    }
+    if (end >= 0) {
+      const until = endOf(fields[end]);
+      if (typeof until === 'string') {
+        ctx.bad(line, `${header[end]}: ${until}`);
+        continue;
+      }
+      if (until - time !== HOUR_MS) {
+        ctx.bad(line, `${header[end]}: an interval of ${(until - time) / 60_000} minutes; values must be hourly`);
+        continue;
+      }
+    }
+    let stamp = fixedStamp ?? time + HOUR_MS;
+    if (published >= 0) {
+      const t = publishedOf(fields[published]);
+      if (typeof t === 'string') {
+        ctx.bad(line, `${header[published]}: ${t}`);
+        continue;
+      }
+      stamp = t;
+    }
+    for (const column of values) {
+      const value = parseValue(fields[column.at]);
+      if (typeof value === 'string') ctx.bad(line, `${column.header}: ${value}`);
+      else yield { line, target: column.target, hour: time / HOUR_MS, stamp, value: convert(value, column.scale) };
+    }
+  }
+}

@@ -113,7 +113,7 @@ export interface GetOptions {
   query?: Query;
   headers?: Record<string, string>;
   /** A request body (sent as is; set content-type in headers). */
-  body?: string;
+  body?: string | Buffer;
 }
 
 /** `a=1&b=2` from a query object, or the raw string as given. */
@@ -138,7 +138,7 @@ export function rawRequest(
   pathAndQuery: string,
   headers: Record<string, string> = {},
   method = 'GET',
-  body?: string,
+  body?: string | Buffer,
 ): Promise<Response> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {

@@ -55,14 +55,14 @@ function eiaInstant(read: (cell: Cell) => number | string): (cell: Cell) => numb
     if (api) return read(`${api[1]}T${api[2]}:00Z`);
     const us = US_TIME.exec(text);
     if (!us) return read(text);
-    const [, mo, d, h, mi, s, ampm] = us;
+    const [, mo, d, y, h, mi, s, ampm] = us;
     let hour = +h;
     if (ampm) {
       if (hour < 1 || hour > 12) return `'${text}' is not a valid date and time`;
       hour = (hour % 12) + (/^p/i.test(ampm) ? 12 : 0);
     }
     const pad = (n: string | number) => String(n).padStart(2, '0');
-    return read(`${us[3]}-${pad(mo)}-${pad(d)}T${pad(hour)}:${mi ?? '00'}:${s ?? '00'}Z`);
+    return read(`${y}-${pad(mo)}-${pad(d)}T${pad(hour)}:${mi ?? '00'}:${s ?? '00'}Z`);
   };
 }
 

@@ -21,13 +21,13 @@ export const LAYOUTS: readonly Layout[] = [
   { name: 'long', matches: isLongHeader, read: longLayout },
 ];
 
-/** --column options (NAME=TARGET) as a map. */
+/** --column options (NAME=TARGET, or NAME= to leave a column out) as a map. */
 export function checkColumnOptions(columns: readonly string[]): Map<string, string> {
   const map = new Map<string, string>();
   for (const c of columns) {
     const at = c.lastIndexOf('=');
-    if (at <= 0 || at === c.length - 1)
-      throw optionError('column', `--column must be NAME=TARGET, a file column and a target id (got '${c}')`);
+    if (at <= 0)
+      throw optionError('column', `--column must be NAME=TARGET, a file column and a target id, or NAME= to leave it out (got '${c}')`);
     map.set(c.slice(0, at).trim(), c.slice(at + 1).trim());
   }
   return map;

@@ -8,8 +8,8 @@
  *   one run's issue time.
  * - Value columns: named by a target id (`ercot_coast`), or by the id without the ISO prefix
  *   (`Coast`, `Far West` → `ercot_far_west`), or mapped with --column 'NAME=TARGET'; --value NAME
- *   reads NAME as the ISO's total. Once --column or --value names columns, only those are read;
- *   without them every other column must be a target.
+ *   reads NAME as the ISO's total; --column 'NAME=' leaves a column out. Any other column is
+ *   refused (never silently dropped).
  * - A column's unit may be given in its header (`Load Forecast (GW)`); else --unit.
  * - `Interval End` must be an hour after `Interval Start`: values are hourly.
  */
@@ -46,7 +46,6 @@ interface ValueColumn {
 
 /** The value columns of the header and the series each holds, or an error naming the columns it cannot place. */
 function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): ValueColumn[] {
-  const explicit = ctx.columns.size > 0 || ctx.value !== undefined;
   const total = `${ctx.iso}_total`;
   if (ctx.value !== undefined && !ctx.targets.has(total))
     throw new IngestError(`${ctx.origin}: --value reads the ISO's total, which ${ctx.iso} has not here: use --column NAME=TARGET`);
@@ -57,7 +56,11 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
     if (skip.has(at)) return;
     const { name: bare, unit } = headerUnit(name);
     let target = ctx.columns.get(name) ?? ctx.columns.get(bare) ?? (ctx.value === name || ctx.value === bare ? total : undefined);
-    if (target === undefined && !explicit) {
+    if (target === '') {
+      used.add(name).add(bare);
+      return; // --column 'NAME=': left out
+    }
+    if (target === undefined) {
       const id = normalName(bare);
       target = ctx.targets.has(id) ? id : ctx.targets.has(`${ctx.iso}_${id}`) ? `${ctx.iso}_${id}` : undefined;
       if (target === undefined) unplaced.push(name);
@@ -74,8 +77,8 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
   if (unplaced.length > 0) {
     throw new IngestError(
       `${ctx.origin}: column(s) ${unplaced.map((n) => `'${n}'`).join(', ')} are not targets of ${ctx.iso} ` +
-        `(${[...ctx.targets].join(', ')}): map them with --column 'NAME=TARGET' (or --value NAME for the ISO's total); ` +
-        'then only the columns named are read',
+        `(${[...ctx.targets].join(', ')}): map them with --column 'NAME=TARGET' (--value NAME for the ISO's total), ` +
+        "or leave them out with --column 'NAME='",
     );
   }
   const missing = [...ctx.columns.keys(), ...(ctx.value !== undefined ? [ctx.value] : [])].filter((n) => !used.has(n));

@@ -19,6 +19,7 @@ import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { checkFormat, fileRecords } from './formats.ts';
 import { checkColumnOptions, observations } from './layouts.ts';
 import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
+import { parseInstant } from './instants.ts';
 import { unitProblem, unitResolver } from './units.ts';
 
 export { IngestError } from './observations.ts';
@@ -228,6 +229,12 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
   const { targets } = checkOptions(o);
   checkFormat(o.format);
   const columns = checkColumnOptions(o.columns ?? []);
+  if (o.createdAt !== undefined && typeof parseInstant(o.createdAt, undefined) === 'string') {
+    throw optionError(
+      'created_at',
+      `--created-at must be the run's issue time with an offset, such as 2026-06-01T06:00:00Z (got '${o.createdAt}')`,
+    );
+  }
   const { result: asm, outcome } = await store.ingest(
     { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
     async (writer) => {

@@ -130,7 +130,8 @@ describe('own data formats: the long layout exported in each format ingests back
 
   test('JSON lines and a multi-run Parquet file with created_at and unit columns, read row group by row group', async () => {
     const lines = [
-      '{"time_utc":"2026-05-01T00:00:00Z","id":"ercot_total","value":50000}',
+      // Braces, brackets, quotes and backslashes inside strings are text, not structure.
+      '{"time_utc":"2026-05-01T00:00:00Z","id":"ercot_total","value":50000,"note":"a \\"}{\\" [x] \\\\"}',
       '{"time_utc":"2026-05-01T01:00:00Z","id":"ercot_total","value":null}',
       '{"time_utc":"2026-05-01T02:00:00Z","id":"ercot_total","value":51000}',
     ].join('\n');

@@ -84,6 +84,7 @@ export async function* jsonRecords(
       const text = decoder.decode(chunk, { stream: true });
       let i = 0;
       let recordStart = -1;
+      let backslash = -1;
       while (i < text.length) {
         const c = text.charCodeAt(i);
         if (state === 'record') {
@@ -93,10 +94,14 @@ export async function* jsonRecords(
             else if (c === 0x5c) escaped = true;
             else if (c === 0x22) inString = false;
             else {
-              // Skip through the string's plain characters at once.
+              // Skip through the string's plain characters at once (the next backslash is looked
+              // up again only once passed: a chunk without one is not searched to its end per string).
+              if (backslash < i) {
+                const b = text.indexOf('\\', i);
+                backslash = b < 0 ? text.length : b;
+              }
               const q = text.indexOf('"', i);
-              const b = text.indexOf('\\', i);
-              const next = q < 0 ? (b < 0 ? text.length : b) : b < 0 ? q : Math.min(q, b);
+              const next = Math.min(q < 0 ? text.length : q, backslash);
               if (next > i + 1) {
                 i = next;
                 continue;

@@ -514,6 +514,57 @@ describe('own data formats: gridcast ingest with the formats', () => {
     }
   });
 
+  test('without --server, into the embedded store: an Arrow export is stored; a truncated Parquet file and a bad JSON row are exit 2', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-formats-'));
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const run = (args: string[]) =>
+      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'src/cli/main.ts',
+            'ingest',
+            ...args,
+            '--iso',
+            'ercot',
+            '--metric',
+            'demand',
+            '--data',
+            path.join(dir, 'data'),
+          ],
+          { cwd: ROOT, encoding: 'utf8', env },
+          (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+        ),
+      );
+    try {
+      const actuals = { start: '2026-06-01', end: '2026-06-02', layout: 'long' };
+      const arrow = path.join(dir, 'actuals.arrows');
+      fs.writeFileSync(arrow, (await t.get(`${REGION}/actual`, { key, query: { ...actuals, format: 'arrow' } })).raw);
+      const ok = await run([arrow, '--source', 'local_arrow']);
+      assert.equal(ok.status, 0, ok.stderr);
+      assert.match(ok.stdout, /^local_arrow: actuals: \d+ added, 0 replaced, 0 unchanged; 9 target\(s\), 432 value/);
+      const pq = path.join(dir, 'cut.parquet');
+      const whole = (await t.get(`${REGION}/actual`, { key, query: { ...actuals, format: 'parquet' } })).raw;
+      fs.writeFileSync(pq, whole.subarray(0, whole.length - 50));
+      const cut = await run([pq, '--source', 'local_cut']);
+      assert.equal(cut.status, 2);
+      assert.match(cut.stderr, /^gridcast: cut\.parquet: not a readable Parquet file \(.+\)\n$/);
+      const bad = path.join(dir, 'bad.json');
+      fs.writeFileSync(bad, JSON.stringify(longRows([1, 2, Number.NaN])).replace('null', '"NaN"'));
+      const refused = await run([bad, '--source', 'local_bad']);
+      assert.equal(refused.status, 2);
+      assert.equal(
+        refused.stderr,
+        "gridcast: bad.json: 1 bad row(s); nothing was stored\n  row 3: value: 'NaN' is not a finite number (leave it empty for no value)\n",
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   function longRows(values: unknown[]) {
     return values.map((value, h) => ({ time_utc: `2026-08-01T${String(h).padStart(2, '0')}:00:00Z`, id: 'ercot_total', value }));
   }

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
@@ -464,6 +465,45 @@ describe('own data formats: hostile files get a clear 4xx, never a 500, and stor
     const short = '[{"time_utc":"2026-08-01T00:00:00Z","id":"ercot_total","value":1},{"time_utc":"2026-08-01T01:00:00Z","id":"erc';
     assert.deepEqual(problems(await ingest(short, { source: 'hostile' })), ['row 2: Value error, the file ends inside record 2']);
     assert.deepEqual(await sourceNames(), before);
+  });
+});
+
+describe('own data formats: the size limit holds for every format', () => {
+  test('a Parquet, Arrow or JSON upload over GRIDCAST_INGEST_MAX_BYTES is a 413 and stores nothing', async () => {
+    const small = await startTestApp({ adminToken: TOKEN, ingestMaxBytes: 4096 });
+    try {
+      for (const format of ['parquet', 'arrow', 'json']) {
+        const body = (await t.get(`${REGION}/actual`, { key, query: { start: '2026-06-01', end: '2026-06-03', format, layout: 'long' } }))
+          .raw;
+        assert.ok(body.length > 4096);
+        // Sent in pieces without a length: the limit is met while the file is read.
+        const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const url = new URL(small.baseUrl);
+          const req = http.request(
+            {
+              host: url.hostname,
+              port: url.port,
+              method: 'POST',
+              path: '/admin/ingest?source=too_big&iso=ercot&metric=demand',
+              headers: ADMIN,
+            },
+            (r) => {
+              let text = '';
+              r.on('data', (c) => (text += c));
+              r.on('end', () => resolve({ status: r.statusCode!, text }));
+            },
+          );
+          req.on('error', reject);
+          for (let i = 0; i < body.length; i += 1024) req.write(body.subarray(i, i + 1024));
+          req.end();
+        });
+        assert.equal(res.status, 413, `${format}: ${res.text}`);
+        assert.equal(res.text, '{"detail":[{"type":"error","msg":"The file is larger than 4096 bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}');
+      }
+      assert.deepEqual(await small.store.sources.names(), []);
+    } finally {
+      await small.close();
+    }
   });
 });
 

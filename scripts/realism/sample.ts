@@ -5,7 +5,7 @@
  * realism script imports it only after it has set GRIDCAST_CACHE_MB.
  */
 import { ISOS, type IsoCode } from '../../src/catalog/isos.ts';
-import { plantFirstHour, plantsOf } from '../../src/catalog/plants.ts';
+import { capacityInOperation, plantsOf } from '../../src/catalog/plants.ts';
 import { priceNodesOf, type PriceNode } from '../../src/catalog/priceNodes.ts';
 import { FORECAST_HISTORY_START } from '../../src/query/kinds.ts';
 import type { Frame } from '../../src/query/frame.ts';
@@ -75,21 +75,7 @@ function firstColumn(frame: Frame): Float64Array {
 
 /** Operating capacity (MW) of an ISO's wind or solar plants at an epoch hour. */
 export function capacityAt(iso: IsoCode, type: 'wind' | 'solar'): (hour: number) => number {
-  const plants = [...plantsOf(iso, type)].map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
-  const starts = plants.map((p) => p.start);
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (const p of plants) cumulative.push((sum += p.mw));
-  return (hour) => {
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] <= hour) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : cumulative[lo - 1];
-  };
+  return capacityInOperation(plantsOf(iso, type));
 }
 
 /** Truth of rtlmp and dalmp at the reported nodes over every hour of the days. */

@@ -8,10 +8,16 @@
  * their hour; a row missing from either series, or null in it, does not count.
  */
 import { addDays, compareDates, formatDate, localDateOfHour, localHourOfDay, parseDate, type CivilDate } from '../time/zones.ts';
+import { decimalsOf, metricSpec, type MetricName } from '../catalog/metrics.ts';
 import { scoreRows, type PairedSeries, type ScoreRules, type Scores } from './skillScores.ts';
 
 export const SKILL_BY = ['lead_day', 'month', 'hour_of_day', 'day_of_week', 'none'] as const;
 export type SkillBy = (typeof SKILL_BY)[number];
+
+/** How a metric is scored: its rules (solar: daylight hours) and the decimals its values are served with. */
+export function scoringOf(metric: MetricName): { rules: ScoreRules; decimals: number } {
+  return { rules: { daylightOnly: metricSpec(metric).errorMeasure === 'nmae_daylight' }, decimals: decimalsOf(metric) };
+}
 
 /** A series as a request returns it: period-beginning epoch hours and their values (NaN = null). */
 export interface HourSeries {

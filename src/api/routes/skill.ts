@@ -4,12 +4,20 @@
  * same window (query/skill.ts). Access is the group's continuous level; the models are resolved as
  * the continuous route resolves them (a synthetic model, else a stored source).
  */
-import { decimalsOf, metricSpec, type MetricName } from '../../catalog/metrics.ts';
+import type { MetricName } from '../../catalog/metrics.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
 import type { Frame } from '../../query/frame.ts';
 import { lastActualHour } from '../../query/runs.ts';
-import { SKILL_BY, skillRecords, type ForecastSeries, type HourSeries, type SkillBy, type SkillRecord } from '../../query/skill.ts';
+import {
+  SKILL_BY,
+  scoringOf,
+  skillRecords,
+  type ForecastSeries,
+  type HourSeries,
+  type SkillBy,
+  type SkillRecord,
+} from '../../query/skill.ts';
 import { endHourOf, startHourOf, type RequestInstant } from '../../query/window.ts';
 import type { SeriesKey } from '../../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../../time/hours.ts';
@@ -266,8 +274,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
         forecasts,
         baselineModel: baseline,
         capacityAt: skill.capacityAt?.(request),
-        rules: { daylightOnly: metricSpec(metric).errorMeasure === 'nmae_daylight' },
-        decimals: decimalsOf(metric),
+        ...scoringOf(metric),
         by,
         windowDays: rollingDays,
         firstDay: localDateOfHour(timezone, startHourOf(window.start, timezone)),

@@ -8,7 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixedClock } from '../src/time/clock.ts';
 import { ensembleCrps, pinballLoss, scoreRows } from '../src/query/skillScores.ts';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { GridcastClient } from '../src/client/index.ts';
+import { ROOT, startTestApp, type TestApp } from './helpers.ts';
 
 /** Late in 2026: both DST days of the year have actuals and forecasts. */
 const NOW = '2026-11-20T18:00:00Z';
@@ -420,5 +423,36 @@ describe('parameters, access and errors', () => {
     const s2 = await skill(path, old);
     assert.equal(s2.status, 422);
     assert.equal(s2.text, (await t.get(`${path}/actual`, { key, query: old })).text);
+  });
+});
+
+describe('SDK and CLI', () => {
+  const query = { start: '2026-05-25', end: '2026-06-07', by: 'month' } as const;
+
+  test('getRegionForecastSkill takes model and days_ahead as arrays and answers the records', async () => {
+    const client = new GridcastClient({ apiKey: key, baseUrl: `${t.baseUrl}/v1` });
+    const records = await client.getRegionForecastSkill('ercot', 'demand', { ...query, model: ['optimized', 'iso'], days_ahead: [1, 2] });
+    const raw = await skill('/v1/region/ercot/demand', { ...query, model: 'optimized,iso', days_ahead: '1,2' });
+    assert.deepEqual(records, raw.json());
+    assert.equal(records.length, 2 * 2 * 2);
+    const csv = await client.getRegionForecastSkill('ercot', 'demand', { ...query, model: 'optimized', days_ahead: 1, format: 'csv' });
+    assert.equal(csv, (await skill('/v1/region/ercot/demand', { ...query, model: 'optimized', days_ahead: '1', format: 'csv' })).text);
+  });
+
+  test('gridcast get region ercot demand skill --by month --format csv writes the API’s CSV', async () => {
+    const main = path.join(ROOT, 'src/cli/main.ts');
+    const args = ['get', 'region', 'ercot', 'demand', 'skill', '--by', 'month', '--start', query.start, '--end', query.end];
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', main, ...args, '--model', 'optimized,normal', '--days-ahead', '1,7', '--format', 'csv', '-o', '-'],
+        { cwd: ROOT, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` }, timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const api = await skill('/v1/region/ercot/demand', { ...query, model: 'optimized,normal', days_ahead: '1,7', format: 'csv' });
+    assert.equal(run.stdout, api.text);
+    assert.match(run.stdout, /^model,month,days_ahead,n,mae,/);
   });
 });

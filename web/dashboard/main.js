@@ -260,8 +260,8 @@ function loadVintages() {
 }
 
 function loadSkill() {
-  const lead = /** @type {HTMLElement} */ ($('#skill-lead'));
-  const drift = /** @type {HTMLElement} */ ($('#skill-drift'));
+  const lead = /** @type {HTMLElement} */ ($('#skill-lead .chart'));
+  const drift = /** @type {HTMLElement} */ ($('#skill-drift .chart'));
   return loadPanel(
     ui.skill,
     async (isCurrent) => {

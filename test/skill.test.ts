@@ -16,6 +16,7 @@ import { ROOT, startTestApp, type TestApp } from './helpers.ts';
 /** Late in 2026: both DST days of the year have actuals and forecasts. */
 const NOW = '2026-11-20T18:00:00Z';
 const HOUR = 3_600_000;
+const ADMIN_TOKEN = 'skill-admin-token';
 
 let t: TestApp;
 let key: string;
@@ -23,7 +24,7 @@ let pjmKey: string;
 let coreKey: string;
 
 before(async () => {
-  t = await startTestApp({ clock: fixedClock(Date.parse(NOW)) });
+  t = await startTestApp({ clock: fixedClock(Date.parse(NOW)), adminToken: ADMIN_TOKEN });
   key = await t.key({ all: 'enterprise' });
   pjmKey = await t.key({ pjm: 'enterprise' });
   coreKey = await t.key({ ercot: 'core' });
@@ -454,5 +455,38 @@ describe('SDK and CLI', () => {
     const api = await skill('/v1/region/ercot/demand', { ...query, model: 'optimized,normal', days_ahead: '1,7', format: 'csv' });
     assert.equal(run.stdout, api.text);
     assert.match(run.stdout, /^model,month,days_ahead,n,mae,/);
+  });
+});
+
+// Last: the stored source it ingests is scored by default from here on.
+describe('stored sources', () => {
+  test('an ingested source is scored by default, from what /continuous?model=<source> serves', async () => {
+    const lines = ['time_utc,id,value,created_at'];
+    for (const issued of ['2026-06-01T00:00:00Z', '2026-06-01T06:00:00Z']) {
+      for (let h = 0; h < 48; h++) {
+        const time = new Date(Date.parse(issued) + h * HOUR).toISOString().replace('.000Z', 'Z');
+        lines.push(`${time},ercot_total,${50000 + 37 * h},${issued}`);
+      }
+    }
+    const ingest = await t.request('POST', '/admin/ingest', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/csv' },
+      body: lines.join('\n') + '\n',
+      query: { source: 'vendor_s', group: 'region', iso: 'ercot', metric: 'demand' },
+    });
+    assert.equal(ingest.status, 200, ingest.text);
+    const path = '/v1/region/ercot/demand';
+    const window = { id: 'ercot_total', start: '2026-06-02', end: '2026-06-02' };
+    const res = await skill(path, { ...window, days_ahead: '1' });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      res.json().map((r: any) => r.model),
+      ['optimized', 'iso', 'normal', 'vendor_s'],
+    );
+    const pairs = await fetchPairs(path, window, { model: 'vendor_s', days_ahead: 1 });
+    assert.ok(pairs.forecast.length > 0);
+    assertMatches(res.json()[3], byHand(pairs));
+    // Named explicitly, alone.
+    const alone = await skill(path, { ...window, days_ahead: '1', model: 'vendor_s' });
+    assert.deepEqual(alone.json(), [res.json()[3]]);
   });
 });

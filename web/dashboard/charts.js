@@ -245,10 +245,10 @@ export function skillLeadOption(d) {
   const leads = [...new Set(d.byLead.map((r) => r.days_ahead))].sort((a, b) => a - b);
   return {
     animation: false,
-    grid: { left: 8, right: 24, top: 28, bottom: 30, containLabel: true },
+    grid: { left: 8, right: 24, top: 28, bottom: 56, containLabel: true },
     legend: { bottom: 0, type: 'scroll' },
     tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v === null ? '–' : number.format(v)) },
-    xAxis: { type: 'category', name: 'days ahead', nameLocation: 'middle', nameGap: 24, data: leads.map(String) },
+    xAxis: { type: 'category', name: 'days ahead', nameLocation: 'middle', nameGap: 26, data: leads.map(String) },
     yAxis: { type: 'value', name: d.measure.label, nameTextStyle: { align: 'left' } },
     series: models.map((model, i) => {
       const color = MODEL_COLORS[i % MODEL_COLORS.length];

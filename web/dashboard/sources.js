@@ -202,7 +202,8 @@ export function skillMeasure(metric) {
 /**
  * The Skill panel's requests: every model by lead day over the last 30 days (the default
  * window), and the day-ahead optimized forecast's rolling 30-day score over the year before the
- * last published actual (from /status: the service's clock, not the browser's).
+ * last published actual (from /status: the service's clock, not the browser's), leaving out the
+ * days whose window holds less than 90 % of the hours of the fullest (before forecasts began).
  * @param {Api} api
  * @param {string} iso
  * @param {string} metric
@@ -220,5 +221,8 @@ export async function skillData(api, iso, metric, id, timezone) {
     api.get(path, { id }),
     api.get(path, { id, model: 'optimized', days_ahead: 1, window: '30d', start: yearAgo }),
   ]);
-  return { measure: skillMeasure(metric), byLead, drift };
+  // A rolling window that reaches back before the forecasts begin (or over a gap) scores fewer days:
+  // only windows with at least 90 % of the fullest one's hours are drawn.
+  const fullest = Math.max(0, ...drift.map((/** @type {any} */ r) => r.n));
+  return { measure: skillMeasure(metric), byLead, drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest) };
 }

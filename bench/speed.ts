@@ -8,6 +8,8 @@
  * 3. Small-request latency while four cold heavy requests run (a fresh server).
  * 4. The large request (every ERCOT wind plant, 2026-01-01 to 2026-11-19) cold and warm,
  *    against JSON.stringify of its own body (the serialisation floor).
+ * 5. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
+ *    model, cold and warm.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
@@ -24,6 +26,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
+import { skillFigures, skillLines } from './skill.ts';
 
 const NOW = '2026-11-20T18:00:00Z';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -194,9 +197,12 @@ async function main() {
     postgres: Awaited<ReturnType<typeof postgresFigures>>;
   };
   let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
+  let skill: Awaited<ReturnType<typeof skillFigures>>;
   try {
     // Cold first: nothing else has computed the large request's blocks in this process.
     large = await largeFigures(embedded);
+    say('skill: a year of one target, 8 lead days, every model (bench/skill.ts) …');
+    skill = await skillFigures(embedded);
     const smallUrl = await smallPath(embedded);
     const sample = await timedGet(embedded.url + smallUrl, embedded.key);
     say(`small request ${smallUrl} (${sample.body.length} bytes): bare server vs gridcast …`);
@@ -225,6 +231,7 @@ async function main() {
     small,
     duringHeavy: heavy,
     large,
+    skill,
     largest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
@@ -244,6 +251,7 @@ async function main() {
       `(heavy took ${heavy.heavyMs.join(' / ')} ms)`,
     `large request (${large.values} values, ${round(large.bytes / 1e6, 2)} MB): cold ${large.coldMs} ms (${large.coldRatio}× stringify), ` +
       `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
+    ...skillLines(skill),
     ...largestLines(largest),
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -4,7 +4,13 @@
  * repeated or overlapping requests (dashboards, backtests paging through a year) then cost
  * little more than writing the response. Beyond the byte budget (GRIDCAST_CACHE_MB,
  * default 256; 0 turns the cache off) the oldest blocks not used recently are dropped.
+ *
+ * Under it may lie a disk tier (diskBlocks.ts, in the data directory): blocks set with a segment
+ * are also written there, and a caller that misses in memory asks for the segment from disk
+ * (loadSegment) before computing, so a restarted process starts warm.
  */
+import type { DiskBlocks } from './diskBlocks.ts';
+
 const BLOCK_OVERHEAD_BYTES = 120;
 
 interface Entry {
@@ -16,6 +22,7 @@ interface Entry {
 export class BlockCache {
   private readonly map = new Map<string, Entry>();
   private bytes = 0;
+  private disk: DiskBlocks | null = null;
 
   constructor(private readonly budgetBytes: number) {}
 
@@ -27,8 +34,35 @@ export class BlockCache {
     return entry.block;
   }
 
-  set(key: string, block: Float64Array): void {
+  /** Keeps a computed block; with a `segment` (the blocks read together) the disk tier keeps it too. */
+  set(key: string, block: Float64Array, segment?: string): void {
     if (this.budgetBytes <= 0) return;
+    this.remember(key, block);
+    if (segment !== undefined) this.disk?.write(segment, key, block);
+  }
+
+  /**
+   * Brings a segment's blocks from the disk tier into memory; false if there is no disk tier or
+   * no intact file of that segment. A caller asks once per segment it misses, then looks again.
+   */
+  loadSegment(segment: string): boolean {
+    const blocks = this.budgetBytes > 0 ? this.disk?.read(segment) : null;
+    if (!blocks) return false;
+    for (const [key, block] of blocks) this.remember(key, block);
+    return true;
+  }
+
+  /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */
+  useDisk(disk: DiskBlocks | null): void {
+    this.disk = disk;
+  }
+
+  get diskTier(): DiskBlocks | null {
+    return this.disk;
+  }
+
+  /** Puts a block in memory. */
+  private remember(key: string, block: Float64Array): void {
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);

@@ -149,12 +149,20 @@ function memberSource(
     metric === 'wind' || metric === 'solar'
       ? fleetProxy(world, iso, metric, region, model, created, layout)
       : loadMembers(world, metric, region, model, created, layout);
+  // The run's members share a file on disk, read at most once here.
+  const segment = `ensemble:${model.name}:${metric}:${region.id}:${created}`;
+  let diskTried = false;
   return (m: number): Float64Array => {
-    const key = `ensemble:${model.name}:${metric}:${region.id}:${created}:${m}`;
-    const hit = blockCache.enabled ? blockCache.get(key) : undefined;
+    const key = `${segment}:${m}`;
+    if (!blockCache.enabled) return compute(m);
+    let hit = blockCache.get(key);
+    if (!hit && !diskTried) {
+      diskTried = true;
+      if (blockCache.loadSegment(segment)) hit = blockCache.get(key);
+    }
     if (hit) return hit;
     const values = compute(m);
-    if (blockCache.enabled) blockCache.set(key, values);
+    blockCache.set(key, values, segment);
     return values;
   };
 }

@@ -33,13 +33,18 @@ import { createHash } from 'node:crypto';
 import { threadId } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
-/** Valid hours a plant segment spans (about a month): a year-long request reads ~12 files per plant. */
-export const SEGMENT_HOURS = 24 * 32;
+/**
+ * Valid hours a plant's segment spans (a year: a year-long request reads one or two files per
+ * plant). Measured on the large request (240 plants × 324 days): with 32-day segments, reading
+ * 2,640 files and indexing their blocks cost about as much as the JSON floor itself; with a
+ * year, 240–480 files cost ~0.1× the floor.
+ */
+export const SEGMENT_HOURS = 24 * 366;
 const MAGIC = Buffer.from('GCBLOCKS', 'latin1');
 /** magic (8) | crc32 of the rest (4) | header bytes (4) | data bytes (4) | zero (4) */
 const PREFIX_BYTES = 24;
 /** A segment larger than this is rewritten with only its new blocks (bounds the cost of a rewrite). */
-const MAX_SEGMENT_BYTES = 2 * 1024 * 1024;
+const MAX_SEGMENT_BYTES = 4 * 1024 * 1024;
 /** After eviction the files take at most this share of the budget (so scans are not back to back). */
 const LOW_WATER = 0.8;
 /** A temporary file older than this belongs to a writer that died; it is removed. */
@@ -65,13 +70,66 @@ export interface DiskBlocksOptions {
 interface Header {
   version: string;
   segment: string;
+  /** Each block's name within the segment. */
   keys: string[];
   lengths: number[];
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
 
-/** A segment file's bytes. */
+/**
+ * A segment's blocks as read from disk: one array of values and an index, not an object per
+ * block — a large request reads tens of thousands of blocks, and creating that many typed
+ * arrays would cost as much as writing the response.
+ */
+export class StoredSegment {
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    readonly data: Float64Array,
+    private readonly keys: string[],
+    private readonly starts: Int32Array,
+    private readonly lengths: Int32Array,
+  ) {
+    for (let i = 0; i < keys.length; i++) this.index.set(keys[i], i);
+  }
+
+  /** Copies block `key` into `into` at `at`; false if the segment does not hold it. */
+  copyInto(key: string, into: Float64Array, at: number): boolean {
+    const i = this.index.get(key);
+    if (i === undefined) return false;
+    const from = this.starts[i];
+    const n = this.lengths[i];
+    for (let k = 0; k < n; k++) into[at + k] = this.data[from + k];
+    return true;
+  }
+
+  has(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  /** Block `key` (a view of the segment's data), or undefined. */
+  get(key: string): Float64Array | undefined {
+    const i = this.index.get(key);
+    return i === undefined ? undefined : this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i]);
+  }
+
+  /** Every block, by name (views). */
+  *blocks(): Generator<[string, Float64Array]> {
+    for (let i = 0; i < this.keys.length; i++) yield [this.keys[i], this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i])];
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** Memory it holds, for the cache's budget. */
+  get bytes(): number {
+    return this.data.byteLength + this.keys.length * 64;
+  }
+}
+
+/** A segment file's bytes: its blocks by name. */
 export function encodeSegment(version: string, segment: string, blocks: Map<string, Float64Array>): Buffer {
   const header: Header = { version, segment, keys: [...blocks.keys()], lengths: [...blocks.values()].map((b) => b.length) };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
@@ -92,7 +150,7 @@ export function encodeSegment(version: string, segment: string, blocks: Map<stri
 }
 
 /** The blocks of a segment file, or null if the bytes are not a whole, intact file of this version and segment. */
-export function decodeSegment(bytes: Buffer, version: string, segment: string): Map<string, Float64Array> | null {
+export function decodeSegment(bytes: Buffer, version: string, segment: string): StoredSegment | null {
   if (bytes.length < PREFIX_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return null;
   const headerBytes = bytes.readUInt32LE(12);
   const dataBytes = bytes.readUInt32LE(16);
@@ -105,17 +163,17 @@ export function decodeSegment(bytes: Buffer, version: string, segment: string): 
     return null;
   }
   if (header.version !== version || header.segment !== segment || header.keys.length !== header.lengths.length) return null;
-  if (header.lengths.reduce((s, n) => s + n * 8, 0) !== dataBytes) return null;
-  // One copy of the data, 8-byte aligned; each block is a view of it.
-  const data = new Float64Array(dataBytes / 8);
-  new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
-  const blocks = new Map<string, Float64Array>();
+  const starts = new Int32Array(header.keys.length);
   let at = 0;
   for (let i = 0; i < header.keys.length; i++) {
-    blocks.set(header.keys[i], data.subarray(at, at + header.lengths[i]));
+    starts[i] = at;
     at += header.lengths[i];
   }
-  return blocks;
+  if (at * 8 !== dataBytes) return null;
+  // One copy of the data, 8-byte aligned.
+  const data = new Float64Array(at);
+  new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
+  return new StoredSegment(data, header.keys, starts, Int32Array.from(header.lengths));
 }
 
 export interface DiskBlocksStats {
@@ -144,6 +202,8 @@ export class DiskBlocks {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly touchedAt = new Map<string, number>();
+  /** Files read since the last flush, whose recency it refreshes. */
+  private toTouch = new Set<string>();
   /** Bytes under root at the last scan, plus what this process wrote since. */
   private bytesKnown = 0;
   /** Bytes this process wrote since the last scan (other processes write too: it rescans now and then). */
@@ -162,7 +222,7 @@ export class DiskBlocks {
   }
 
   /** The segment's blocks, or null (absent, or damaged: then the file is removed). */
-  read(segment: string): Map<string, Float64Array> | null {
+  read(segment: string): StoredSegment | null {
     const file = this.fileOf(segment);
     let bytes: Buffer;
     try {
@@ -177,26 +237,31 @@ export class DiskBlocks {
       return null;
     }
     this.stats.reads++;
+    // Its recency is refreshed later, with the writes (even an asynchronous utimes costs the caller ~1 ms).
     const now = Date.now();
     if (now - (this.touchedAt.get(file) ?? 0) >= TOUCH_EVERY_MS) {
       this.touchedAt.set(file, now);
-      const seconds = now / 1000;
-      fs.utimes(file, seconds, seconds, () => {});
+      this.toTouch.add(file);
+      this.schedule();
     }
     return blocks;
   }
 
-  /** Queues a block for its segment's file (written shortly, off the caller's path). */
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, WRITE_DELAY_MS);
+  }
+
+  /** Queues block `key` (its name within the segment) for the segment's file (written shortly, off the caller's path). */
   write(segment: string, key: string, block: Float64Array): void {
     if (this.queuedBytes + block.byteLength > MAX_QUEUED_BYTES) return;
     let blocks = this.queue.get(segment);
     if (!blocks) this.queue.set(segment, (blocks = new Map()));
     blocks.set(key, block);
     this.queuedBytes += block.byteLength;
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, WRITE_DELAY_MS);
+    this.schedule();
   }
 
   /** Writes every queued block now; resolves once they are on disk (or failed: the cache is best effort). */
@@ -206,9 +271,13 @@ export class DiskBlocks {
       this.timer = null;
     }
     const batch = this.queue;
+    const touch = this.toTouch;
     this.queue = new Map();
+    this.toTouch = new Set();
     this.queuedBytes = 0;
     this.writing = this.writing.then(async () => {
+      const seconds = Date.now() / 1000;
+      for (const file of touch) await fs.promises.utimes(file, seconds, seconds).catch(() => {});
       for (const [segment, blocks] of batch) await this.writeSegment(segment, blocks).catch(() => {});
       if (this.bytesKnown > this.options.budgetBytes || this.bytesSinceScan > this.options.budgetBytes / 8) await this.evict();
     });
@@ -223,7 +292,7 @@ export class DiskBlocks {
     let merged = blocks;
     if (kept) {
       if ([...blocks.keys()].every((key) => kept.has(key))) return;
-      merged = new Map([...kept, ...blocks]);
+      merged = new Map([...kept.blocks(), ...blocks]);
       let bytes = 0;
       for (const b of merged.values()) bytes += b.byteLength;
       if (bytes > MAX_SEGMENT_BYTES) merged = blocks;

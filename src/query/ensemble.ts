@@ -38,6 +38,7 @@ import { EnsembleShare } from '../world/weather/groups.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
+import type { StoredSegment } from './diskBlocks.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import type { Frame } from './frame.ts';
 import { regionOf } from './regions.ts';
@@ -149,20 +150,16 @@ function memberSource(
     metric === 'wind' || metric === 'solar'
       ? fleetProxy(world, iso, metric, region, model, created, layout)
       : loadMembers(world, metric, region, model, created, layout);
-  // The run's members share a file on disk, read at most once here.
+  // The run's members share a segment on disk, read at most once here.
   const segment = `ensemble:${model.name}:${metric}:${region.id}:${created}`;
-  let diskTried = false;
+  let stored: StoredSegment | null | undefined;
   return (m: number): Float64Array => {
-    const key = `${segment}:${m}`;
     if (!blockCache.enabled) return compute(m);
-    let hit = blockCache.get(key);
-    if (!hit && !diskTried) {
-      diskTried = true;
-      if (blockCache.loadSegment(segment)) hit = blockCache.get(key);
-    }
+    const key = `${segment}:${m}`;
+    const hit = blockCache.get(key) ?? (stored === undefined ? (stored = blockCache.segment(segment)) : stored)?.get(String(m));
     if (hit) return hit;
     const values = compute(m);
-    blockCache.set(key, values, segment);
+    blockCache.set(key, values, { segment, key: String(m) });
     return values;
   };
 }

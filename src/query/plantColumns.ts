@@ -11,7 +11,7 @@ import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
-import { SEGMENT_HOURS } from './diskBlocks.ts';
+import { SEGMENT_HOURS, type StoredSegment } from './diskBlocks.ts';
 import type { StitchedRows } from './continuous.ts';
 import { clearBeyondHorizon } from './runs.ts';
 
@@ -41,8 +41,6 @@ function dayBlocks(rows: StitchedRows): DayBlock[] {
 
 export class PlantColumns {
   private readonly blocks: DayBlock[];
-  /** The stretches the blocks fall in (distinct). */
-  private readonly stretches: number[];
   private computer: PlantSeriesComputer | null = null;
 
   /**
@@ -55,7 +53,6 @@ export class PlantColumns {
     readonly rows: StitchedRows,
   ) {
     this.blocks = dayBlocks(rows);
-    this.stretches = [...new Set(this.blocks.map((b) => b.stretch))];
   }
 
   private computerFor(): PlantSeriesComputer {
@@ -76,22 +73,32 @@ export class PlantColumns {
     const n = this.rows.valid.length;
     const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
     const values = new Float64Array(n);
-    if (blockCache.enabled) {
-      if (this.allCached(prefix, values)) return values;
-      // Missed in memory: what an earlier process computed may be on disk (one read per stretch).
-      let loaded = false;
-      for (const stretch of this.stretches) loaded = blockCache.loadSegment(`${prefix}:${stretch}`) || loaded;
-      if (loaded && this.allCached(prefix, values)) return values;
-    }
+    if (blockCache.enabled && this.fromCache(prefix, values)) return values;
     this.computerFor().compute(plant, plantFirstHour(plant), values);
     // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
     clearBeyondHorizon(values, this.rows, this.model);
-    if (blockCache.enabled) for (const b of this.blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), `${prefix}:${b.stretch}`);
+    if (blockCache.enabled) {
+      for (const b of this.blocks)
+        blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
+    }
     return values;
   }
 
-  private allCached(prefix: string, into: Float64Array): boolean {
-    return this.blocks.every((b) => this.copyCached(`${prefix}:${b.key}`, into, b.from));
+  /**
+   * Fills `into` from the cache: each block from memory, or else from its stretch's segment (read
+   * from disk at most once here: what an earlier process computed). False at the first block
+   * found in neither.
+   */
+  private fromCache(prefix: string, into: Float64Array): boolean {
+    const segments = new Map<number, StoredSegment | null>();
+    const segmentOf = (stretch: number) => {
+      let stored = segments.get(stretch);
+      if (stored === undefined) segments.set(stretch, (stored = blockCache.segment(`${prefix}:${stretch}`)));
+      return stored;
+    };
+    return this.blocks.every(
+      (b) => this.copyCached(`${prefix}:${b.key}`, into, b.from) || (segmentOf(b.stretch)?.copyInto(b.key, into, b.from) ?? false),
+    );
   }
 
   private copyCached(key: string, into: Float64Array, at: number): boolean {

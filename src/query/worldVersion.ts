@@ -46,7 +46,10 @@ export function worldVersion(seed: number): string {
   if (known) return known;
   const hash = createHash('sha256');
   hash.update(`gridcast disk blocks ${DISK_FORMAT}\0seed ${seed}\0${os.endianness()}\0`);
-  const files = [...VALUE_LAYERS.flatMap((layer) => filesUnder(path.join(CODE_ROOT, layer))), ...filesUnder(path.join(PROJECT_ROOT, 'assets'))];
+  const files = [
+    ...VALUE_LAYERS.flatMap((layer) => filesUnder(path.join(CODE_ROOT, layer))),
+    ...filesUnder(path.join(PROJECT_ROOT, 'assets')),
+  ];
   for (const file of files) {
     hash.update(`${path.relative(PROJECT_ROOT, file)}\0`);
     hash.update(fs.readFileSync(file));

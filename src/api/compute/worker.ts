@@ -24,7 +24,8 @@ const sources = remoteReader((call) => port.postMessage(call));
 const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader);
 port.on('message', (message: unknown) => {
   if (isReadReply(message)) sources.receive(message);
-  else if ((message as WorkerControl).type === 'settle') void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
+  else if ((message as WorkerControl).type === 'settle')
+    void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
   else runner.handle(message as ToWorker);
 });
 warmCatalog(warmCells);

@@ -14,7 +14,7 @@
  *   key, so no write can make another wrong.
  * - Checked. A file carries a CRC-32 of its contents and names its world version and segment:
  *   a file that fails any check (corrupted, truncated, another version's, a hash collision) is
- *   removed and read as a miss, never served. No fsync: a power cut that leaves a renamed file
+ *   read as a miss, never served, and removed. No fsync: a power cut that leaves a renamed file
  *   empty or torn is caught by the same checks.
  * - Versioned. Files live under a directory named by the world's version (worldVersion.ts), so
  *   a changed world never sees old blocks; old versions' files are the least recently used and
@@ -204,6 +204,8 @@ export class DiskBlocks {
   private readonly touchedAt = new Map<string, number>();
   /** Files read since the last flush, whose recency it refreshes. */
   private toTouch = new Set<string>();
+  /** Damaged files found since the last flush, which it removes. */
+  private toRemove = new Set<string>();
   /** Bytes under root at the last scan, plus what this process wrote since. */
   private bytesKnown = 0;
   /** Bytes this process wrote since the last scan (other processes write too: it rescans now and then). */
@@ -233,7 +235,9 @@ export class DiskBlocks {
     const blocks = decodeSegment(bytes, this.options.version, segment);
     if (!blocks) {
       this.stats.damaged++;
-      fs.rm(file, { force: true }, () => {});
+      // Removed with the writes, in order: never after the segment has been written anew.
+      this.toRemove.add(file);
+      this.schedule();
       return null;
     }
     this.stats.reads++;
@@ -272,10 +276,13 @@ export class DiskBlocks {
     }
     const batch = this.queue;
     const touch = this.toTouch;
+    const remove = this.toRemove;
     this.queue = new Map();
     this.toTouch = new Set();
+    this.toRemove = new Set();
     this.queuedBytes = 0;
     this.writing = this.writing.then(async () => {
+      for (const file of remove) await fs.promises.rm(file, { force: true }).catch(() => {});
       const seconds = Date.now() / 1000;
       for (const file of touch) await fs.promises.utimes(file, seconds, seconds).catch(() => {});
       for (const [segment, blocks] of batch) await this.writeSegment(segment, blocks).catch(() => {});

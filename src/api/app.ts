@@ -45,6 +45,7 @@ import {
   worldOffError,
 } from './storedSources.ts';
 import { worldServed } from './worldSwitch.ts';
+import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -95,6 +96,13 @@ export interface AppOptions {
   workers?: number;
   /** Build the catalogs the first requests need (regions, cell geometry) right after start (serve does). */
   warm?: boolean;
+  /**
+   * The directory of the block cache's disk tier (serve: DATA_DIR/block-cache; query/diskBlocks.ts).
+   * Unset, computed blocks are kept in memory only.
+   */
+  blockCacheDir?: string;
+  /** The disk tier's budget, MB (default GRIDCAST_DISK_CACHE_MB or 1024; 0 turns it off). */
+  diskCacheMb?: number;
 }
 
 /** A positive integer from the environment, or the fallback. */
@@ -111,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     sources: options.store.sources,
+    diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),

@@ -4,38 +4,89 @@
  * repeated or overlapping requests (dashboards, backtests paging through a year) then cost
  * little more than writing the response. Beyond the byte budget (GRIDCAST_CACHE_MB,
  * default 256; 0 turns the cache off) the oldest blocks not used recently are dropped.
+ *
+ * Under it may lie a disk tier (diskBlocks.ts, in the data directory), so that a restarted
+ * process starts warm: a block set with a segment (the blocks its callers read together) is
+ * also written there, and a caller that misses in memory asks for the segment (`segment()`),
+ * which is read from disk once and then kept here whole, as one entry, until evicted.
  */
+import type { DiskBlocks, StoredSegment } from './diskBlocks.ts';
+
 const BLOCK_OVERHEAD_BYTES = 120;
+/** Segments share the map with blocks under names no block key has. */
+const SEGMENT_MARK = '\u0000';
 
 interface Entry {
-  block: Float64Array;
+  block: Float64Array | null;
+  segment: StoredSegment | null;
+  bytes: number;
   /** Set on every hit; eviction gives a used entry a second chance (the CLOCK policy). */
   used: boolean;
+}
+
+/** Where the disk tier keeps a block: its segment and its name within it. */
+export interface DiskPlace {
+  segment: string;
+  key: string;
 }
 
 export class BlockCache {
   private readonly map = new Map<string, Entry>();
   private bytes = 0;
+  private disk: DiskBlocks | null = null;
 
   constructor(private readonly budgetBytes: number) {}
 
   /** A hit only flags the entry, so lookups (tens of thousands per request) stay cheap. */
   get(key: string): Float64Array | undefined {
     const entry = this.map.get(key);
-    if (!entry) return undefined;
+    if (!entry?.block) return undefined;
     entry.used = true;
     return entry.block;
   }
 
-  set(key: string, block: Float64Array): void {
+  /** Keeps a computed block; with a place on disk, the disk tier keeps it too. */
+  set(key: string, block: Float64Array, place?: DiskPlace): void {
     if (this.budgetBytes <= 0) return;
+    this.remember(key, { block, segment: null, bytes: block.byteLength + BLOCK_OVERHEAD_BYTES, used: false });
+    if (place) this.disk?.write(place.segment, place.key, block);
+  }
+
+  /**
+   * A segment's blocks as the disk tier holds them: from memory if it was read before, else
+   * read from disk now (null: no disk tier, or no intact file of it). Callers ask once per
+   * segment they miss blocks of, not once per block.
+   */
+  segment(name: string): StoredSegment | null {
+    if (this.budgetBytes <= 0) return null;
+    const entry = this.map.get(SEGMENT_MARK + name);
+    if (entry?.segment) {
+      entry.used = true;
+      return entry.segment;
+    }
+    const stored = this.disk?.read(name) ?? null;
+    if (stored)
+      this.remember(SEGMENT_MARK + name, { block: null, segment: stored, bytes: stored.bytes + BLOCK_OVERHEAD_BYTES, used: false });
+    return stored;
+  }
+
+  /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */
+  useDisk(disk: DiskBlocks | null): void {
+    this.disk = disk;
+  }
+
+  get diskTier(): DiskBlocks | null {
+    return this.disk;
+  }
+
+  private remember(key: string, entry: Entry): void {
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
-      this.bytes -= old.block.byteLength + BLOCK_OVERHEAD_BYTES;
+      this.bytes -= old.bytes;
     }
-    this.map.set(key, { block, used: false });
-    this.bytes += block.byteLength + BLOCK_OVERHEAD_BYTES;
+    this.map.set(key, entry);
+    this.bytes += entry.bytes;
     if (this.bytes > this.budgetBytes) this.evict();
   }
 
@@ -48,7 +99,7 @@ export class BlockCache {
         entry.used = false;
         this.map.set(key, entry); // second chance: to the back of the queue
       } else {
-        this.bytes -= entry.block.byteLength + BLOCK_OVERHEAD_BYTES;
+        this.bytes -= entry.bytes;
       }
     }
   }
@@ -62,6 +113,7 @@ export class BlockCache {
     return this.budgetBytes > 0;
   }
 
+  /** Entries held (blocks, and segments read from disk). */
   get size(): number {
     return this.map.size;
   }

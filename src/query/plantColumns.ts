@@ -11,6 +11,7 @@ import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
+import { SEGMENT_HOURS, type StoredSegment } from './diskBlocks.ts';
 import type { StitchedRows } from './continuous.ts';
 import { clearBeyondHorizon } from './runs.ts';
 
@@ -19,6 +20,8 @@ interface DayBlock {
   from: number;
   to: number;
   key: string;
+  /** Which stretch of SEGMENT_HOURS its first hour falls in: a plant's blocks in one stretch share a file on disk. */
+  stretch: number;
 }
 
 /** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
@@ -28,7 +31,8 @@ function dayBlocks(rows: StitchedRows): DayBlock[] {
   for (let i = 1; i <= rows.valid.length; i++) {
     // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
     if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
-      blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
+      const key = `${rows.created[from]}:${rows.valid[from]}:${i - from}`;
+      blocks.push({ from, to: i, key, stretch: Math.floor(rows.valid[from] / SEGMENT_HOURS) });
       from = i;
     }
   }
@@ -69,12 +73,32 @@ export class PlantColumns {
     const n = this.rows.valid.length;
     const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
     const values = new Float64Array(n);
-    if (blockCache.enabled && this.blocks.every((b) => this.copyCached(`${prefix}:${b.key}`, values, b.from))) return values;
+    if (blockCache.enabled && this.fromCache(prefix, values)) return values;
     this.computerFor().compute(plant, plantFirstHour(plant), values);
     // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
     clearBeyondHorizon(values, this.rows, this.model);
-    if (blockCache.enabled) for (const b of this.blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
+    if (blockCache.enabled) {
+      for (const b of this.blocks)
+        blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
+    }
     return values;
+  }
+
+  /**
+   * Fills `into` from the cache: each block from memory, or else from its stretch's segment (read
+   * from disk at most once here: what an earlier process computed). False at the first block
+   * found in neither.
+   */
+  private fromCache(prefix: string, into: Float64Array): boolean {
+    const segments = new Map<number, StoredSegment | null>();
+    const segmentOf = (stretch: number) => {
+      let stored = segments.get(stretch);
+      if (stored === undefined) segments.set(stretch, (stored = blockCache.segment(`${prefix}:${stretch}`)));
+      return stored;
+    };
+    return this.blocks.every(
+      (b) => this.copyCached(`${prefix}:${b.key}`, into, b.from) || (segmentOf(b.stretch)?.copyInto(b.key, into, b.from) ?? false),
+    );
   }
 
   private copyCached(key: string, into: Float64Array, at: number): boolean {

@@ -9,7 +9,9 @@
  * HTTP thread, through the same messages: one code path either way.
  *
  * Each worker keeps its own cache of computed blocks (query/blockCache.ts), so the budget
- * GRIDCAST_CACHE_MB is shared out between them.
+ * GRIDCAST_CACHE_MB is shared out between them. Under them all lies one disk tier in the data
+ * directory (query/diskBlocks.ts): each worker reads and writes its files, safely alongside the
+ * others and other processes; a stopping pool lets the workers finish their writes first.
  *
  * Each worker runs under resource limits (its V8 heap, GRIDCAST_WORKER_HEAP_MB) and this pool is
  * its supervisor: a worker that runs out of memory or otherwise dies takes only its own jobs
@@ -19,11 +21,21 @@
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
-import { cacheBudgetMb } from '../../query/blockCache.ts';
+import { blockCache, cacheBudgetMb } from '../../query/blockCache.ts';
+import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
+import { worldVersion } from '../../query/worldVersion.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
 import { serviceError } from '../errors.ts';
 import { SOCKET_WRITE_BYTES } from '../sendTimeout.ts';
-import { deserializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import {
+  deserializeError,
+  type FromWorker,
+  type Job,
+  type TestFault,
+  type ToWorker,
+  type WorkerControl,
+  type WorkerNotice,
+} from './protocol.ts';
 import { INITIAL_CREDIT, JobRunner, warmCatalog } from './runner.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
@@ -101,7 +113,12 @@ export interface PoolOptions {
   warm?: boolean;
   /** The store's stored sources: the workers' reads are answered from it on this thread. */
   sources?: SourceReader;
+  /** The disk tier of the block cache: its directory (DATA_DIR/block-cache) and budget in MB (0: none). */
+  diskCache?: { root: string; budgetMb: number };
 }
+
+/** How long a stopping pool waits for its workers' disk writes. */
+const SETTLE_TIMEOUT_MS = 5_000;
 
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
 export const DEFAULT_WORKER_HEAP_MB = 1536;
@@ -126,7 +143,15 @@ export class ComputePool {
   /** Bodies shared out between two workers so far. */
   splits = 0;
 
+  /** Where the workers keep blocks on disk, or null. */
+  private readonly disk: DiskBlocksOptions | null;
+
   constructor(private readonly options: PoolOptions) {
+    const diskCache = options.diskCache;
+    this.disk =
+      diskCache && diskCache.budgetMb > 0
+        ? { root: diskCache.root, budgetBytes: diskCache.budgetMb * 1024 * 1024, version: worldVersion(options.seed) }
+        : null;
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
   }
@@ -329,13 +354,24 @@ export class ComputePool {
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
     if (this.options.warm) setImmediate(warmCatalog);
+    // With no workers, the cache of this thread (one per process) gets this pool's disk tier.
+    const disk = this.disk ? new DiskBlocks(this.disk) : null;
+    if (disk) blockCache.useDisk(disk);
     const runner = new JobRunner(
       this.options.seed,
       (event) => queueMicrotask(() => this.receive(event)),
       this.options.testFault,
       this.options.sources,
     );
-    return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
+    return {
+      post: (message) => setImmediate(() => runner.handle(message)),
+      jobs: 0,
+      stop: async () => {
+        if (!disk) return;
+        await disk.settle();
+        if (blockCache.diskTier === disk) blockCache.useDisk(null);
+      },
+    };
   }
 
   private workerLane(index: number): Lane {
@@ -344,24 +380,41 @@ export class ComputePool {
       jobs: 0,
       post: (message) => lane.worker?.postMessage(message),
       stop: async () => {
-        await lane.worker?.terminate();
+        const worker = lane.worker;
+        if (!worker) return;
+        if (this.disk) {
+          // Its queued disk writes first (bounded: a stuck disk does not hold the shutdown).
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
+            const done = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+            worker.on('message', (notice: WorkerNotice) => {
+              if (notice.type === 'settled') done();
+            });
+            worker.once('exit', done);
+            worker.postMessage({ type: 'settle' } satisfies WorkerControl);
+          });
+        }
+        await worker.terminate();
       },
     };
     const spawn = () => {
       const worker = startModuleWorker(import.meta.url, 'worker', {
         // One worker warms the cell geometry (~3 s of CPU); the others build it on first use,
         // rather than every worker spending those seconds at start-up.
-        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault },
+        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault, disk: this.disk },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
         resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
       });
-      worker.on('message', (event: FromWorker | { type: 'ready' } | ReadCall) => {
+      worker.on('message', (event: FromWorker | WorkerNotice | ReadCall) => {
         if (isReadCall(event)) {
           const sources = this.options.sources;
           if (sources) void serveRead(sources, event).then((reply) => worker.postMessage(reply));
           else worker.postMessage({ type: 'readError', call: event.call, message: 'no store' });
-        } else if (event.type !== 'ready') this.receive(event);
+        } else if (event.type !== 'ready' && event.type !== 'settled') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

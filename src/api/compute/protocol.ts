@@ -52,6 +52,10 @@ export type ToWorker =
   /** Stop job `id` before column `to` (another worker computes the rest), and leave out the close. */
   | { type: 'limit'; id: number; to: number };
 
+/** Besides jobs: a stopping pool asks each worker to finish its disk writes (query/diskBlocks.ts), and waits for 'settled'. */
+export type WorkerControl = { type: 'settle' };
+export type WorkerNotice = { type: 'ready' } | { type: 'settled' };
+
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }
   | { kind: 'query'; items: QueryErrorItem[] }

@@ -8,13 +8,10 @@
  * 3. Small-request latency while four cold heavy requests run (a fresh server).
  * 4. The large request (every ERCOT wind plant, 2026-01-01 to 2026-11-19) cold and warm,
  *    against JSON.stringify of its own body (the serialisation floor).
-<<<<<<< HEAD
- * 5. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
- *    model, cold and warm.
-=======
  * 5. The same request after a restart: a new server on the first one's data directory, whose
  *    disk cache (query/diskBlocks.ts) holds the blocks the first one computed.
->>>>>>> pcache
+ * 6. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
+ *    model, cold and warm.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go

@@ -5,6 +5,8 @@
  * little more than writing the response. Beyond the byte budget (GRIDCAST_CACHE_MB,
  * default 256; 0 turns the cache off) the oldest blocks not used recently are dropped.
  */
+import type { StitchedRows } from './continuous.ts';
+
 const BLOCK_OVERHEAD_BYTES = 120;
 
 interface Entry {
@@ -74,3 +76,41 @@ export function cacheBudgetMb(): number {
 }
 
 export const blockCache = new BlockCache(cacheBudgetMb() * 1024 * 1024);
+
+/** A run of rows that one run serves on one local day: [from, to) row indices. */
+export interface DayBlock {
+  from: number;
+  to: number;
+  key: string;
+}
+
+/** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
+export function dayBlocks(rows: StitchedRows): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  let from = 0;
+  for (let i = 1; i <= rows.valid.length; i++) {
+    // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
+    if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
+      blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
+      from = i;
+    }
+  }
+  return blocks;
+}
+
+/**
+ * A series over rows from the cache when every one of its blocks is there; otherwise `compute`
+ * fills it (all rows) and its blocks are cached. `prefix` names the series (target, metric, model).
+ */
+export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
+  const values = new Float64Array(n);
+  const copyCached = (b: DayBlock) => {
+    const hit = blockCache.get(`${prefix}:${b.key}`);
+    if (hit) values.set(hit, b.from);
+    return hit !== undefined;
+  };
+  if (blockCache.enabled && blocks.every(copyCached)) return values;
+  compute(values);
+  if (blockCache.enabled) for (const b of blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
+  return values;
+}

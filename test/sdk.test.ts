@@ -269,7 +269,10 @@ describe('formats and layouts', () => {
       const template: string = OPERATIONS[method as OperationName];
       const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const path = `/v1${names.reduce((p, name, i) => p.replace(`{${name}}`, String(pathArgs[i])), template)}`;
-      const layouts = template.endsWith('/list') || template.endsWith('/runs') || template === '/status' ? [undefined] : LAYOUTS;
+      const layouts =
+        template.endsWith('/list') || template.endsWith('/runs') || template === '/status' || template.endsWith('/skill')
+          ? [undefined]
+          : LAYOUTS;
       const pairs = FORMATS.flatMap((format) => layouts.map((layout) => [format, layout] as const));
       for (const [format, layout] of EVERY_PAIR.has(method) ? pairs : [pairs[turn++ % pairs.length]]) {
         {

@@ -10,7 +10,8 @@
  * also written there, and a caller that misses in memory asks for the segment (`segment()`),
  * which is read from disk once and then kept here whole, as one entry, until evicted.
  */
-import type { DiskBlocks, StoredSegment } from './diskBlocks.ts';
+import type { StitchedRows } from './continuous.ts';
+import { SEGMENT_HOURS, type DiskBlocks, type StoredSegment } from './diskBlocks.ts';
 
 const BLOCK_OVERHEAD_BYTES = 120;
 /** Segments share the map with blocks under names no block key has. */
@@ -126,3 +127,57 @@ export function cacheBudgetMb(): number {
 }
 
 export const blockCache = new BlockCache(cacheBudgetMb() * 1024 * 1024);
+
+/** A run of rows that one run serves on one local day: [from, to) row indices. */
+export interface DayBlock {
+  from: number;
+  to: number;
+  key: string;
+  /** Which stretch of SEGMENT_HOURS its first hour falls in: a series' blocks in one stretch share a file on disk. */
+  stretch: number;
+}
+
+/** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
+export function dayBlocks(rows: StitchedRows): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  let from = 0;
+  for (let i = 1; i <= rows.valid.length; i++) {
+    // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
+    if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
+      const key = `${rows.created[from]}:${rows.valid[from]}:${i - from}`;
+      blocks.push({ from, to: i, key, stretch: Math.floor(rows.valid[from] / SEGMENT_HOURS) });
+      from = i;
+    }
+  }
+  return blocks;
+}
+
+/**
+ * A series over rows from the cache when every one of its blocks is there — each from memory, or
+ * else from its stretch's segment (read from disk at most once here: what an earlier process
+ * computed); otherwise `compute` fills it (all rows) and its blocks are cached, in memory and on
+ * disk. `prefix` names the series (target, metric, model).
+ */
+export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
+  const values = new Float64Array(n);
+  if (blockCache.enabled) {
+    const segments = new Map<number, StoredSegment | null>();
+    const segmentOf = (stretch: number) => {
+      let stored = segments.get(stretch);
+      if (stored === undefined) segments.set(stretch, (stored = blockCache.segment(`${prefix}:${stretch}`)));
+      return stored;
+    };
+    const copyCached = (b: DayBlock) => {
+      const hit = blockCache.get(`${prefix}:${b.key}`);
+      if (hit) values.set(hit, b.from);
+      return hit !== undefined || (segmentOf(b.stretch)?.copyInto(b.key, values, b.from) ?? false);
+    };
+    if (blocks.every(copyCached)) return values;
+  }
+  compute(values);
+  if (blockCache.enabled) {
+    for (const b of blocks)
+      blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
+  }
+  return values;
+}

@@ -10,6 +10,8 @@
  *    against JSON.stringify of its own body (the serialisation floor).
  * 5. The same request after a restart: a new server on the first one's data directory, whose
  *    disk cache (query/diskBlocks.ts) holds the blocks the first one computed.
+ * 6. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
+ *    model, cold and warm.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
@@ -26,6 +28,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
+import { skillFigures, skillLines } from './skill.ts';
 
 const NOW = '2026-11-20T18:00:00Z';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -251,9 +254,12 @@ async function main() {
     postgres: Awaited<ReturnType<typeof postgresFigures>>;
   };
   let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
+  let skill: Awaited<ReturnType<typeof skillFigures>>;
   try {
     // Cold first: nothing else has computed the large request's blocks in this process.
     large = await largeFigures(embedded);
+    say('skill: a year of one target, 8 lead days, every model (bench/skill.ts) …');
+    skill = await skillFigures(embedded);
     const smallUrl = await smallPath(embedded);
     const sample = await timedGet(embedded.url + smallUrl, embedded.key);
     say(`small request ${smallUrl} (${sample.body.length} bytes): bare server vs gridcast …`);
@@ -289,6 +295,7 @@ async function main() {
     duringHeavy: heavy,
     large: { ...large, body: undefined },
     restart,
+    skill,
     largest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
@@ -310,6 +317,7 @@ async function main() {
       `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
     `large request after a restart (disk cache ${restart.diskCacheFiles} files, ${restart.diskCacheMB} MB): first request ${restart.firstMs} ms ` +
       `(${restart.ratio}× stringify ${restart.stringifyMs} ms; target ≤ 2×); after one small request of other data ${restart.afterSmallMs} ms (${restart.afterSmallRatio}×)`,
+    ...skillLines(skill),
     ...largestLines(largest),
   ];
   process.stdout.write(lines.join('\n') + '\n');

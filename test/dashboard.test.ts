@@ -37,7 +37,7 @@ declare const MouseEvent: any;
 const ISO = 'ercot';
 const REGION = 'ercot_total';
 /** The overview cards, the ensemble, the vintages and the map. */
-const PANELS = 7;
+const PANELS = 8;
 
 const missingChromium = fs.existsSync(CHROMIUM)
   ? null
@@ -346,6 +346,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       price: 'ready',
       ensemble: 'ready',
       vintages: 'ready',
+      skill: 'ready',
       cells: 'ready',
     });
 
@@ -372,11 +373,45 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     const canvases = await page
       .locator('.chart')
       .evaluateAll((els) => els.map((e: any) => e.querySelector('canvas')?.getBoundingClientRect().height ?? 0));
-    assert.equal(canvases.length, 6);
+    assert.equal(canvases.length, 8);
     assert.ok(
       canvases.every((h) => h >= 200),
       `canvas heights ${canvases}`,
     );
+    // Skill: a line per model by lead day (demand MAPE), and the day-ahead forecast's rolling 30-day MAPE (drift).
+    const skillLead = await chartSeries(page, '#skill-lead');
+    const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key: enterpriseKey, query: { id: REGION } });
+    assert.deepEqual(
+      skillLead.map((s) => s.name),
+      ['optimized', 'iso', 'normal'],
+    );
+    for (const s of skillLead) {
+      const records = byLead.filter((r) => r.model === s.name);
+      assert.deepEqual(
+        s.data.slice(0, records.length),
+        records.map((r) => r.mape),
+        s.name,
+      );
+    }
+    const drift = (await chartSeries(page, '#skill-drift'))[0];
+    const lastActual = (await okJson<any[]>(t, '/v1/status', { key: enterpriseKey })).find((r) => r.iso === ISO && r.model === 'optimized');
+    const yearAgo = new Date(Date.parse(lastActual.last_actual_hour) - 364 * 86_400_000).toLocaleDateString('en-CA', {
+      timeZone: 'America/Chicago',
+    });
+    const rolling = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, {
+      key: enterpriseKey,
+      query: { id: REGION, model: 'optimized', days_ahead: 1, window: '30d', start: yearAgo },
+    });
+    // Drawn: the days whose 30-day window holds at least 90 % of the fullest one's hours.
+    const fullest = Math.max(...rolling.map((r) => r.n));
+    const drawn = rolling.filter((r) => r.n >= 0.9 * fullest);
+    assert.ok(drawn.length > 100 && drawn.length < rolling.length, `${drawn.length} of ${rolling.length} days of drift`);
+    assert.deepEqual(
+      drift.data.map(([, v]) => v),
+      drawn.map((r) => r.mape),
+    );
+    await page.locator('#skill').screenshot({ path: path.join(SCREENSHOTS, 'skill.png') });
+
     const price = await chartSeries(page, '.card[data-metric="price"]');
     assert.deepEqual(
       price.map((s) => s.name),
@@ -614,6 +649,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       price: 'ready',
       ensemble: 'ready',
       vintages: 'ready',
+      skill: 'ready',
       cells: 'error',
     });
     const cellsStatus = page.locator('#cells .panel-status');

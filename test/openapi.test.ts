@@ -227,6 +227,11 @@ describe('GET /v1/openapi.json', () => {
       '/cells/{iso}/{metric}/runs': 'list_cells_forecast_runs',
       '/cells/{iso}/{metric}/vintages': 'get_cells_forecast_vintages',
       '/status': 'get_data_status',
+      // Forecast skill (issue 21): one summary, the group segment makes each name unique.
+      '/region/{iso}/{metric}/skill': 'get_region_forecast_skill',
+      '/plant/{iso}/{metric}/skill': 'get_plant_forecast_skill',
+      '/gas/skill': 'get_gas_forecast_skill',
+      '/cells/{iso}/{metric}/skill': 'get_cells_forecast_skill',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

@@ -239,6 +239,10 @@ describe('formats and layouts', () => {
       listLmpForecastRuns: [['ercot', 'dalmp'], {}],
       getLmpForecastVintages: [['ercot', 'dalmp'], { id: node, ...vintage }],
       getDataStatus: [[], {}],
+      getRegionForecastSkill: [['ercot', 'demand'], { ...week, model: 'optimized,iso', days_ahead: '1,2' }],
+      getPlantForecastSkill: [['ercot', 'wind'], { id: plant, ...week, model: 'optimized', days_ahead: '1' }],
+      getGasForecastSkill: [[], { id: 'henry_hub', ...week, model: 'optimized', days_ahead: '1' }],
+      getCellsForecastSkill: [['ercot', 'wind'], { id: cell, resolution: 3, ...week, model: 'optimized', days_ahead: '1' }],
     };
   }
 

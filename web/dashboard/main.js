@@ -6,7 +6,18 @@
  */
 import { ApiError, createApi, fetchOpenApi, parameterEnum } from './api.js';
 import { createCellMap } from './cellmap.js';
-import { clearChart, fanOption, formatValue, overviewOption, renderChart, resizeCharts, timeFormat, vintagesOption } from './charts.js';
+import {
+  clearChart,
+  driftOption,
+  fanOption,
+  formatValue,
+  overviewOption,
+  renderChart,
+  resizeCharts,
+  skillLeadOption,
+  timeFormat,
+  vintagesOption,
+} from './charts.js';
 import {
   actualAt,
   cellMapData,
@@ -16,6 +27,7 @@ import {
   listPriceNodes,
   listRegions,
   overviewData,
+  skillData,
 } from './sources.js';
 import { hoursOfLocalDay, isoHour, wallClock } from './stats.js';
 
@@ -71,6 +83,8 @@ const ui = {
   vintagesHour: /** @type {HTMLSelectElement} */ ($('#vintages-hour')),
   vintagesDays: /** @type {HTMLSelectElement} */ ($('#vintages-days')),
   vintagesGo: /** @type {HTMLButtonElement} */ ($('#vintages-go')),
+  skill: /** @type {HTMLElement} */ ($('#skill')),
+  skillMetric: /** @type {HTMLSelectElement} */ ($('#skill-metric')),
   cells: /** @type {HTMLElement} */ ($('#cells')),
   cellsMetric: /** @type {HTMLSelectElement} */ ($('#cells-metric')),
   cellsResolution: /** @type {HTMLSelectElement} */ ($('#cells-resolution')),
@@ -108,7 +122,7 @@ function markLoading(panel) {
 }
 
 /** Every panel of the page (each has a .panel-status). */
-const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.cells];
+const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.skill, ui.cells];
 
 /** Load counter per panel: only the latest load of a panel may draw or report. */
 const generations = new WeakMap();
@@ -245,6 +259,28 @@ function loadVintages() {
   );
 }
 
+function loadSkill() {
+  const lead = /** @type {HTMLElement} */ ($('#skill-lead .chart'));
+  const drift = /** @type {HTMLElement} */ ($('#skill-drift .chart'));
+  return loadPanel(
+    ui.skill,
+    async (isCurrent) => {
+      const id = ui.region.value;
+      const data = await skillData(api, ui.iso.value, ui.skillMetric.value, id, timezone);
+      if (!isCurrent()) return '';
+      renderChart(lead, skillLeadOption(data));
+      const days = data.drift.map((/** @type {any} */ r) => ({ ms: hoursOfLocalDay(r.date, timezone)[0], value: r[data.measure.field] }));
+      renderChart(drift, driftOption({ timezone, measure: data.measure, days }));
+      const hours = Math.max(0, ...data.byLead.map((/** @type {any} */ r) => r.n));
+      return `${id}: ${data.measure.label} by lead day over ${hours} hours; drift over ${days.length} days.`;
+    },
+    () => {
+      clearChart(lead);
+      clearChart(drift);
+    },
+  );
+}
+
 /**
  * Colours the map for the hour on the slider (no request: the whole run is loaded). The scale
  * runs to the largest cell of that hour, so each hour uses every colour (solar at night would
@@ -294,7 +330,7 @@ function loadCells() {
 }
 
 function loadRegionPanels() {
-  return Promise.all([...ui.cards.map(loadOverviewCard), loadEnsemble(), loadVintages()]);
+  return Promise.all([...ui.cards.map(loadOverviewCard), loadEnsemble(), loadVintages(), loadSkill()]);
 }
 
 async function loadPriceNodes() {
@@ -352,6 +388,7 @@ async function start() {
   const hourly = parameterEnum(doc, '/region/{iso}/{metric}/ensemble', 'metric');
   fillSelect(ui.ensembleMetric, plainOptions(hourly), 'demand');
   fillSelect(ui.vintagesMetric, plainOptions(hourly), 'demand');
+  fillSelect(ui.skillMetric, plainOptions(parameterEnum(doc, '/region/{iso}/{metric}/skill', 'metric')), 'demand');
   fillSelect(ui.cellsMetric, plainOptions(parameterEnum(doc, '/cells/{iso}/{metric}/forecast', 'metric')), 'wind');
 
   ui.keyForm.addEventListener('submit', (event) => {
@@ -388,6 +425,7 @@ async function start() {
   );
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
   ui.vintagesMetric.addEventListener('change', () => void loadVintages());
+  ui.skillMetric.addEventListener('change', () => void loadSkill());
   ui.vintagesDay.addEventListener('change', () => fillVintageHours());
   ui.vintagesGo.addEventListener('click', () => void loadVintages());
   ui.cellsMetric.addEventListener('change', () => void loadCells());

@@ -4,7 +4,7 @@
  * one function, so a panel can move to a better endpoint by changing only its source.
  */
 import { ApiError } from './api.js';
-import { columnPoints, isoHour, memberBands, plantsPerCell } from './stats.js';
+import { columnPoints, isoHour, memberBands, plantsPerCell, wallClock } from './stats.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./api.js').Timeseries} Timeseries */
@@ -185,4 +185,44 @@ export async function cellMapData(api, iso, metric, resolution) {
     timezone: ts.timezone,
     createdAt: ts.created_at,
   };
+}
+
+/**
+ * The score a skill record is read by for a metric, and its label: MAPE for demand, MAE as % of
+ * capacity for wind and solar, MAE in the unit otherwise.
+ * @param {string} metric
+ * @returns {{ field: 'mape' | 'nmae_pct_capacity' | 'mae', label: string }}
+ */
+export function skillMeasure(metric) {
+  if (metric === 'demand') return { field: 'mape', label: 'MAPE %' };
+  if (metric === 'wind' || metric === 'solar') return { field: 'nmae_pct_capacity', label: 'MAE % of capacity' };
+  return { field: 'mae', label: metric === 'poptemp' ? 'MAE °C' : 'MAE' };
+}
+
+/**
+ * The Skill panel's requests: every model by lead day over the last 30 days (the default
+ * window), and the day-ahead optimized forecast's rolling 30-day score over the year before the
+ * last published actual (from /status: the service's clock, not the browser's), leaving out the
+ * days whose window holds less than 90 % of the hours of the fullest (before forecasts began).
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {string} id
+ * @param {string} timezone the ISO's zone (the drift window starts on a local day)
+ */
+export async function skillData(api, iso, metric, id, timezone) {
+  const path = `/region/${iso}/${metric}/skill`;
+  /** @type {{ iso: string, model: string, last_actual_hour: string | null }[]} */
+  const status = await api.get('/status');
+  const last = status.find((s) => s.iso === iso && s.model === 'optimized')?.last_actual_hour;
+  if (!last) throw new Error(`/status has no published actual for ${iso}`);
+  const yearAgo = wallClock(Date.parse(last) - 364 * 24 * HOUR_MS, timezone).date;
+  const [byLead, drift] = await Promise.all([
+    api.get(path, { id }),
+    api.get(path, { id, model: 'optimized', days_ahead: 1, window: '30d', start: yearAgo }),
+  ]);
+  // A rolling window that reaches back before the forecasts begin (or over a gap) scores fewer days:
+  // only windows with at least 90 % of the fullest one's hours are drawn.
+  const fullest = Math.max(0, ...drift.map((/** @type {any} */ r) => r.n));
+  return { measure: skillMeasure(metric), byLead, drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest) };
 }

@@ -1,13 +1,16 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced; backcast: enterprise). */
 import { plantVintages } from '../../query/plants.ts';
-import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
-import { listPlants, plantQueries } from '../../query/plants.ts';
+import { listPlants, plantQueries, selectPlants } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { skillRoute, type SkillGroupSpec } from './skill.ts';
+import { CONTINUOUS_MODEL_NAMES } from '../../models/forecastModels.ts';
+import { ISOS, type IsoCode } from '../../catalog/isos.ts';
+import { capacityInOperation } from '../../catalog/plants.ts';
 import type { TargetRequest } from '../../query/kinds.ts';
 
 const METRIC_PARAM: ParamSpec = {
@@ -17,6 +20,27 @@ const METRIC_PARAM: ParamSpec = {
   values: PLANT_METRICS,
   required: true,
   description: `Plant metric: ${describeMetrics(PLANT_METRICS)}.`,
+};
+
+const plantSeries: GroupRoutesSpec<TargetRequest<PlantMetric>> = {
+  segment: 'plant',
+  tag: 'plants',
+  level: 'advanced',
+  pathParams: [ISO_PARAM, METRIC_PARAM],
+  target: isoMetricTarget,
+  queries: plantQueries,
+  vintages: plantVintages,
+  kinds: GROUP_KINDS.plant,
+  forecastSummary: 'Get Plant Forecast',
+  note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
+};
+
+/** Plants' skill: one plant (`id`), or without it the sum of the ISO's plants of the metric; no climatology. */
+const plantSkill: SkillGroupSpec<TargetRequest<PlantMetric>> = {
+  models: CONTINUOUS_MODEL_NAMES,
+  timezone: (r) => ISOS[r.iso].timezone,
+  metric: (r) => r.metric,
+  capacityAt: (r) => (r.metric === 'wind' || r.metric === 'solar' ? capacityInOperation(selectPlants(r.iso, r.metric, r.id)) : undefined),
 };
 
 export const plantRoutes: RouteDef[] = [
@@ -32,16 +56,6 @@ export const plantRoutes: RouteDef[] = [
     response: { kind: 'records', schema: 'Plant' },
     handle: ({ params, nowMs }) => listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs),
   },
-  ...timeseriesRoutes<TargetRequest<PlantMetric>>({
-    segment: 'plant',
-    tag: 'plants',
-    level: 'advanced',
-    pathParams: [ISO_PARAM, METRIC_PARAM],
-    target: isoMetricTarget,
-    queries: plantQueries,
-    vintages: plantVintages,
-    kinds: GROUP_KINDS.plant,
-    forecastSummary: 'Get Plant Forecast',
-    note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
-  }),
+  ...timeseriesRoutes(plantSeries),
+  skillRoute(plantSeries, plantSkill),
 ];

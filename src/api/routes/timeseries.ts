@@ -8,7 +8,8 @@ import type { RequestKind } from '../../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
 import type { StoredQueries } from '../../query/stored.ts';
 import type { SourceReader } from '../../sources/reader.ts';
-import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
+import type { ContinuousParams, GroupQueries, TargetRequest } from '../../query/kinds.ts';
+import type { Frame } from '../../query/frame.ts';
 import type { VintageQueries } from '../../query/vintages.ts';
 import type { Level } from '../../store/keys.ts';
 import type { ParamSpec } from '../params.ts';
@@ -54,7 +55,7 @@ export interface GroupRoutesSpec<R> {
 }
 
 /** Where stored sources are read; every runner has one (compute/runner.ts). */
-function readerOf(ctx: RouteContext): SourceReader {
+export function readerOf(ctx: RouteContext): SourceReader {
   if (!ctx.sources) throw new Error('stored sources are not available here');
   return ctx.sources;
 }
@@ -120,6 +121,22 @@ export function isoMetricTarget<M extends string>({ params }: RouteContext): Tar
   return { iso: params.iso as IsoCode, metric: params.metric as M, id: params.id as string | undefined };
 }
 
+/**
+ * The continuous series `model` names for a request — a synthetic model, or else a stored source —
+ * as the continuous route serves it (and the skill route scores it).
+ */
+export function continuousOf<R>(
+  spec: GroupRoutesSpec<R>,
+  ctx: RouteContext,
+  request: R & Omit<ContinuousParams, 'model'>,
+  model: string,
+): Frame | Promise<Frame> {
+  if (spec.stored && !(FORECAST_MODEL_NAMES as readonly string[]).includes(model)) {
+    return spec.stored.continuous(ctx.world, readerOf(ctx), model, request);
+  }
+  return spec.queries.continuous(ctx.world, { ...request, model: model as ForecastModelName });
+}
+
 const windowOf = ({ params, raw, nowMs }: RouteContext) => ({
   start: requestInstant(params.start, raw.start),
   end: requestInstant(params.end, raw.end),
@@ -180,9 +197,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           latestHour: ctx.params.latest_hour as number,
           daysAhead: ctx.params.days_ahead as number,
         };
-        const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.continuous(ctx.world, readerOf(ctx), source, request);
-        return spec.queries.continuous(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+        return continuousOf(spec, ctx, request, ctx.params.model as string);
       },
     },
     actual: {

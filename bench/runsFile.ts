@@ -21,7 +21,7 @@ export interface RunsFileSpec {
 
 /** The year of hourly runs of the ingest targets: 4 runs a day, 8 days ahead, 10 MISO regions ≈ 2.8 M values. */
 export const YEAR_OF_RUNS: RunsFileSpec = {
-  start: '2025-01-01T00:00:00Z',
+  start: '2026-01-01T00:00:00Z',
   days: 365,
   runsPerDay: 4,
   horizon: 192,

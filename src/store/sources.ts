@@ -7,6 +7,7 @@
  * the questions of a stored source (src/sources/stored.ts): which runs exist, their values,
  * actuals as known at an instant.
  */
+import os from 'node:os';
 import type { Sql } from './sql.ts';
 
 /** What a series is: a target of a group in an ISO, for one metric. */
@@ -252,8 +253,12 @@ const HOUR_MS = 3_600_000;
 /** Conflicts listed in an error (the rest are counted). */
 export const MAX_LISTED = 20;
 
+/** Whether this machine's float64 bytes are the stored order already (then packing is a view or a copy). */
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
 /** The values as stored: float64 little-endian. */
 export function packValues(values: Float64Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const bytes = new Uint8Array(values.length * 8);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i], true);
@@ -261,6 +266,8 @@ export function packValues(values: Float64Array): Uint8Array {
 }
 
 export function unpackValues(bytes: Uint8Array): Float64Array {
+  // A copy of the bytes is aligned for a Float64Array (the bytes of a Buffer may not be).
+  if (LITTLE_ENDIAN) return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const out = new Float64Array(bytes.byteLength / 8);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);

@@ -8,6 +8,9 @@
  * 3. Small-request latency while four cold heavy requests run (a fresh server).
  * 4. The large request (every ERCOT wind plant, 2026-01-01 to 2026-11-19) cold and warm,
  *    against JSON.stringify of its own body (the serialisation floor).
+ * 5. Own data (bench/ingest.ts): ingest values/s embedded and on PostgreSQL, bytes per value
+ *    against one row per value, a stored year of continuous values over HTTP against synthetic,
+ *    and the ingest's peak RSS on a ~1 GB file.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
@@ -22,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ingestFigures, ingestLines } from './ingest.ts';
 import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
 
@@ -217,6 +221,8 @@ async function main() {
   }
   say('largest request, every format and layout (bench/largest.ts) …');
   const largest = await largestFigures();
+  say('own data: ingest, storage, a stored year over HTTP (bench/ingest.ts) …');
+  const ingest = await ingestFigures();
   const report = {
     when: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
@@ -226,6 +232,7 @@ async function main() {
     duringHeavy: heavy,
     large,
     largest,
+    ingest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'speed-latest.json'), JSON.stringify(report, null, 2) + '\n');
@@ -245,6 +252,7 @@ async function main() {
     `large request (${large.values} values, ${round(large.bytes / 1e6, 2)} MB): cold ${large.coldMs} ms (${large.coldRatio}× stringify), ` +
       `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
     ...largestLines(largest),
+    ...ingestLines(ingest),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);

@@ -12,6 +12,9 @@
  *    disk cache (query/diskBlocks.ts) holds the blocks the first one computed.
  * 6. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
  *    model, cold and warm.
+ * 7. Own data (bench/ingest.ts): ingest values/s embedded and on PostgreSQL, bytes per value
+ *    against one row per value, a stored year of continuous values over HTTP against synthetic,
+ *    and the ingest's peak RSS on a ~1 GB file.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
@@ -26,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ingestFigures, ingestLines } from './ingest.ts';
 import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
 import { skillFigures, skillLines } from './skill.ts';
@@ -286,6 +290,8 @@ async function main() {
   }
   say('largest request, every format and layout (bench/largest.ts) …');
   const largest = await largestFigures();
+  say('own data: ingest, storage, a stored year over HTTP (bench/ingest.ts) …');
+  const ingest = await ingestFigures();
   const report = {
     when: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
@@ -297,6 +303,7 @@ async function main() {
     restart,
     skill,
     largest,
+    ingest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'speed-latest.json'), JSON.stringify(report, null, 2) + '\n');
@@ -319,6 +326,7 @@ async function main() {
       `(${restart.ratio}× stringify ${restart.stringifyMs} ms; target ≤ 2×); after one small request of other data ${restart.afterSmallMs} ms (${restart.afterSmallRatio}×)`,
     ...skillLines(skill),
     ...largestLines(largest),
+    ...ingestLines(ingest),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);

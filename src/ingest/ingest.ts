@@ -15,9 +15,9 @@ import { regionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
 import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
-import { csvRecords, CsvError } from './csv.ts';
+import { csvBatches, CsvError } from './csv.ts';
 import { longCsv } from './long.ts';
-import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
+import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
 
 export { IngestError } from './observations.ts';
 
@@ -96,6 +96,79 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
 /** Values written per batch (runs are written whole, so a batch may hold a run more). */
 const BATCH_VALUES = 200_000;
 
+/** The widest span of valid hours one run may cover (ten years): its values are held densely. */
+export const MAX_RUN_HOURS = 87_660;
+
+/**
+ * One target's values in the run being read, dense by hour from `lo` (an array per run and
+ * target rather than a map entry per value), with which hours the file gave.
+ */
+class RunValues {
+  private lo = 0;
+  private values = new Float64Array(0);
+  private given = new Uint8Array(0);
+  min = Infinity;
+  max = -Infinity;
+
+  /** The slot of `hour`, grown to hold it; -1 when the run would span more than MAX_RUN_HOURS. */
+  slot(hour: number): number {
+    if (this.values.length === 0) {
+      this.lo = hour;
+      this.grow(hour, 256);
+    } else if (hour < this.lo || hour >= this.lo + this.values.length) {
+      const lo = Math.min(this.lo, hour, this.min);
+      const hi = Math.max(hour, this.max);
+      if (hi - lo + 1 > MAX_RUN_HOURS) return -1;
+      // Room on the side it grows towards, for the hours that usually follow.
+      const size = Math.min(MAX_RUN_HOURS, Math.max(2 * this.values.length, hi - lo + 1));
+      this.grow(hour < this.lo ? hi - size + 1 : lo, size);
+    }
+    if (hour < this.min) this.min = hour;
+    if (hour > this.max) this.max = hour;
+    return hour - this.lo;
+  }
+
+  private grow(lo: number, size: number): void {
+    const values = new Float64Array(size).fill(Number.NaN);
+    const given = new Uint8Array(size);
+    if (this.min <= this.max) {
+      const from = this.min - this.lo;
+      const to = this.max - this.lo + 1;
+      values.set(this.values.subarray(from, to), this.min - lo);
+      given.set(this.given.subarray(from, to), this.min - lo);
+    }
+    this.lo = lo;
+    this.values = values;
+    this.given = given;
+  }
+
+  has(slot: number): boolean {
+    return this.given[slot] === 1;
+  }
+
+  get(slot: number): number {
+    return this.values[slot];
+  }
+
+  set(slot: number, value: number): void {
+    this.values[slot] = value;
+    this.given[slot] = 1;
+  }
+
+  /** The run's values from its first hour to its last. */
+  span(): { first: number; values: Float64Array } {
+    return { first: this.min, values: this.values.subarray(this.min - this.lo, this.max - this.lo + 1) };
+  }
+}
+
+/** One observation's place and key (its value is read apart, converted into the metric's unit). */
+interface Observation {
+  line: number;
+  target: string;
+  hour: number;
+  stamp: number;
+}
+
 /** Turns observations into complete runs or actuals and writes them in batches. */
 class Assembler {
   kind: 'forecast' | 'actual' | null = null;
@@ -105,14 +178,18 @@ class Assembler {
   readonly seenTargets = new Set<string>();
   problems: { line: number; reason: string }[] = [];
   totalProblems = 0;
-  /** The run being read: its issue time (ms), and each target's values by hour. */
+  /** The run being read: its issue time (ms), and each target's values. */
   private runStamp = Number.NaN;
-  private run = new Map<string, Map<number, number>>();
+  private run = new Map<string, RunValues>();
+  /** The target of the last row, and its values (rows of one target usually follow each other). */
+  private lastTarget = '';
+  private lastValues: RunValues | undefined;
   private readonly finishedRuns = new Set<number>();
   private runs: RunInput[] = [];
   /** Actuals not yet written: (target, hour, publication) → value. */
   private actuals = new Map<string, ActualInput>();
   private pending = 0;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly writer: IngestWriter,
@@ -127,12 +204,13 @@ class Assembler {
   }
 
   /** Takes one observation; returns a promise when it wrote a batch. */
-  add(ob: Observation): Promise<void> | undefined {
+  add(obs: Observations, i: number): Promise<void> | undefined {
+    const ob: Observation = { line: obs.line[i], target: obs.target[i], hour: obs.hour[i], stamp: obs.stamp[i] };
     if (!this.targets.has(ob.target)) {
       this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
       return undefined;
     }
-    const value = ob.value * this.factor;
+    const value = obs.value[i] * this.factor;
     if (this.kind === 'forecast') {
       let wrote: Promise<void> | undefined;
       if (ob.stamp !== this.runStamp) {
@@ -147,10 +225,23 @@ class Assembler {
         wrote = this.closeRun();
         this.runStamp = ob.stamp;
       }
-      let byHour = this.run.get(ob.target);
-      if (!byHour) this.run.set(ob.target, (byHour = new Map()));
-      if (!this.keep(ob, byHour.get(ob.hour), value, 'same run')) return wrote;
-      byHour.set(ob.hour, value);
+      let values = ob.target === this.lastTarget ? this.lastValues : this.run.get(ob.target);
+      if (!values) {
+        this.run.set(ob.target, (values = new RunValues()));
+        this.seenTargets.add(ob.target);
+      }
+      this.lastTarget = ob.target;
+      this.lastValues = values;
+      const slot = values.slot(ob.hour);
+      if (slot < 0) {
+        this.bad(
+          ob.line,
+          `the run issued ${formatUtcInstant(ob.stamp)} spans more than ${MAX_RUN_HOURS} hours (10 years) for ${ob.target}`,
+        );
+        return wrote;
+      }
+      if (!this.keep(ob, values.has(slot) ? values.get(slot) : undefined, value, 'same run')) return wrote;
+      values.set(slot, value);
       return wrote;
     }
     const key = `${ob.target}\u0000${ob.hour}\u0000${ob.stamp}`;
@@ -173,7 +264,7 @@ class Assembler {
       return true;
     }
     this.values++;
-    this.seenTargets.add(ob.target);
+    if (this.kind === 'actual') this.seenTargets.add(ob.target);
     if (ob.hour < this.first) this.first = ob.hour;
     if (ob.hour > this.last) this.last = ob.hour;
     return true;
@@ -181,40 +272,54 @@ class Assembler {
 
   private closeRun(): Promise<void> | undefined {
     if (Number.isNaN(this.runStamp)) return undefined;
-    for (const [target, byHour] of this.run) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const h of byHour.keys()) {
-        if (h < lo) lo = h;
-        if (h > hi) hi = h;
-      }
-      const values = new Float64Array(hi - lo + 1).fill(Number.NaN);
-      for (const [h, v] of byHour) values[h - lo] = v;
-      this.runs.push({ target, issuedMs: this.runStamp, first: lo, values });
+    for (const [target, run] of this.run) {
+      const { first, values } = run.span();
+      this.runs.push({ target, issuedMs: this.runStamp, first, values });
       this.pending += values.length;
     }
     this.finishedRuns.add(this.runStamp);
     this.run = new Map();
+    this.lastTarget = '';
+    this.lastValues = undefined;
     return this.pending >= BATCH_VALUES ? this.flushRuns() : undefined;
   }
 
-  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
-  private async flushRuns(): Promise<void> {
-    if (this.totalProblems === 0) await this.writer.runs(this.runs);
-    this.runs = [];
-    this.pending = 0;
+  /**
+   * Starts writing a batch once the write before it is done, and returns that earlier write: the
+   * file is read on while the database stores the batch before (on PostgreSQL, another process).
+   */
+  private write(batch: () => Promise<void>): Promise<void> {
+    const before = this.writing;
+    this.writing = before.then(batch);
+    this.writing.catch(() => {}); // its failure is met by the next write, finish() or settled()
+    return before;
   }
 
-  private async flushActuals(): Promise<void> {
-    if (this.totalProblems === 0) await this.writer.actuals([...this.actuals.values()]);
+  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
+  private flushRuns(): Promise<void> {
+    const runs = this.runs;
+    this.runs = [];
+    this.pending = 0;
+    return this.totalProblems === 0 && runs.length ? this.write(() => this.writer.runs(runs)) : this.writing;
+  }
+
+  private flushActuals(): Promise<void> {
+    const actuals = [...this.actuals.values()];
     this.actuals = new Map();
     this.pending = 0;
+    return this.totalProblems === 0 && actuals.length ? this.write(() => this.writer.actuals(actuals)) : this.writing;
   }
 
   async finish(): Promise<void> {
     await this.closeRun();
     await this.flushRuns();
     await this.flushActuals();
+    await this.writing;
+  }
+
+  /** Waits for the write in flight, whatever its outcome (before the transaction ends on an error). */
+  settled(): Promise<void> {
+    return this.writing.catch(() => {});
   }
 }
 
@@ -233,13 +338,18 @@ export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Ar
         kind: (kind) => (asm.kind = kind),
       };
       try {
-        for await (const ob of longCsv(csvRecords(input), ctx)) {
-          const wrote = asm.add(ob);
-          if (wrote) await wrote;
+        for await (const batch of longCsv(csvBatches(input), ctx)) {
+          for (let i = 0; i < batch.length; i++) {
+            const wrote = asm.add(batch, i);
+            if (wrote) await wrote;
+          }
         }
       } catch (e) {
         if (e instanceof CsvError) asm.bad(e.line, e.message);
-        else throw e;
+        else {
+          await asm.settled();
+          throw e;
+        }
       }
       await asm.finish();
       if (asm.totalProblems === 0 && asm.values === 0) throw new IngestError(`${o.origin}: the file has no rows of values`);

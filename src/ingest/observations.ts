@@ -22,16 +22,51 @@ export function optionError(option: string, message: string): IngestError {
   return new IngestError(message, [], 0, option);
 }
 
-export interface Observation {
+/**
+ * Observations read from a part of a file, by column (no object per value): each is one value of
+ * a target at a valid hour, stamped with its run's issue time or its publication time.
+ */
+export class Observations {
+  length = 0;
   /** Where in the file (line of a CSV, row of a binary table), for messages. */
-  line: number;
-  target: string;
+  line: Float64Array;
+  target: string[];
   /** Valid hour, epoch hours, period-beginning. */
-  hour: number;
+  hour: Float64Array;
   /** Forecasts: the run's issue time; actuals: the publication time (ms). */
-  stamp: number;
+  stamp: Float64Array;
   /** In the file's unit; NaN = no value. */
-  value: number;
+  value: Float64Array;
+
+  /** `capacity`: how many are expected (more are taken; the columns grow). */
+  constructor(capacity = 1024) {
+    this.line = new Float64Array(capacity);
+    this.target = new Array<string>(capacity);
+    this.hour = new Float64Array(capacity);
+    this.stamp = new Float64Array(capacity);
+    this.value = new Float64Array(capacity);
+  }
+
+  push(line: number, target: string, hour: number, stamp: number, value: number): void {
+    const i = this.length++;
+    if (i === this.line.length) {
+      const grown = (column: Float64Array) => {
+        const g = new Float64Array(2 * column.length || 1024);
+        g.set(column);
+        return g;
+      };
+      this.line = grown(this.line);
+      this.hour = grown(this.hour);
+      this.stamp = grown(this.stamp);
+      this.value = grown(this.value);
+      this.target.length = this.line.length;
+    }
+    this.line[i] = line;
+    this.target[i] = target;
+    this.hour[i] = hour;
+    this.stamp[i] = stamp;
+    this.value[i] = value;
+  }
 }
 
 /** What a layout is told and tells back while it reads. */

@@ -12,14 +12,14 @@
  * nulls as RLE definition levels. Uncompressed: the JavaScript Snappy and zlib codecs encode
  * 60–70 MB/s, slower than the whole response otherwise takes (bench/ "largest request"), and the
  * rounded doubles they would compress are most of the bytes. hyparquet-writer does the Thrift
- * encoding of page headers and the footer and the RLE/bit-packed hybrid of levels and indexes.
+ * encoding of page headers and the RLE/bit-packed hybrid of levels and indexes; the footer is
+ * encoded from the numbers kept per column chunk (parquetFooter.ts).
  */
 import { ByteWriter, type SchemaElement } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import type { ColumnChunk, RowGroup, Statistics } from 'hyparquet';
 import { WHOLE_BODY } from '../writer.ts';
+import { CHUNK_FIELDS, writeFooter, type RowGroupIndex } from './parquetFooter.ts';
 import { int64Of, isDictionary, type ColumnData, type ColumnType, type Table, type TableField, type Work } from './table.ts';
 
 /** "PAR1", the magic number at both ends of the file. */
@@ -89,10 +89,12 @@ const allPresent = new Map<number, Uint8Array>();
 
 /** RLE/bit-packed definition levels (bit width 1) of an OPTIONAL column, from its present (1) or null (0) flags. */
 function definitionLevels(rows: number, present?: Uint8Array): Uint8Array {
-  const levels = new ByteWriter(16);
   if (!present) {
     const cached = allPresent.get(rows);
     if (cached) return cached;
+  }
+  const levels = new ByteWriter(16);
+  if (!present) {
     levels.appendVarInt(rows * 2);
     levels.appendUint8(1);
     if (allPresent.size > 64) allPresent.clear();
@@ -231,27 +233,11 @@ function dataPageHeader(encoded: EncodedValues, rows: number): Uint8Array {
 }
 const pageHeaders = new Map<string, Uint8Array>();
 
-/**
- * Where a part's row groups lie (offsets from the part's first byte) and what the footer says of
- * their column chunks, in numbers: per row group its rows, start and size, and per column chunk
- * CHUNK_FIELDS numbers (below) in one array. Compact, so that it moves cheaply between workers
- * and a file of 100,000 column chunks holds no object per chunk until its footer is written.
- */
-interface RowGroupIndex {
-  rows: number;
-  start: number;
-  size: number;
-  chunks: Float64Array;
-}
-
-/** What the part before the last one returns (Work.earlier): its size and its row groups. */
+/** What the part before the last one returns (Work.earlier): its size and where its row groups lie (offsets from its first byte). */
 export interface PartIndex {
   bytes: number;
   groups: RowGroupIndex[];
 }
-
-/** A column chunk's numbers in RowGroupIndex.chunks: start, dictionary page offset (-1: none), data page offset, size, nulls, min, max (NaN: none). */
-const CHUNK_FIELDS = 7;
 
 /** Writes one column chunk (dictionary page, data page) and its numbers at `chunks[at…]`. */
 function writeChunk(writer: ByteWriter, encoded: EncodedValues, rows: number, chunks: Float64Array, at: number): void {
@@ -273,44 +259,6 @@ function writeChunk(writer: ByteWriter, encoded: EncodedValues, rows: number, ch
   if (encoded.levels) writer.appendBytes(encoded.levels);
   writer.appendBytes(encoded.data);
   chunks.set([start, dictionaryOffset, dataOffset, writer.offset - start, encoded.nulls, encoded.min, encoded.max], at * CHUNK_FIELDS);
-}
-
-/** The footer's entry of a column chunk, from its numbers, `shift` bytes further into the file. */
-function columnChunk(element: SchemaElement, chunks: Float64Array, c: number, rows: number, shift: number): ColumnChunk {
-  const [start, dictionaryOffset, dataOffset, size, nulls, min, max] = chunks.subarray(c * CHUNK_FIELDS, (c + 1) * CHUNK_FIELDS);
-  const bounds: Statistics = Number.isNaN(min)
-    ? {}
-    : element.type === 'INT64'
-      ? { min_value: BigInt(min), max_value: BigInt(max) }
-      : { min_value: min, max_value: max };
-  // A dictionary page comes before its chunk's data page, and only dictionary columns have one.
-  const dictionary = dictionaryOffset >= 0;
-  return {
-    file_offset: BigInt(start + shift),
-    meta_data: {
-      type: element.type!,
-      encodings: dictionary ? ['PLAIN', 'RLE', 'RLE_DICTIONARY'] : ['PLAIN', 'RLE'],
-      path_in_schema: [element.name],
-      codec: 'UNCOMPRESSED',
-      num_values: BigInt(rows),
-      total_uncompressed_size: BigInt(size),
-      total_compressed_size: BigInt(size),
-      data_page_offset: BigInt(dataOffset + shift),
-      dictionary_page_offset: dictionary ? BigInt(dictionaryOffset + shift) : undefined,
-      statistics: { ...bounds, null_count: BigInt(nulls) },
-    },
-  };
-}
-
-function rowGroup(elements: SchemaElement[], group: RowGroupIndex, shift: number): RowGroup {
-  const size = BigInt(group.size);
-  return {
-    columns: elements.map((element, c) => columnChunk(element, group.chunks, c, group.rows, shift)),
-    num_rows: BigInt(group.rows),
-    total_byte_size: size,
-    total_compressed_size: size,
-    file_offset: BigInt(group.start + shift),
-  };
 }
 
 /**
@@ -337,18 +285,11 @@ export async function* parquetPieces(table: Table, work: Work = {}): AsyncGenera
   if (!part.close) return { bytes: writer.offset, groups };
   // A part that does not begin the file: its offsets are from its own first byte, after the earlier part's.
   const earlier = part.from > 0 && work.earlier ? ((await work.earlier()) as PartIndex) : { bytes: 0, groups: [] };
-  const rowGroups = [
-    ...earlier.groups.map((group) => rowGroup(elements, group, 0)),
-    ...groups.map((group) => rowGroup(elements, group, earlier.bytes)),
-  ];
-  writeMetadata(writer, {
-    version: 2,
-    created_by: 'gridcast',
+  writeFooter(writer, {
     schema: [{ name: 'root', num_children: table.fields.length }, ...elements],
-    num_rows: rowGroups.reduce((rows, group) => rows + group.num_rows, 0n),
-    row_groups: rowGroups,
-    key_value_metadata: Object.entries(table.metadata).map(([key, value]) => ({ key, value })),
-    metadata_length: 0,
+    groups: [...earlier.groups.map((group) => ({ group, shift: 0 })), ...groups.map((group) => ({ group, shift: earlier.bytes }))],
+    metadata: table.metadata,
+    createdBy: 'gridcast',
   });
   writer.appendUint32(MAGIC);
   yield drain(writer);

@@ -190,9 +190,9 @@ const TIME_FIELDS: TableField[] = [
   { name: 'time_local', type: 'string' },
 ];
 
-/** Column `c` of `frame`, computed and rounded. */
-function columnOf(frame: Frame, c: number): Float64Array {
-  const values = new Float64Array(frame.hours.length).fill(Number.NaN);
+/** Column `c` of `frame`, computed and rounded (into `values`, one per row of the frame, when given). */
+function columnOf(frame: Frame, c: number, values = new Float64Array(frame.hours.length)): Float64Array {
+  values.fill(Number.NaN);
   frame.columns[c].fill(values);
   roundInPlace(values, frame.columns[c].decimals ?? frame.decimals);
   return values;
@@ -227,11 +227,13 @@ function wideTable(frame: Frame): Table {
         const start = b * rowsPerBlock;
         const end = Math.min(hours, start + rowsPerBlock);
         const block = whole ?? frame.slice!(start, end);
+        // A slice's columns in one array (an allocation per block, not per column of it).
+        const rows = end - start;
+        const all = whole ? undefined : new Float64Array(width * rows);
         const columns: Float64Array[] = [];
         for (let c = 0; c < width; c++) {
           if (signal?.aborted) return;
-          const values = columnOf(block, c);
-          columns.push(whole ? values.subarray(start, end) : values);
+          columns.push(all ? columnOf(block, c, all.subarray(c * rows, (c + 1) * rows)) : columnOf(block, c).subarray(start, end));
           await pace();
         }
         if (signal?.aborted) return;

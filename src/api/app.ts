@@ -159,7 +159,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     () => responses.hits,
     'counter',
   );
-  metrics.addGauge('gridcast_compute_splits_total', 'Large responses whose columns two workers computed.', () => pool.splits, 'counter');
+  metrics.addGauge(
+    'gridcast_compute_splits_total',
+    'Large responses shared out between two workers (half the columns or row blocks each).',
+    () => pool.splits,
+    'counter',
+  );
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a

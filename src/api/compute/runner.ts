@@ -149,7 +149,10 @@ export class JobRunner {
         sources: this.sources,
       });
       this.starting.delete(job.id);
-      if (this.cancelled.delete(job.id)) return;
+      if (this.cancelled.delete(job.id)) {
+        this.earlier.delete(job.id);
+        return;
+      }
       const plain = isPlainJson(job.output);
       if (Array.isArray(result) && plain) {
         const body = encoder.encode(JSON.stringify(result));
@@ -189,6 +192,7 @@ export class JobRunner {
       }
     } catch (e) {
       this.starting.delete(job.id);
+      this.earlier.delete(job.id);
       if (!this.cancelled.delete(job.id)) this.emit({ type: 'error', id: job.id, error: serializeError(e) });
     }
   }

@@ -35,7 +35,7 @@ import { DEFAULT_HEAVY_VALUES, HeavyBudget } from './heavyBudget.ts';
 import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
-import { chooseOutput, isPlainJson } from './writers/registry.ts';
+import { chooseOutput } from './writers/registry.ts';
 import {
   readsStoredSource,
   StoredSourceNames,
@@ -168,7 +168,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     () => responses.hits,
     'counter',
   );
-  metrics.addGauge('gridcast_compute_splits_total', 'Large responses whose columns two workers computed.', () => pool.splits, 'counter');
+  metrics.addGauge(
+    'gridcast_compute_splits_total',
+    'Large responses shared out between two workers (half the columns or row blocks each).',
+    () => pool.splits,
+    'counter',
+  );
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a
@@ -321,9 +326,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     let result: ComputeResult;
     try {
       const job = { path: def.path, params: values, raw: query, key, nowMs, head, output: output.options };
-      // An all-target JSON response may be shared out between two workers when one is idle
-      // (the other formats cannot be glued together from halves).
-      result = await pool.run(job, state.abort.signal, { splittable: isPlainJson(output.options) });
+      // A large body may be shared out between two workers when one is idle (compute/pool.ts).
+      result = await pool.run(job, state.abort.signal);
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;

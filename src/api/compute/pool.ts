@@ -80,8 +80,6 @@ interface Pending {
   outstanding: number;
   settled: boolean;
   detach(): void;
-  /** May its columns be shared out to another worker (a large all-target response)? */
-  splittable: boolean;
   /** The other half of a split body: computed by another worker, sent after this job's part. */
   split?: SplitHalf;
   /** For the other half's job: the job whose body it completes. */
@@ -166,11 +164,11 @@ export class ComputePool {
   }
 
   /**
-   * Runs a job; `signal` aborts it (the client has gone). With `splittable`, a large body's
-   * columns are shared out between two workers when another one has nothing to do: each
-   * computes half, and the halves go out in order.
+   * Runs a job; `signal` aborts it (the client has gone). A large body that can be written in
+   * parts (JSON's columns, a wide table's blocks) is shared out between two workers when another
+   * one has nothing to do: each computes half, and the halves go out in order.
    */
-  run(job: Omit<Job, 'id'>, signal: AbortSignal, options: { splittable?: boolean } = {}): Promise<ComputeResult> {
+  run(job: Omit<Job, 'id'>, signal: AbortSignal): Promise<ComputeResult> {
     if (signal.aborted) return Promise.reject(new JobAborted());
     const id = this.nextId++;
     const lane = this.leastBusy();
@@ -186,7 +184,6 @@ export class ComputePool {
         reject,
         outstanding: 0,
         settled: false,
-        splittable: options.splittable ?? false,
         detach: () => signal.removeEventListener('abort', onAbort),
       });
       lane.jobs++;
@@ -198,12 +195,16 @@ export class ComputePool {
     return this.lanes.filter((l) => l !== except).reduce((best, l) => (l.jobs < best.jobs ? l : best));
   }
 
-  /** Hands the second half of job `id`'s columns to an idle worker, if there is one. */
-  private trySplit(id: number, p: Pending, columns: number): void {
-    if (!p.splittable || this.lanes.length < 2 || columns < 4) return;
+  /**
+   * Hands the second half of job `id`'s parts to an idle worker, if there is one. It computes
+   * ahead of the client (its chunks wait here until the first half is out), so the time of a
+   * split body is about half the time of the whole, and the HTTP thread may hold up to half of it.
+   */
+  private trySplit(id: number, p: Pending, parts: number): void {
+    if (this.lanes.length < 2 || parts < 2) return;
     const other = this.leastBusy(p.lane);
     if (other.jobs > 0) return;
-    const mid = Math.ceil(columns / 2);
+    const mid = Math.ceil(parts / 2);
     this.splits++;
     p.lane.post({ type: 'limit', id, to: mid });
     const halfId = this.nextId++;
@@ -213,17 +214,16 @@ export class ComputePool {
       job: p.job,
       resolve: () => {},
       reject: () => {},
-      outstanding: columns,
+      outstanding: 0,
       settled: true,
-      splittable: false,
       halfOf: id,
       detach: () => {},
     });
     other.jobs++;
-    // The second half runs ahead of the client (its chunks wait here until the first half is out).
+    // The second half runs ahead of the client, without waiting for credit.
     other.post({
       type: 'run',
-      job: { ...p.job, id: halfId, part: { from: mid, to: columns, header: false, close: true }, credit: columns },
+      job: { ...p.job, id: halfId, part: { from: mid, to: parts, header: false, close: true }, credit: Number.MAX_SAFE_INTEGER },
     });
   }
 
@@ -311,7 +311,7 @@ export class ComputePool {
         const begin = () => {
           if (!this.pending.has(event.id)) return;
           // The split first: the worker must know where its part ends before it computes any of it.
-          this.trySplit(event.id, p, event.columns);
+          this.trySplit(event.id, p, event.parts);
           p.outstanding += INITIAL_CREDIT;
           lane.post({ type: 'credit', id: event.id, n: INITIAL_CREDIT });
         };
@@ -324,7 +324,9 @@ export class ComputePool {
         return;
       case 'end':
         if (p.split) {
-          // The first half is out: the second follows, as far as it has come.
+          // The first half is out: the second follows, as far as it has come, and is told what the first ended with.
+          if (event.summary !== undefined)
+            this.pending.get(p.split.id)?.lane.post({ type: 'earlier', id: p.split.id, summary: event.summary });
           p.split.firstDone = true;
           for (const data of p.split.queue) if (p.stream) pushInWrites(p.stream, data);
           p.split.queue = [];

@@ -213,7 +213,7 @@ export interface paths {
     };
     /**
      * List Plants
-     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters.
+     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters; with source, the plants a stored source holds.
      *
      *     Access level: advanced.
      */
@@ -543,7 +543,7 @@ export interface paths {
     };
     /**
      * List LMP Nodes
-     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).
+     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node); with source, the nodes a stored source holds.
      *
      *     Access level: core.
      */
@@ -1765,6 +1765,8 @@ export interface operations {
   list_plants_plant__iso___metric__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the plants it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2775,6 +2777,8 @@ export interface operations {
   list_lmp_nodes_lmp__iso___type__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the price nodes it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };

@@ -27,24 +27,22 @@ export interface StoredSeries<T> {
 const describeKey = (k: SeriesKey) => `${k.group} ${k.iso} ${k.metric}`;
 
 /**
- * The group's targets that `source` holds for `key` (all of them, or the one `id` names), or a 422
- * naming what the source holds.
+ * The series `source` holds for `key` (target id → series id), or a 422 on `param` (the request's
+ * parameter naming the source) saying what the source holds.
  */
-export async function storedSeries<T>(
+export async function heldSeries(
   reader: SourceReader,
   source: string,
   key: SeriesKey,
-  group: SeriesGroup<T>,
-  idOf: (target: T) => string,
-  id: string | undefined,
-): Promise<StoredSeries<T>> {
+  param: 'model' | 'source' = 'model',
+): Promise<{ id: number; target: string }[]> {
   const series = await reader.series(source, key);
   if (series.length === 0) {
     const kinds = await reader.kindsOf(source);
     throw new QueryError([
       {
         type: 'value_error',
-        loc: ['query', 'model'],
+        loc: ['query', param],
         msg:
           `Value error, source '${source}' holds no ${describeKey(key)} series; ` +
           (kinds.length ? `it holds: ${kinds.map(describeKey).join(', ')}` : 'it holds nothing yet'),
@@ -52,6 +50,23 @@ export async function storedSeries<T>(
       },
     ]);
   }
+  return series;
+}
+
+/**
+ * The group's targets that `source` holds for `key` (all of them, or the one `id` names), or a 422
+ * naming what the source holds.
+ */
+export async function storedSeries<T>(
+  reader: SourceReader,
+  source: string,
+  key: SeriesKey,
+  groupOf: (held: readonly string[]) => SeriesGroup<T>,
+  idOf: (target: T) => string,
+  id: string | undefined,
+): Promise<StoredSeries<T>> {
+  const series = await heldSeries(reader, source, key);
+  const group = groupOf(series.map((s) => s.target));
   const idByTarget = new Map(series.map((s) => [s.target, s.id]));
   const seriesOf = new Map<T, number>();
   for (const t of group.targets) {

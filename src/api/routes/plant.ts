@@ -2,12 +2,12 @@
 import { plantVintages } from '../../query/plants.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
-import { listPlants, plantQueries } from '../../query/plants.ts';
+import { listPlants, plantQueries, plantStored, storedPlantList } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, listSourceParam, timeseriesRoutes } from './timeseries.ts';
 import type { TargetRequest } from '../../query/kinds.ts';
 
 const METRIC_PARAM: ParamSpec = {
@@ -25,12 +25,17 @@ export const plantRoutes: RouteDef[] = [
     name: 'list_plants',
     catalog: true,
     summary: 'List Plants',
-    description: 'Active wind or solar plants of the ISO for the metric, with their physical parameters.',
+    description:
+      'Active wind or solar plants of the ISO for the metric, with their physical parameters; with source, the plants a ' +
+      'stored source holds.',
     tag: 'plants',
     level: 'advanced',
-    params: [ISO_PARAM, METRIC_PARAM],
+    params: [ISO_PARAM, METRIC_PARAM, listSourceParam('plants')],
     response: { kind: 'records', schema: 'Plant' },
-    handle: ({ params, nowMs }) => listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs),
+    handle: ({ params, nowMs, sources }) =>
+      params.source === undefined
+        ? listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs)
+        : storedPlantList(sources!, params.source as string, params.iso as IsoCode, params.metric as PlantMetric, nowMs),
   },
   ...timeseriesRoutes<TargetRequest<PlantMetric>>({
     segment: 'plant',
@@ -40,6 +45,7 @@ export const plantRoutes: RouteDef[] = [
     target: isoMetricTarget,
     queries: plantQueries,
     vintages: plantVintages,
+    stored: plantStored,
     kinds: GROUP_KINDS.plant,
     forecastSummary: 'Get Plant Forecast',
     note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',

@@ -74,6 +74,19 @@ const SOURCE_PARAM: ParamSpec = {
     "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist.",
 };
 
+/** `source` of a list route: the targets a stored source holds instead of the catalog's. */
+export function listSourceParam(targets: string): ParamSpec {
+  return {
+    name: 'source',
+    in: 'query',
+    kind: 'string',
+    minLength: 1,
+    description:
+      `A stored source (ingested with \`gridcast ingest\`): the ${targets} it holds — the catalog's and its own — each with ` +
+      '`source`, instead of the catalog; see /v1/status for the sources that exist.',
+  };
+}
+
 const ACTUAL_AS_OF_PARAM: ParamSpec = {
   name: 'as_of',
   in: 'query',

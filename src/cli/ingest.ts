@@ -149,7 +149,12 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
     let summary: IngestSummary;
     if (remote) {
       if (options.catalog) {
-        const query = new URLSearchParams({ source: options.source, group: options.group, iso: options.iso, filename: path.basename(catalogFile!) });
+        const query = new URLSearchParams({
+          source: options.source,
+          group: options.group,
+          iso: options.iso,
+          filename: path.basename(catalogFile!),
+        });
         await callServer(remote, 'POST', `/admin/catalog?${query}`, fs.createReadStream(catalogFile!));
       }
       const query = new URLSearchParams({ ...definedOnly(options), replace: String(replace), filename: options.origin });

@@ -42,7 +42,9 @@ export async function readCatalog(
       if (!header) {
         header = fields.map((f) => f.trim());
         if (!header.includes('id')) {
-          throw new IngestError(`${origin}: the catalog's header lacks id (a catalog has id and any of name, capacity_mw, latitude, longitude)`);
+          throw new IngestError(
+            `${origin}: the catalog's header lacks id (a catalog has id and any of name, capacity_mw, latitude, longitude)`,
+          );
         }
         continue;
       }

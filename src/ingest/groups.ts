@@ -64,7 +64,8 @@ export function groupRules(group: string, iso: string, metric: string): GroupRul
   if (!(INGEST_GROUPS as readonly string[]).includes(group)) {
     throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${group}')`);
   }
-  if (!(ISO_CODES as readonly string[]).includes(iso)) throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${iso}')`);
+  if (!(ISO_CODES as readonly string[]).includes(iso))
+    throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${iso}')`);
   const rules = GROUP_RULES[group as IngestGroup];
   if (!(rules.metrics as readonly string[]).includes(metric)) {
     throw optionError(

@@ -324,7 +324,12 @@ export const lmpStored = storedQueriesFor({
  * `source`: a catalog node's record, or an own node's (named by --catalog, else by its id;
  * node_type `node`).
  */
-export async function storedLmpNodeList(reader: SourceReader, source: string, iso: IsoCode, type: LmpType): Promise<Record<string, unknown>[]> {
+export async function storedLmpNodeList(
+  reader: SourceReader,
+  source: string,
+  iso: IsoCode,
+  type: LmpType,
+): Promise<Record<string, unknown>[]> {
   const held = await heldSeries(reader, source, { group: 'lmp', iso, metric: type }, 'source');
   const described = new Map((await reader.catalog(source, 'lmp', iso)).map((e) => [e.target, e]));
   const nodes = new Map(lmpNodeList(iso).map((n) => [n.id as string, n]));

@@ -402,3 +402,116 @@ describe('own data: LMP nodes', () => {
     assert.equal((await t.get(`${BASE}/continuous`, { key: pjmOnly, query: { model: 'replay' } })).status, 403);
   });
 });
+
+describe('own data: gas hubs (daily, not tied to an ISO)', () => {
+  const BASE = '/v1/gas';
+  let t: TestApp;
+  let key: string;
+  let hub: Json;
+  let forecastCsv: string;
+  const ingest = (body: string, query: Record<string, string>) =>
+    t.request('POST', '/admin/ingest', { headers: ADMIN, body, query: { group: 'gas', ...query } });
+  const json = async (p: string, query: Record<string, string | number>) => {
+    const res = await t.get(p, { key, query });
+    assert.equal(res.status, 200, `${p} ${JSON.stringify(query)}: ${res.text}`);
+    return res.json();
+  };
+
+  before(async () => {
+    t = await startTestApp({ adminToken: TOKEN });
+    key = await t.key({ ercot: 'core' });
+    hub = (await t.get(`${BASE}/list`, { key })).json()[0];
+    // Gas has no /runs: the runs are found by asking for the forecast every 6 hours, each exported once.
+    const lines = ['time_utc,id,value,created_at'];
+    const seen = new Set<string>();
+    for (let ms = Date.parse('2026-05-31T00:00:00Z'); ms <= Date.parse('2026-06-03T00:00:00Z'); ms += 6 * 3_600_000) {
+      const run = await json(`${BASE}/forecast`, { model: MODEL, id: hub.id as string, forecasted_by: new Date(ms).toISOString() });
+      if (seen.has(run.created_at)) continue;
+      seen.add(run.created_at);
+      for (const target of [hub.id, 'MY_HUB']) {
+        run.time_utc.forEach((time: string, i: number) => lines.push(`${time},${target},${run.values[0][i] ?? ''},${run.created_at}`));
+      }
+    }
+    assert.ok(seen.size >= 8);
+    forecastCsv = lines.join('\n') + '\n';
+    const described = await t.request('POST', '/admin/catalog', {
+      headers: ADMIN,
+      body: 'id,name,latitude,longitude\nMY_HUB,My Hub,29.7,-95.4\n',
+      query: { source: 'replay', group: 'gas' },
+    });
+    assert.equal(described.status, 200, described.text);
+    const res = await ingest(forecastCsv, { source: 'replay', unit: 'USD/MMBtu' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json().targets, 2);
+  });
+  after(() => t?.close());
+
+  const same = (synthetic: Json, replay: Json) => {
+    assert.equal(replay.model, 'replay');
+    assert.deepEqual({ ...replay, model: synthetic.model }, synthetic);
+  };
+
+  test('forecast?forecasted_by and continuous equal the synthetic daily series', async () => {
+    for (const at of ['2026-06-01T12:00:00Z', '2026-06-02T20:27:00Z']) {
+      const q = { id: hub.id as string, forecasted_by: at };
+      same(await json(`${BASE}/forecast`, { ...q, model: MODEL }), await json(`${BASE}/forecast`, { ...q, model: 'replay' }));
+    }
+    for (const [daysAhead, latestHour] of [
+      [1, 10],
+      [2, 7],
+    ] as const) {
+      const q = { id: hub.id as string, start: '2026-06-03', end: '2026-06-03', days_ahead: daysAhead, latest_hour: latestHour };
+      same(await json(`${BASE}/continuous`, { ...q, model: MODEL }), await json(`${BASE}/continuous`, { ...q, model: 'replay' }));
+    }
+    const own = await json(`${BASE}/forecast`, { model: 'replay', forecasted_by: '2026-06-02T20:27:00Z' });
+    assert.deepEqual(own.columns, [[hub.id], ['MY_HUB']]);
+    assert.deepEqual(own.values[1], own.values[0]);
+    assert.equal(own.units, '$/MMBtu');
+  });
+
+  test('list?source= lists the catalog hub and the own hub with its point', async () => {
+    assert.deepEqual(await json(`${BASE}/list`, { source: 'replay' }), [
+      { ...hub, source: 'replay' },
+      { id: 'MY_HUB', name: 'My Hub', timezone: 'America/Chicago', point: { type: 'Point', coordinates: [-95.4, 29.7] }, source: 'replay' },
+    ]);
+  });
+
+  test('a value not at the start of a gas day, an --iso, a price in MW and a file of actuals are refused', async () => {
+    const notMidnight = await ingest('time_utc,id,value,created_at\n2026-06-02T06:00:00Z,MY_HUB,3,2026-06-01T12:00:00Z\n', {
+      source: 'replay',
+    });
+    assert.equal(notMidnight.status, 422);
+    assert.equal(
+      notMidnight.json().detail[0].msg,
+      'Value error, 2026-06-02T06:00:00Z is not the start of a gas day (midnight America/Chicago): gas prices are daily, one per gas day',
+    );
+    const iso = await ingest(forecastCsv, { source: 'replay', iso: 'ercot' });
+    assert.equal(iso.json().detail[0].msg, "Value error, group gas takes no --iso: gas hubs are not tied to an ISO (got 'ercot')");
+    const mw = await ingest(forecastCsv, { source: 'replay', unit: 'MW' });
+    assert.equal(mw.json().detail[0].msg, 'Value error, unit MW cannot be gas_price, which is in $/MMBtu');
+    const actual = await ingest('time_utc,id,value\n2026-06-02T05:00:00Z,MY_HUB,3\n', { source: 'replay' });
+    assert.equal(actual.status, 422);
+  });
+
+  test('/v1/status and the sources list show the gas series without an ISO; with the world off only they are served', async () => {
+    const status = (await t.get('/v1/status', { key })).json().filter((s: Json) => s.source === 'stored');
+    assert.deepEqual(
+      status.map((s: Json) => [s.model, s.iso]),
+      [['replay', null]],
+    );
+    const list = (await t.request('GET', '/admin/sources', { headers: ADMIN })).json();
+    assert.deepEqual(list[0].series, [{ group: 'gas', iso: null, metric: 'gas_price', targets: 2 }]);
+    process.env.GRIDCAST_WORLD = 'off';
+    try {
+      assert.equal(
+        (await t.get(`${BASE}/continuous`, { key, query: { model: 'replay', start: '2026-06-03', end: '2026-06-03' } })).status,
+        200,
+      );
+      const synthetic = await t.get(`${BASE}/forecast`, { key });
+      assert.equal(synthetic.status, 422);
+      assert.match(synthetic.json().detail[0].msg, /model must name a stored source: replay \(gas gas_price\)$/);
+    } finally {
+      delete process.env.GRIDCAST_WORLD;
+    }
+  });
+});

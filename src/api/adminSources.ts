@@ -17,6 +17,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readCatalog } from '../ingest/catalog.ts';
+import { rulesOf } from '../ingest/groups.ts';
 import { checkOptions, ingestCsv, IngestError, type IngestOptions } from '../ingest/ingest.ts';
 import { IngestConflictError } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
@@ -48,12 +49,15 @@ function ingestOptions(query: Query): IngestOptions {
     if (v === undefined) errors.push(errorItem('missing', ['query', name], 'Field required', null));
     return v ?? '';
   };
+  const group = last(query.group) ?? 'region';
+  const rules = rulesOf(group);
   const o: IngestOptions = {
     source: required('source'),
-    group: last(query.group) ?? 'region',
-    iso: required('iso'),
-    // LMP series are named by their market type (`type`), as in the API's /lmp/{iso}/{type}/ paths.
-    metric: last(query.type) ?? required('metric'),
+    group,
+    // Gas hubs are not tied to an ISO.
+    iso: rules?.noIso ? (last(query.iso) ?? '') : required('iso'),
+    // LMP series are named by their market type (`type`), as in the API's /lmp/{iso}/{type}/ paths; gas has one metric.
+    metric: last(query.metric) ?? last(query.type) ?? rules?.defaultMetric ?? required('metric'),
     timezone: last(query.timezone),
     unit: last(query.unit),
     replace: false,
@@ -72,9 +76,10 @@ function ingestOptions(query: Query): IngestOptions {
 
 /** The options of POST /admin/catalog, or a 422 naming each missing one. */
 function catalogOptions(query: Query): { source: string; group: string; iso: string; origin: string } {
-  const missing = ['source', 'group', 'iso'].filter((name) => last(query[name]) === undefined);
+  const isoFree = rulesOf(last(query.group) ?? '')?.noIso === true;
+  const missing = ['source', 'group', ...(isoFree ? [] : ['iso'])].filter((name) => last(query[name]) === undefined);
   if (missing.length) throw validationError(missing.map((name) => errorItem('missing', ['query', name], 'Field required', null)));
-  return { source: last(query.source)!, group: last(query.group)!, iso: last(query.iso)!, origin: last(query.filename) ?? 'catalog' };
+  return { source: last(query.source)!, group: last(query.group)!, iso: last(query.iso) ?? '', origin: last(query.filename) ?? 'catalog' };
 }
 
 /** Counts the body's bytes; past `max` it fails with a 413 (and the ingest rolls back). */
@@ -144,7 +149,7 @@ export async function registerAdminSources(app: FastifyInstance, o: AdminSources
         const { source, group, iso, origin } = catalogOptions(req.query);
         const body = (req.body as Readable | undefined) ?? req.raw;
         // The ISO and group are checked as an ingest's would be; any metric of the group will do.
-        const metric = group === 'lmp' ? 'dalmp' : group === 'plant' ? 'wind' : 'demand';
+        const metric = rulesOf(group)?.metrics[0] ?? '';
         const { refuse } = checkOptions({ source, group, iso, metric, replace: false, origin, catalog: [] });
         const entries = await readCatalog(limited(body, o.maxBytes), origin, refuse);
         const changed = await o.store.sources.describe({ source, group, iso, origin }, entries);

@@ -9,13 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { readCatalog } from '../ingest/catalog.ts';
+import { rulesOf } from '../ingest/groups.ts';
 import { checkOptions, describeIngest, ingestCsv, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { IngestConflictError, MAX_LISTED, type SourceSummary } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
-export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region|plant|lmp --iso ISO --metric METRIC (lmp: --type dalmp|rtlmp)
+export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region|plant|lmp|gas --iso ISO --metric METRIC (lmp: --type dalmp|rtlmp; gas: no --iso)
                 [--catalog FILE] [--timezone ZONE] [--unit MW|GW|kW] [--replace] [--server URL [--token TOKEN]]
       Loads a CSV in gridcast's long layout (time_utc, id, value; with created_at: forecast runs,
       else actuals with an optional published_at) into the stored source NAME, served as
@@ -126,12 +127,15 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
   const file = args.positionals[0];
   if (!file || args.positionals.length > 1) throw new UsageError('ingest takes one FILE');
   if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
+  const group = optionValue(args, 'group', 'region')!;
+  const rules = rulesOf(group);
   const options: IngestOptions = {
     source: need(args, 'source'),
-    group: optionValue(args, 'group', 'region')!,
-    iso: need(args, 'iso'),
-    // LMP series are named by their market type, as in the API's /lmp/{iso}/{type}/ paths.
-    metric: optionValue(args, 'metric') ?? optionValue(args, 'type') ?? need(args, 'metric'),
+    group,
+    // Gas hubs are not tied to an ISO.
+    iso: rules?.noIso ? (optionValue(args, 'iso') ?? '') : need(args, 'iso'),
+    // LMP series are named by their market type, as in the API's /lmp/{iso}/{type}/ paths; gas has one metric.
+    metric: optionValue(args, 'metric') ?? optionValue(args, 'type') ?? rules?.defaultMetric ?? need(args, 'metric'),
     timezone: optionValue(args, 'timezone'),
     unit: optionValue(args, 'unit'),
     replace,
@@ -207,7 +211,7 @@ export async function sourcesCommand(argv: string[], withStore: WithStore): Prom
         : await withStore(args, 'gridcast sources list', (s) => s.sources.list());
       process.stdout.write('name\tseries\truns\tforecast_values\tactuals\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n');
       for (const s of list) {
-        const series = s.series.map((k) => `${k.group}/${k.iso}/${k.metric}:${k.targets}`).join(',');
+        const series = s.series.map((k) => `${[k.group, k.iso, k.metric].filter(Boolean).join('/')}:${k.targets}`).join(',');
         process.stdout.write(
           `${s.name}\t${series}\t${s.runs}\t${s.forecast_values}\t${s.actuals}\t${s.latest_run ?? '-'}\t${s.latest_actual ?? '-'}\t` +
             `${s.first_valid_time ?? '-'}\t${s.last_valid_time ?? '-'}\n`,

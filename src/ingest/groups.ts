@@ -9,15 +9,21 @@
  *   `--catalog FILE`, else it is known by its id alone).
  * - lmp (`--type dalmp|rtlmp`): any node id, the same way (the catalog's nodes, or own nodes).
  *
- * Plants and LMPs are forecasts only: the API has no /actual for them (as the public service),
+ * - gas: any hub id, the same way (the catalog's hubs, or own hubs); no ISO (gas is served to
+ *   every ISO's subscribers); daily values, one per gas day at its first hour (midnight Central).
+ *
+ * Plants, LMPs and gas are forecasts only: the API has no /actual for them (as the public service),
  * so a file of actuals for them is refused rather than stored where nothing serves it.
  */
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, type MetricName } from '../catalog/metrics.ts';
 import { regionsOf } from '../catalog/regions.ts';
+import { GAS_TIMEZONE } from '../catalog/gasHubs.ts';
+import { formatUtcHour } from '../time/hours.ts';
+import { localDateOfHour, localDayStartHour } from '../time/zones.ts';
 import { optionError } from './observations.ts';
 
-export const INGEST_GROUPS = ['region', 'plant', 'lmp'] as const;
+export const INGEST_GROUPS = ['region', 'plant', 'lmp', 'gas'] as const;
 export type IngestGroup = (typeof INGEST_GROUPS)[number];
 
 interface GroupRules {
@@ -31,6 +37,12 @@ interface GroupRules {
   actuals: boolean;
   /** Why `id` is not a target of the group in `iso`, or null when it is. */
   refuse(iso: IsoCode): (id: string) => string | null;
+  /** The group is not tied to an ISO (gas): no --iso, its series are stored with the ISO ''. */
+  noIso?: true;
+  /** The metric when the group has only one (gas). */
+  defaultMetric?: MetricName;
+  /** Why a valid hour cannot hold a value of the group (daily: not a day's first hour), or null. */
+  refuseHour?(hour: number): string | null;
 }
 
 const hourly = (metrics: readonly MetricName[]) => metrics.filter((m) => METRICS[m].cadence === 'hourly');
@@ -64,16 +76,35 @@ export const GROUP_RULES: Record<IngestGroup, GroupRules> = {
   },
   plant: { metricOption: 'metric', metrics: hourly(metricsOf('plant')), ownTargets: true, actuals: false, refuse: anyOwnId('plant') },
   lmp: { metricOption: 'type', metrics: hourly(metricsOf('lmp')), ownTargets: true, actuals: false, refuse: anyOwnId('price node') },
+  gas: {
+    metricOption: 'metric',
+    metrics: metricsOf('gas'),
+    defaultMetric: 'gas_price',
+    ownTargets: true,
+    actuals: false,
+    noIso: true,
+    refuse: anyOwnId('gas hub'),
+    refuseHour: (hour) =>
+      localDayStartHour(GAS_TIMEZONE, localDateOfHour(GAS_TIMEZONE, hour)) === hour
+        ? null
+        : `${formatUtcHour(hour)} is not the start of a gas day (midnight ${GAS_TIMEZONE}): gas prices are daily, one per gas day`,
+  },
 };
+
+/** The rules of a group's name, when it is one. */
+export function rulesOf(group: string): GroupRules | undefined {
+  return (INGEST_GROUPS as readonly string[]).includes(group) ? GROUP_RULES[group as IngestGroup] : undefined;
+}
 
 /** The rules of the group an ingest names, after checking its group, ISO and metric options. */
 export function groupRules(group: string, iso: string, metric: string): GroupRules {
-  if (!(INGEST_GROUPS as readonly string[]).includes(group)) {
-    throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${group}')`);
-  }
-  if (!(ISO_CODES as readonly string[]).includes(iso))
+  const rules = rulesOf(group);
+  if (!rules) throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${group}')`);
+  if (rules.noIso) {
+    if (iso !== '') throw optionError('iso', `--group ${group} takes no --iso: gas hubs are not tied to an ISO (got '${iso}')`);
+  } else if (!(ISO_CODES as readonly string[]).includes(iso)) {
     throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${iso}')`);
-  const rules = GROUP_RULES[group as IngestGroup];
+  }
   if (!(rules.metrics as readonly string[]).includes(metric)) {
     throw optionError(
       rules.metricOption,

@@ -71,7 +71,12 @@ const UNIT_FACTORS: Record<string, Record<string, number>> = {
  * Checks the options; returns the metric's unit factor and why a target id is refused (null:
  * accepted; groups.ts says which ids each group takes).
  */
-export function checkOptions(o: IngestOptions): { factor: number; refuse: (id: string) => string | null; actuals: boolean } {
+export function checkOptions(o: IngestOptions): {
+  factor: number;
+  refuse: (id: string) => string | null;
+  refuseHour?: (hour: number) => string | null;
+  actuals: boolean;
+} {
   if (!SOURCE_NAME.test(o.source)) {
     throw optionError(
       'source',
@@ -99,7 +104,7 @@ export function checkOptions(o: IngestOptions): { factor: number; refuse: (id: s
       throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
     }
   }
-  return { factor, refuse: rules.refuse(o.iso as IsoCode), actuals: rules.actuals };
+  return { factor, refuse: rules.refuse(o.iso as IsoCode), refuseHour: rules.refuseHour, actuals: rules.actuals };
 }
 
 /** Values written per batch (runs are written whole, so a batch may hold a run more). */
@@ -127,6 +132,7 @@ class Assembler {
     private readonly writer: IngestWriter,
     private readonly refuse: (id: string) => string | null,
     private readonly factor: number,
+    private readonly refuseHour?: (hour: number) => string | null,
   ) {}
 
   bad(line: number, reason: string): void {
@@ -136,7 +142,7 @@ class Assembler {
 
   /** Takes one observation; returns a promise when it wrote a batch. */
   add(ob: Observation): Promise<void> | undefined {
-    const refused = this.refuse(ob.target);
+    const refused = this.refuse(ob.target) ?? this.refuseHour?.(ob.hour) ?? null;
     if (refused) {
       this.bad(ob.line, refused);
       return undefined;
@@ -230,11 +236,11 @@ class Assembler {
 /** Ingests a CSV file (a stream of bytes) into the store: all of it or nothing. */
 export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { factor, refuse, actuals } = checkOptions(o);
+  const { factor, refuse, refuseHour, actuals } = checkOptions(o);
   const { result: asm, outcome } = await store.ingest(
     { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin, catalog: o.catalog },
     async (writer) => {
-      const asm = new Assembler(writer, refuse, factor);
+      const asm = new Assembler(writer, refuse, factor, refuseHour);
       const ctx: LayoutContext = {
         origin: o.origin,
         timezone: o.timezone,

@@ -12,6 +12,7 @@ import type { Unit } from '../catalog/metrics.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { SourceReader } from '../sources/reader.ts';
 import { storedActuals, storedForecasts, storedSeries } from '../sources/stored.ts';
+import { dailyContinuousFrame, dailyForecastFrame, type DailySeriesGroup } from './daily.ts';
 
 /** How a group's requests name stored series. */
 export interface StoredGroupSpec<R, T> {
@@ -67,6 +68,45 @@ export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
 
 export type StoredQueries<R> = ReturnType<typeof storedQueriesFor<R, unknown>>;
 
+/** How a daily group's requests (gas) name stored series. */
+export interface StoredDailyGroupSpec<R, T> extends Omit<StoredGroupSpec<R, T>, 'group'> {
+  group(world: WeatherWorld, request: R, held: readonly string[]): DailySeriesGroup<T>;
+}
+
+/**
+ * The request kinds of a daily group served from stored sources: a stored run holds one value
+ * per day at the day's first hour (as the daily frames' rows are), so the same stored forecasts
+ * serve it through the daily frame builders.
+ */
+export function storedDailyQueriesFor<R, T>(spec: StoredDailyGroupSpec<R, T>) {
+  const load = async (world: WeatherWorld, reader: SourceReader, source: string, r: R & { nowMs: number }) => {
+    const s = await storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
+    return { s, ...(await storedForecasts(reader, s, r.nowMs)) };
+  };
+  return {
+    forecast: async (
+      world: WeatherWorld,
+      reader: SourceReader,
+      source: string,
+      r: R & { forecastedBy?: RequestInstant; nowMs: number },
+    ) => {
+      const { s, forecasts, load: values } = await load(world, reader, source, r);
+      const frame = dailyForecastFrame(s.group, { ...r, model: 'optimized' }, forecasts);
+      await values();
+      return frame;
+    },
+    continuous: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams>) => {
+      const { s, forecasts, load: values } = await load(world, reader, source, r);
+      const frame = dailyContinuousFrame(s.group, { ...r, model: 'optimized' }, undefined, 'continuous forecasts', forecasts);
+      await values();
+      return frame;
+    },
+  };
+}
+
+/** The request kinds a group may serve from stored sources (a daily group: forecast and continuous). */
+export type StoredKinds<R> = Pick<StoredQueries<R>, 'forecast' | 'continuous'> & Partial<StoredQueries<R>>;
+
 /**
  * The ids a source holds of a group that takes own targets (plants, price nodes), in the order
  * of its lists: the synthetic catalog's ids in catalog order, then the source's own ids in
@@ -89,7 +129,7 @@ export function heldTargetGroup(
   held: readonly string[],
   catalogIds: readonly string[],
   id: string | undefined,
-): SeriesGroup<string> {
+): SeriesGroup<string> & DailySeriesGroup<string> {
   const ordered = orderedTargets(held, catalogIds);
   return {
     timezone,

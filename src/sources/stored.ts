@@ -17,14 +17,21 @@ import { localDateOfHour } from '../time/zones.ts';
 import type { SourceReader } from './reader.ts';
 import { storedSchedule, type StoredRun } from './schedule.ts';
 
-/** The targets of a group a source holds, with their series ids. */
-export interface StoredSeries<T> {
+/** The targets of a group (hourly or daily) a source holds, with their series ids. */
+export interface StoredSeries<T, G extends TargetGroup<T> = SeriesGroup<T>> {
   source: string;
-  group: SeriesGroup<T>;
+  group: G;
   seriesOf: Map<T, number>;
 }
 
-const describeKey = (k: SeriesKey) => `${k.group} ${k.iso} ${k.metric}`;
+/** What a stored source needs of a series group: its targets and clock. */
+interface TargetGroup<T> {
+  timezone: string;
+  targets: readonly T[];
+}
+
+/** `region ercot demand`; gas, not tied to an ISO, is `gas gas_price`. */
+const describeKey = (k: SeriesKey) => [k.group, k.iso, k.metric].filter(Boolean).join(' ');
 
 /**
  * The series `source` holds for `key` (target id → series id), or a 422 on `param` (the request's
@@ -57,14 +64,14 @@ export async function heldSeries(
  * The group's targets that `source` holds for `key` (all of them, or the one `id` names), or a 422
  * naming what the source holds.
  */
-export async function storedSeries<T>(
+export async function storedSeries<T, G extends TargetGroup<T>>(
   reader: SourceReader,
   source: string,
   key: SeriesKey,
-  groupOf: (held: readonly string[]) => SeriesGroup<T>,
+  groupOf: (held: readonly string[]) => G,
   idOf: (target: T) => string,
   id: string | undefined,
-): Promise<StoredSeries<T>> {
+): Promise<StoredSeries<T, G>> {
   const series = await heldSeries(reader, source, key);
   const group = groupOf(series.map((s) => s.target));
   const idByTarget = new Map(series.map((s) => [s.target, s.id]));
@@ -89,7 +96,7 @@ export async function storedSeries<T>(
 /** A stored source's forecasts; await `load()` after the frame is built, before it is written. */
 export async function storedForecasts<T>(
   reader: SourceReader,
-  s: StoredSeries<T>,
+  s: StoredSeries<T, TargetGroup<T>>,
   nowMs: number,
 ): Promise<{ forecasts: Forecasts<T>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];
@@ -155,7 +162,7 @@ export async function storedForecasts<T>(
 /** A stored source's actuals as published at or before `asOfMs`; await `load()` after the frame is built. */
 export async function storedActuals<T>(
   reader: SourceReader,
-  s: StoredSeries<T>,
+  s: StoredSeries<T, TargetGroup<T>>,
   asOfMs: number,
 ): Promise<{ actuals: Actuals<T>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];

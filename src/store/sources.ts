@@ -229,7 +229,8 @@ export interface StoredRunRow {
 
 /** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
 export interface SourceStatus {
-  iso: string;
+  /** null for gas (not tied to an ISO). */
+  iso: string | null;
   model: string;
   last_run: string | null;
   next_run: null;
@@ -245,7 +246,8 @@ export interface SourceStatus {
 export interface SourceSummary {
   name: string;
   created_at: string;
-  series: { group: string; iso: string; metric: string; targets: number }[];
+  /** iso null for gas (not tied to an ISO). */
+  series: { group: string; iso: string | null; metric: string; targets: number }[];
   runs: number;
   forecast_values: number;
   actuals: number;
@@ -281,6 +283,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/** Gas series are stored with the ISO '' (not tied to one): shown as null. */
+const shownIso = (stored: string) => (stored === '' ? null : stored);
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
 
@@ -502,7 +507,7 @@ export class SourceStore {
       const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
       const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
       return {
-        iso: r.iso,
+        iso: shownIso(r.iso),
         model: r.source,
         last_run: r.latest === null ? null : iso(r.latest),
         next_run: null,
@@ -550,7 +555,7 @@ export class SourceStore {
       out.push({
         name: s.name,
         created_at: iso(s.created_ms),
-        series,
+        series: series.map((k) => ({ ...k, iso: shownIso(k.iso) })),
         runs: runs.n,
         forecast_values: runs.v ?? 0,
         actuals: acts.n,

@@ -3,9 +3,9 @@
  * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
  */
 import { GROUP_KINDS } from '../../catalog/metrics.ts';
-import { gasHubList, gasQueries } from '../../query/gas.ts';
+import { gasHubList, gasQueries, gasStored, storedGasHubList } from '../../query/gas.ts';
 import type { RouteDef } from '../route.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { listSourceParam, timeseriesRoutes } from './timeseries.ts';
 
 export const gasRoutes: RouteDef[] = [
   {
@@ -15,12 +15,12 @@ export const gasRoutes: RouteDef[] = [
     summary: 'List Gas Hubs',
     description:
       "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +
-      'approximate hub location).',
+      'approximate hub location); with source, the hubs a stored source holds.',
     tag: 'gas',
     level: 'core',
-    params: [],
+    params: [listSourceParam('gas hubs')],
     response: { kind: 'records', schema: 'GasHub' },
-    handle: () => gasHubList(),
+    handle: ({ params, sources }) => (params.source === undefined ? gasHubList() : storedGasHubList(sources!, params.source as string)),
   },
   ...timeseriesRoutes<{ id?: string }>({
     segment: 'gas',
@@ -29,6 +29,7 @@ export const gasRoutes: RouteDef[] = [
     pathParams: [],
     target: ({ params }) => ({ id: params.id as string | undefined }),
     queries: gasQueries,
+    stored: gasStored,
     kinds: GROUP_KINDS.gas,
     forecastSummary: 'Get Gas Price Forecast',
     continuousSummary: 'Get Continuous Gas Forecast',

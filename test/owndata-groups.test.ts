@@ -12,6 +12,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readCatalog } from '../src/ingest/catalog.ts';
+import { describeIngest, ingestCsv, IngestError } from '../src/ingest/ingest.ts';
 import { ROOT, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'groups-admin-token';
@@ -50,6 +52,11 @@ async function exportRuns(
 /** The same rows under another id (an own target the synthetic catalog does not have). */
 function renamed(csv: string, from: string, to: string): string {
   return csv.split(`,${from},`).join(`,${to},`);
+}
+
+/** Text as the stream of chunks a file is read as. */
+async function* streamOf(text: string): AsyncGenerator<string> {
+  yield text;
 }
 
 const same = (synthetic: Json, replay: Json) => {
@@ -274,6 +281,25 @@ describe('own data: plants', () => {
     );
   });
 
+  test("directly into the store, the catalog is written in the file's transaction: a bad row stores neither", async () => {
+    const catalog = await readCatalog(streamOf('id,name,capacity_mw\nFARM_D,Farm D,42\n'), 'farms.csv', () => null);
+    const o = { source: 'direct', group: 'plant', iso: 'ercot', metric: 'wind', replace: false, origin: 'd.csv', catalog };
+    const badRow = renamed(forecastCsv, plantId, 'FARM_D') + '2026-06-09T00:00:00Z,FARM_D,NaN,2026-06-09T00:00:00Z\n';
+    await assert.rejects(ingestCsv(t.store.sources, streamOf(badRow), o), IngestError);
+    assert.deepEqual(await t.store.sources.catalog('direct', 'plant', 'ercot'), []);
+    const summary = await ingestCsv(t.store.sources, streamOf(renamed(forecastCsv, plantId, 'FARM_D')), o);
+    assert.equal(summary.catalogEntries, 1);
+    assert.match(describeIngest(summary), /; catalog: 1 entries added or changed; [\d.]+ s$/);
+    const again = await ingestCsv(t.store.sources, streamOf(renamed(forecastCsv, plantId, 'FARM_D')), o);
+    assert.match(describeIngest(again), /^direct: nothing changed \(already stored\); .*; catalog: 0 entries added or changed;/);
+    const listed = (await t.get(`${BASE}/list`, { key, query: { source: 'direct' } })).json();
+    assert.deepEqual(
+      listed.map((p: Json) => [p.id, p.name, p.capacity_mw]),
+      [['FARM_D', 'Farm D', 42]],
+    );
+    assert.equal((await t.request('DELETE', '/admin/sources/direct', { headers: ADMIN })).status, 200);
+  });
+
   async function runCount(): Promise<number> {
     return (await t.get(`${BASE}/runs`, { key, query: { model: MODEL, ...DAYS } })).json().length;
   }
@@ -445,11 +471,6 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
     assert.equal(res.json().targets, 2);
   });
   after(() => t?.close());
-
-  const same = (synthetic: Json, replay: Json) => {
-    assert.equal(replay.model, 'replay');
-    assert.deepEqual({ ...replay, model: synthetic.model }, synthetic);
-  };
 
   test('forecast?forecasted_by and continuous equal the synthetic daily series', async () => {
     for (const at of ['2026-06-01T12:00:00Z', '2026-06-02T20:27:00Z']) {

@@ -285,11 +285,12 @@ export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Ar
 
 /** The one-line summary of an ingest (CLI and logs). */
 export function describeIngest(s: IngestSummary): string {
-  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced;
+  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced + (s.catalogEntries ?? 0);
   const what =
     s.kind === 'forecast'
       ? `runs: ${s.runsAdded} added, ${s.runsReplaced} replaced, ${s.runsUnchanged} unchanged`
       : `actuals: ${s.actualsAdded} added, ${s.actualsReplaced} replaced, ${s.actualsUnchanged} unchanged`;
   const span = s.first_valid_time ? `, ${s.first_valid_time} to ${s.last_valid_time}` : '';
-  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}; ${s.seconds} s`;
+  const catalog = s.catalogEntries === undefined ? '' : `; catalog: ${s.catalogEntries} entries added or changed`;
+  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}${catalog}; ${s.seconds} s`;
 }

@@ -15,6 +15,7 @@ const FILES = [
   'test/meter.test.ts',
   'test/owndata.test.ts',
   'test/owndata-durability.test.ts',
+  'test/owndata-groups.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -479,7 +479,8 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
     const model = (p: string) => doc.paths[p].get.parameters.find((x: { name: string }) => x.name === 'model');
     assert.deepEqual(model('/region/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso', 'vendor_a']);
     assert.match(model('/region/{iso}/{metric}/continuous').description, /Stored \(ingested\) sources: vendor_a\.$/);
-    assert.deepEqual(model('/plant/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
+    // Cells are served from the synthetic world only.
+    assert.deepEqual(model('/cells/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
   });
 
   test('with the world off only stored sources are served; anything else is a 4xx naming them', async () => {
@@ -501,11 +502,11 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
       '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required: the synthetic world is off (GRIDCAST_WORLD=off); ' +
         `actuals come from a stored source: ${exist}","input":null}]}`,
     );
-    const plants = await t.get('/v1/plant/ercot/wind/continuous', { key });
-    assert.equal(plants.status, 404);
+    const cells = await t.get('/v1/cells/ercot/wind/continuous', { key });
+    assert.equal(cells.status, 404);
     assert.equal(
-      plants.text,
-      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /plant/{iso}/{metric}/continuous has no stored data. ' +
+      cells.text,
+      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /cells/{iso}/{metric}/continuous has no stored data. ' +
         `Stored sources: ${exist}."}]}`,
     );
     assert.equal((await t.get('/v1/region/ercot/demand/list', { key })).status, 200);

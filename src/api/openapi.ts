@@ -154,7 +154,11 @@ const SCHEMAS: Record<string, object> = {
     title: 'ModelStatus',
     required: ['iso', 'model', 'last_run', 'next_run', 'last_actual_hour'],
     properties: {
-      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      iso: {
+        ...nullable({ type: 'string', enum: [...ISO_CODES] }),
+        title: 'Iso',
+        description: "null: a stored source's gas series (not tied to an ISO).",
+      },
       model: { type: 'string', title: 'Model' },
       last_run: {
         ...nullable({ type: 'string', format: 'date-time' }),
@@ -199,7 +203,12 @@ const SCHEMAS: Record<string, object> = {
       id: { type: 'string', title: 'Id' },
       name: { type: 'string', title: 'Name' },
       timezone: { type: 'string', title: 'Timezone' },
-      point: { type: 'object', title: 'Point', description: 'GeoJSON Point [lon, lat]' },
+      point: {
+        ...nullable({ type: 'object' }),
+        title: 'Point',
+        description: "GeoJSON Point [lon, lat]; null for a stored source's own hub whose catalog file gives no coordinates.",
+      },
+      source: { type: 'string', title: 'Source', description: 'With list?source=: the stored source that holds the hub.' },
     },
   },
   LmpNode: {

@@ -235,7 +235,7 @@ export interface paths {
     };
     /**
      * List Plants
-     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters.
+     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters; with source, the plants a stored source holds.
      *
      *     Access level: advanced.
      */
@@ -499,7 +499,7 @@ export interface paths {
     };
     /**
      * List Gas Hubs
-     * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location).
+     * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location); with source, the hubs a stored source holds.
      *
      *     Access level: core.
      */
@@ -609,7 +609,7 @@ export interface paths {
     };
     /**
      * List LMP Nodes
-     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).
+     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node); with source, the nodes a stored source holds.
      *
      *     Access level: core.
      */
@@ -1072,9 +1072,9 @@ export interface components {
     ModelStatus: {
       /**
        * Iso
-       * @enum {string}
+       * @description null: a stored source's gas series (not tied to an ISO).
        */
-      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      iso: ('pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone') | null;
       /** Model */
       model: string;
       /**
@@ -1153,9 +1153,14 @@ export interface components {
       timezone: string;
       /**
        * Point
-       * @description GeoJSON Point [lon, lat]
+       * @description GeoJSON Point [lon, lat]; null for a stored source's own hub whose catalog file gives no coordinates.
        */
-      point: Record<string, never>;
+      point: Record<string, never> | null;
+      /**
+       * Source
+       * @description With list?source=: the stored source that holds the hub.
+       */
+      source?: string;
     };
     /** LmpNode */
     LmpNode: {
@@ -2016,6 +2021,8 @@ export interface operations {
   list_plants_plant__iso___metric__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the plants it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2840,6 +2847,8 @@ export interface operations {
   list_gas_hubs_gas_list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the gas hubs it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -3169,6 +3178,8 @@ export interface operations {
   list_lmp_nodes_lmp__iso___type__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the price nodes it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };

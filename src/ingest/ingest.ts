@@ -9,20 +9,27 @@
  * come together, in any order within; rows of an issue time that come back after other runs' are
  * refused (sort a file by issue time). Files gridcast exports and the usual vendor files are so.
  */
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
-import { metricsOf, METRICS, unitOf, type MetricName } from '../catalog/metrics.ts';
-import { regionsOf } from '../catalog/regions.ts';
+import { type IsoCode } from '../catalog/isos.ts';
+import { unitOf, type MetricName } from '../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
-import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
+import {
+  MAX_LISTED,
+  type ActualInput,
+  type CatalogEntry,
+  type IngestOutcome,
+  type IngestWriter,
+  type RunInput,
+  type SourceStore,
+} from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { csvBatches, CsvError } from './csv.ts';
+import { groupRules } from './groups.ts';
 import { longCsv } from './long.ts';
 import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
 
 export { IngestError } from './observations.ts';
 
-export const INGEST_GROUPS = ['region'] as const;
-export type IngestGroup = (typeof INGEST_GROUPS)[number];
+export { INGEST_GROUPS, type IngestGroup } from './groups.ts';
 
 export interface IngestOptions {
   source: string;
@@ -36,6 +43,8 @@ export interface IngestOptions {
   replace: boolean;
   /** For the ingest log and messages: the file's name. */
   origin: string;
+  /** What the source says about its own targets (readCatalog of --catalog FILE): stored with the data. */
+  catalog?: readonly CatalogEntry[];
 }
 
 export interface IngestSummary extends IngestOutcome {
@@ -54,10 +63,20 @@ const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 /** Unit conversions into the metric's unit; a unit of another quantity is an error. */
 const UNIT_FACTORS: Record<string, Record<string, number>> = {
   MW: { MW: 1, GW: 1000, kW: 0.001 },
+  'USD/MWh': { '$/MWh': 1 },
+  '$/MMBtu': { 'USD/MMBtu': 1 },
 };
 
-/** Checks the options; returns the metric's unit factor. */
-export function checkOptions(o: IngestOptions): { factor: number; targets: Set<string> } {
+/**
+ * Checks the options; returns the metric's unit factor and why a target id is refused (null:
+ * accepted; groups.ts says which ids each group takes).
+ */
+export function checkOptions(o: IngestOptions): {
+  factor: number;
+  refuse: (id: string) => string | null;
+  refuseHour?: (hour: number) => string | null;
+  actuals: boolean;
+} {
   if (!SOURCE_NAME.test(o.source)) {
     throw optionError(
       'source',
@@ -67,14 +86,9 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
   if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
     throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);
   }
-  if (!(INGEST_GROUPS as readonly string[]).includes(o.group)) {
-    throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${o.group}')`);
-  }
-  if (!(ISO_CODES as readonly string[]).includes(o.iso))
-    throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${o.iso}')`);
-  const hourly = metricsOf('region').filter((m) => METRICS[m].cadence === 'hourly');
-  if (!(hourly as readonly string[]).includes(o.metric)) {
-    throw optionError('metric', `--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
+  const rules = groupRules(o.group, o.iso, o.metric);
+  if (o.catalog && !rules.ownTargets) {
+    throw optionError('catalog', `--catalog describes own plants or price nodes; --group ${o.group} has only the catalog's targets`);
   }
   const unit = unitOf(o.metric as MetricName);
   let factor = 1;
@@ -90,7 +104,7 @@ export function checkOptions(o: IngestOptions): { factor: number; targets: Set<s
       throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
     }
   }
-  return { factor, targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
+  return { factor, refuse: rules.refuse(o.iso as IsoCode), refuseHour: rules.refuseHour, actuals: rules.actuals };
 }
 
 /** Values written per batch (runs are written whole, so a batch may hold a run more). */
@@ -193,9 +207,9 @@ class Assembler {
 
   constructor(
     private readonly writer: IngestWriter,
-    private readonly targets: ReadonlySet<string>,
+    private readonly refuse: (id: string) => string | null,
     private readonly factor: number,
-    private readonly o: IngestOptions,
+    private readonly refuseHour?: (hour: number) => string | null,
   ) {}
 
   bad(line: number, reason: string): void {
@@ -206,8 +220,9 @@ class Assembler {
   /** Takes one observation; returns a promise when it wrote a batch. */
   add(obs: Observations, i: number): Promise<void> | undefined {
     const ob: Observation = { line: obs.line[i], target: obs.target[i], hour: obs.hour[i], stamp: obs.stamp[i] };
-    if (!this.targets.has(ob.target)) {
-      this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
+    const refused = this.refuse(ob.target) ?? this.refuseHour?.(ob.hour) ?? null;
+    if (refused) {
+      this.bad(ob.line, refused);
       return undefined;
     }
     const value = obs.value[i] * this.factor;
@@ -326,16 +341,23 @@ class Assembler {
 /** Ingests a CSV file (a stream of bytes) into the store: all of it or nothing. */
 export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { factor, targets } = checkOptions(o);
+  const { factor, refuse, refuseHour, actuals } = checkOptions(o);
   const { result: asm, outcome } = await store.ingest(
-    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
+    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin, catalog: o.catalog },
     async (writer) => {
-      const asm = new Assembler(writer, targets, factor, o);
+      const asm = new Assembler(writer, refuse, factor, refuseHour);
       const ctx: LayoutContext = {
         origin: o.origin,
         timezone: o.timezone,
         bad: (line, reason) => asm.bad(line, reason),
-        kind: (kind) => (asm.kind = kind),
+        kind: (kind) => {
+          if (kind === 'actual' && !actuals) {
+            throw new IngestError(
+              `${o.origin}: the file holds actuals (no created_at column), and --group ${o.group} serves forecasts only (no /actual endpoint)`,
+            );
+          }
+          asm.kind = kind;
+        },
       };
       try {
         for await (const batch of longCsv(csvBatches(input), ctx)) {
@@ -373,11 +395,12 @@ export async function ingestCsv(store: SourceStore, input: AsyncIterable<Uint8Ar
 
 /** The one-line summary of an ingest (CLI and logs). */
 export function describeIngest(s: IngestSummary): string {
-  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced;
+  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced + (s.catalogEntries ?? 0);
   const what =
     s.kind === 'forecast'
       ? `runs: ${s.runsAdded} added, ${s.runsReplaced} replaced, ${s.runsUnchanged} unchanged`
       : `actuals: ${s.actualsAdded} added, ${s.actualsReplaced} replaced, ${s.actualsUnchanged} unchanged`;
   const span = s.first_valid_time ? `, ${s.first_valid_time} to ${s.last_valid_time}` : '';
-  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}; ${s.seconds} s`;
+  const catalog = s.catalogEntries === undefined ? '' : `; catalog: ${s.catalogEntries} entries added or changed`;
+  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}${catalog}; ${s.seconds} s`;
 }

@@ -48,6 +48,9 @@ import { queryValueError } from './errors.ts';
 import { gasPrices } from './gas.ts';
 import { queriesFor, type SeriesGroup } from './kinds.ts';
 import { outageGroup, regionGroup } from './regions.ts';
+import type { SourceReader } from '../sources/reader.ts';
+import { heldSeries } from '../sources/stored.ts';
+import { heldTargetGroup, orderedTargets, storedQueriesFor } from './stored.ts';
 
 export const LMP_TYPES = metricsOf('lmp');
 export type LmpType = MetricsOf<'lmp'>;
@@ -297,3 +300,46 @@ function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
 /** forecast and continuous of LMPs (no actual or backcast routes, as in the public service). */
 export const lmpQueries = queriesFor(lmpGroup);
 export const lmpVintages = vintageQueriesFor(lmpGroup);
+
+/**
+ * Prices served from stored sources: the catalog's nodes by their ids, and the source's own
+ * nodes (any other id) — whichever ids the source holds for the ISO and type.
+ */
+export const lmpStored = storedQueriesFor({
+  group: (_world: WeatherWorld, r: LmpRequest, held) =>
+    heldTargetGroup(
+      ISOS[r.iso].timezone,
+      unitOf(r.type),
+      held,
+      priceNodesOf(r.iso).map((n) => n.id),
+      r.id,
+    ),
+  key: (r) => ({ group: 'lmp', iso: r.iso, metric: r.type }),
+  idOf: (id: string) => id,
+  id: (r) => r.id,
+});
+
+/**
+ * `/lmp/{iso}/{type}/list?source=NAME`: the nodes the source holds, as node records with
+ * `source`: a catalog node's record, or an own node's (named by --catalog, else by its id;
+ * node_type `node`).
+ */
+export async function storedLmpNodeList(
+  reader: SourceReader,
+  source: string,
+  iso: IsoCode,
+  type: LmpType,
+): Promise<Record<string, unknown>[]> {
+  const held = await heldSeries(reader, source, { group: 'lmp', iso, metric: type }, 'source');
+  const described = new Map((await reader.catalog(source, 'lmp', iso)).map((e) => [e.target, e]));
+  const nodes = new Map(lmpNodeList(iso).map((n) => [n.id as string, n]));
+  return orderedTargets(
+    held.map((s) => s.target),
+    [...nodes.keys()],
+  ).map((id) => {
+    const entry = described.get(id);
+    const node = nodes.get(id);
+    if (node && !entry) return { ...node, source };
+    return { id, name: entry?.name ?? id, iso, timezone: ISOS[iso].timezone, node_type: node?.node_type ?? 'node', source };
+  });
+}

@@ -40,6 +40,17 @@ export interface IngestTarget extends SeriesKey {
   replace: boolean;
   /** A line for the ingest log (the file's name). */
   origin: string;
+  /** Catalog entries of the source's own targets (--catalog), stored with the data. */
+  catalog?: readonly CatalogEntry[];
+}
+
+/** What a source says about one of its own targets (a plant, a price node): `--catalog FILE`. */
+export interface CatalogEntry {
+  target: string;
+  name: string;
+  capacity_mw: number | null;
+  latitude: number | null;
+  longitude: number | null;
 }
 
 export interface IngestOutcome {
@@ -49,6 +60,8 @@ export interface IngestOutcome {
   actualsAdded: number;
   actualsReplaced: number;
   actualsUnchanged: number;
+  /** Catalog entries added or changed (only with --catalog). */
+  catalogEntries?: number;
 }
 
 /** Runs (or actuals) that exist with other values; nothing was stored. */
@@ -223,7 +236,8 @@ export interface StoredRunRow {
 
 /** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
 export interface SourceStatus {
-  iso: string;
+  /** null for gas (not tied to an ISO). */
+  iso: string | null;
   model: string;
   last_run: string | null;
   next_run: null;
@@ -239,7 +253,8 @@ export interface SourceStatus {
 export interface SourceSummary {
   name: string;
   created_at: string;
-  series: { group: string; iso: string; metric: string; targets: number }[];
+  /** iso null for gas (not tied to an ISO). */
+  series: { group: string; iso: string | null; metric: string; targets: number }[];
   runs: number;
   forecast_values: number;
   actuals: number;
@@ -297,6 +312,39 @@ export function bytesOfHex(hex: string): Uint8Array {
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
 
+/** Gas series are stored with the ISO '' (not tied to one): shown as null. */
+const shownIso = (stored: string) => (stored === '' ? null : stored);
+
+/** Catalog entries written per INSERT statement. */
+const INSERT_ROWS = 1000;
+
+/**
+ * Adds or updates the source's catalog entries (a later catalog file corrects an earlier one);
+ * returns how many were added or changed.
+ */
+async function writeCatalog(tx: Sql, k: Pick<IngestTarget, 'source' | 'group' | 'iso'>, entries: readonly CatalogEntry[]): Promise<number> {
+  let changed = 0;
+  for (let i = 0; i < entries.length; i += INSERT_ROWS) {
+    const params: unknown[] = [k.source, k.group, k.iso];
+    const tuples = entries.slice(i, i + INSERT_ROWS).map((e) => {
+      params.push(e.target, e.name, e.capacity_mw, e.latitude, e.longitude);
+      const n = params.length;
+      return `($1, $2, $3, $${n - 4}, $${n - 3}, $${n - 2}::float8, $${n - 1}::float8, $${n}::float8)`;
+    });
+    const rows = await tx.query(
+      `INSERT INTO source_targets (source, grp, iso, target, name, capacity_mw, latitude, longitude) VALUES ${tuples.join(',')}
+         ON CONFLICT (source, grp, iso, target) DO UPDATE
+           SET name = EXCLUDED.name, capacity_mw = EXCLUDED.capacity_mw, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude
+         WHERE (source_targets.name, source_targets.capacity_mw, source_targets.latitude, source_targets.longitude)
+               IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.capacity_mw, EXCLUDED.latitude, EXCLUDED.longitude)
+         RETURNING target`,
+      params,
+    );
+    changed += rows.length;
+  }
+  return changed;
+}
+
 export class SourceStore {
   constructor(private readonly sql: Sql) {}
 
@@ -308,17 +356,38 @@ export class SourceStore {
     return this.sql.transaction(async (tx) => {
       await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [target.source]);
       const writer = new IngestWriter(tx, target);
+      if (target.catalog) writer.outcome.catalogEntries = await writeCatalog(tx, target, target.catalog);
       const result = await write(writer);
       if (writer.totalConflicts > 0) throw new IngestConflictError(writer.conflicts, writer.totalConflicts);
       const o = writer.outcome;
-      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced > 0) {
+      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced + (o.catalogEntries ?? 0) > 0) {
         await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
           target.source,
           `${target.origin}: ${target.group} ${target.iso} ${target.metric}: runs +${o.runsAdded} replaced ${o.runsReplaced} ` +
-            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}`,
+            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}` +
+            (o.catalogEntries === undefined ? '' : `; catalog entries added or changed ${o.catalogEntries}`),
         ]);
       }
       return { result, outcome: { ...o } };
+    });
+  }
+
+  /**
+   * A catalog on its own (`POST /admin/catalog`): the source's entries for its own targets of a
+   * group in an ISO, added or updated in one transaction (the source is created if new). Returns
+   * how many were added or changed.
+   */
+  async describe(k: { source: string; group: string; iso: string; origin: string }, entries: readonly CatalogEntry[]): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [k.source]);
+      const changed = await writeCatalog(tx, k, entries);
+      if (changed > 0) {
+        await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
+          k.source,
+          `${k.origin}: ${k.group} ${k.iso} catalog: entries added or changed ${changed}`,
+        ]);
+      }
+      return changed;
     });
   }
 
@@ -339,6 +408,14 @@ export class SourceStore {
     return this.sql.query<{ id: number; target: string }>(
       'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 ORDER BY target',
       [source, key.group, key.iso, key.metric],
+    );
+  }
+
+  /** The catalog entries a source brought for its own targets of a group in an ISO (--catalog). */
+  async catalog(source: string, group: string, iso: string): Promise<CatalogEntry[]> {
+    return this.sql.query<CatalogEntry>(
+      'SELECT target, name, capacity_mw, latitude, longitude FROM source_targets WHERE source = $1 AND grp = $2 AND iso = $3 ORDER BY target',
+      [source, group, iso],
     );
   }
 
@@ -435,7 +512,7 @@ export class SourceStore {
       const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
       const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
       return {
-        iso: r.iso,
+        iso: shownIso(r.iso),
         model: r.source,
         last_run: r.latest === null ? null : iso(r.latest),
         next_run: null,
@@ -483,7 +560,7 @@ export class SourceStore {
       out.push({
         name: s.name,
         created_at: iso(s.created_ms),
-        series,
+        series: series.map((k) => ({ ...k, iso: shownIso(k.iso) })),
         runs: runs.n,
         forecast_values: runs.v ?? 0,
         actuals: acts.n,

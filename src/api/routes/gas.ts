@@ -3,9 +3,9 @@
  * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
  */
 import { GROUP_KINDS } from '../../catalog/metrics.ts';
-import { gasHubList, gasQueries } from '../../query/gas.ts';
+import { gasHubList, gasQueries, gasStored, storedGasHubList } from '../../query/gas.ts';
 import type { RouteDef } from '../route.ts';
-import { timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { listSourceParam, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
 import { skillRoute, type SkillGroupSpec } from './skill.ts';
 import { CONTINUOUS_MODEL_NAMES } from '../../models/forecastModels.ts';
 import { GAS_TIMEZONE } from '../../catalog/gasHubs.ts';
@@ -17,6 +17,7 @@ const gasSeries: GroupRoutesSpec<{ id?: string }> = {
   pathParams: [],
   target: ({ params }) => ({ id: params.id as string | undefined }),
   queries: gasQueries,
+  stored: gasStored,
   kinds: GROUP_KINDS.gas,
   forecastSummary: 'Get Gas Price Forecast',
   continuousSummary: 'Get Continuous Gas Forecast',
@@ -41,12 +42,12 @@ export const gasRoutes: RouteDef[] = [
     summary: 'List Gas Hubs',
     description:
       "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +
-      'approximate hub location).',
+      'approximate hub location); with source, the hubs a stored source holds.',
     tag: 'gas',
     level: 'core',
-    params: [],
+    params: [listSourceParam('gas hubs')],
     response: { kind: 'records', schema: 'GasHub' },
-    handle: () => gasHubList(),
+    handle: ({ params, sources }) => (params.source === undefined ? gasHubList() : storedGasHubList(sources!, params.source as string)),
   },
   ...timeseriesRoutes(gasSeries),
   skillRoute(gasSeries, gasSkill),

@@ -2,11 +2,11 @@
 import { lmpVintages } from '../../query/lmp.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
-import { LMP_TYPES, lmpNodeList, lmpQueries, type LmpRequest, type LmpType } from '../../query/lmp.ts';
+import { LMP_TYPES, lmpNodeList, lmpQueries, lmpStored, storedLmpNodeList, type LmpRequest, type LmpType } from '../../query/lmp.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { listSourceParam, timeseriesRoutes } from './timeseries.ts';
 
 const TYPE_PARAM: ParamSpec = {
   name: 'type',
@@ -23,12 +23,17 @@ export const lmpRoutes: RouteDef[] = [
     name: 'list_lmp_nodes',
     catalog: true,
     summary: 'List LMP Nodes',
-    description: "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).",
+    description:
+      "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node); " +
+      'with source, the nodes a stored source holds.',
     tag: 'lmp',
     level: 'core',
-    params: [ISO_PARAM, TYPE_PARAM],
+    params: [ISO_PARAM, TYPE_PARAM, listSourceParam('price nodes')],
     response: { kind: 'records', schema: 'LmpNode' },
-    handle: ({ params }) => lmpNodeList(params.iso as IsoCode),
+    handle: ({ params, sources }) =>
+      params.source === undefined
+        ? lmpNodeList(params.iso as IsoCode)
+        : storedLmpNodeList(sources!, params.source as string, params.iso as IsoCode, params.type as LmpType),
   },
   ...timeseriesRoutes<LmpRequest>({
     segment: 'lmp',
@@ -38,6 +43,7 @@ export const lmpRoutes: RouteDef[] = [
     target: ({ params }) => ({ iso: params.iso as IsoCode, type: params.type as LmpType, id: params.id as string | undefined }),
     queries: lmpQueries,
     vintages: lmpVintages,
+    stored: lmpStored,
     kinds: GROUP_KINDS.lmp,
     forecastSummary: 'Get LMP Forecast',
     note:

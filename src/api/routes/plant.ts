@@ -1,12 +1,12 @@
 /** The plant group: /plant/{iso}/{metric}/… (access level: advanced; backcast: enterprise). */
 import { plantVintages } from '../../query/plants.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
-import { listPlants, plantQueries, selectPlants } from '../../query/plants.ts';
+import { listPlants, plantQueries, plantStored, selectPlants, storedPlantList } from '../../query/plants.ts';
 import { PLANT_METRICS, type PlantMetric } from '../../world/plantOutput.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { isoMetricTarget, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { isoMetricTarget, listSourceParam, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
 import { skillRoute, type SkillGroupSpec } from './skill.ts';
 import { CONTINUOUS_MODEL_NAMES } from '../../models/forecastModels.ts';
 import { ISOS, type IsoCode } from '../../catalog/isos.ts';
@@ -30,6 +30,7 @@ const plantSeries: GroupRoutesSpec<TargetRequest<PlantMetric>> = {
   target: isoMetricTarget,
   queries: plantQueries,
   vintages: plantVintages,
+  stored: plantStored,
   kinds: GROUP_KINDS.plant,
   forecastSummary: 'Get Plant Forecast',
   note: 'Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.',
@@ -49,12 +50,17 @@ export const plantRoutes: RouteDef[] = [
     name: 'list_plants',
     catalog: true,
     summary: 'List Plants',
-    description: 'Active wind or solar plants of the ISO for the metric, with their physical parameters.',
+    description:
+      'Active wind or solar plants of the ISO for the metric, with their physical parameters; with source, the plants a ' +
+      'stored source holds.',
     tag: 'plants',
     level: 'advanced',
-    params: [ISO_PARAM, METRIC_PARAM],
+    params: [ISO_PARAM, METRIC_PARAM, listSourceParam('plants')],
     response: { kind: 'records', schema: 'Plant' },
-    handle: ({ params, nowMs }) => listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs),
+    handle: ({ params, nowMs, sources }) =>
+      params.source === undefined
+        ? listPlants(params.iso as IsoCode, params.metric as PlantMetric, nowMs)
+        : storedPlantList(sources!, params.source as string, params.iso as IsoCode, params.metric as PlantMetric, nowMs),
   },
   ...timeseriesRoutes(plantSeries),
   skillRoute(plantSeries, plantSkill),

@@ -6,7 +6,7 @@
 import type { IsoCode } from '../../catalog/isos.ts';
 import type { RequestKind } from '../../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
-import type { StoredQueries } from '../../query/stored.ts';
+import type { StoredKinds } from '../../query/stored.ts';
 import type { SourceReader } from '../../sources/reader.ts';
 import type { ContinuousParams, GroupQueries, TargetRequest } from '../../query/kinds.ts';
 import type { Frame } from '../../query/frame.ts';
@@ -51,7 +51,7 @@ export interface GroupRoutesSpec<R> {
   /** The group's runs and vintages (`…/runs`, `…/vintages`), for groups with hourly forecast runs. */
   vintages?: VintageQueries<R>;
   /** The group's requests served from stored (ingested) sources: `model=<source>`, `/actual?source=<source>`. */
-  stored?: StoredQueries<R>;
+  stored?: StoredKinds<R>;
 }
 
 /** Where stored sources are read; every runner has one (compute/runner.ts). */
@@ -74,6 +74,19 @@ const SOURCE_PARAM: ParamSpec = {
   description:
     "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist.",
 };
+
+/** `source` of a list route: the targets a stored source holds instead of the catalog's. */
+export function listSourceParam(targets: string): ParamSpec {
+  return {
+    name: 'source',
+    in: 'query',
+    kind: 'string',
+    minLength: 1,
+    description:
+      `A stored source (ingested with \`gridcast ingest\`): the ${targets} it holds — the catalog's and its own — each with ` +
+      '`source`, instead of the catalog; see /v1/status for the sources that exist.',
+  };
+}
 
 const ACTUAL_AS_OF_PARAM: ParamSpec = {
   name: 'as_of',
@@ -210,13 +223,13 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           '`model` and `created_at` are null.',
       ),
       level: spec.level,
-      params: spec.stored
+      params: spec.stored?.actual
         ? params(START_PARAM, END_PARAM, ID_PARAM, SOURCE_PARAM, ACTUAL_AS_OF_PARAM)
         : params(START_PARAM, END_PARAM, ID_PARAM),
       handle: async (ctx) => {
         const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
         const source = ctx.params.source as string | undefined;
-        if (source !== undefined && spec.stored) {
+        if (source !== undefined && spec.stored?.actual) {
           const asOf = requestInstant(ctx.params.as_of, ctx.raw.as_of);
           return spec.stored.actual(ctx.world, readerOf(ctx), source, { ...request, asOfMs: asOf?.epochMs });
         }
@@ -257,7 +270,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       handle: async (ctx) => {
         const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
         const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.runs(ctx.world, readerOf(ctx), source, request);
+        if (source && spec.stored?.runs) return spec.stored.runs(ctx.world, readerOf(ctx), source, request);
         return vintages.runs(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
       },
     },
@@ -284,7 +297,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           nowMs: ctx.nowMs,
         };
         const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.vintages(ctx.world, readerOf(ctx), source, request);
+        if (source && spec.stored?.vintages) return spec.stored.vintages(ctx.world, readerOf(ctx), source, request);
         return vintages.vintages(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
       },
     },

@@ -77,21 +77,24 @@ describe('/lmp/{iso}/{type}/actual', () => {
       servers.push(server);
       return server;
     };
-    const beforePublication = await at('2026-06-15T18:29:00Z');
-    const afterPublication = await at('2026-06-15T18:30:00Z');
-    const query = { id: 'HB_NORTH', start: '2026-06-16', end: '2026-06-16' };
-    const res = await beforePublication.get('/v1/lmp/ercot/dalmp/actual', { key, query });
-    assertError(
-      res,
-      422,
-      '{"detail":[{"type":"value_error","loc":["query","start"],"msg":"Value error, no actuals in the requested window: ' +
-        "cleared day-ahead prices exist from 2023-01-01 up to the last published (each day's published at 13:30 local time " +
-        'the day before)","input":"2026-06-16"}]}',
-    );
-    const ts = await okJson(afterPublication, '/v1/lmp/ercot/dalmp/actual', { key, query });
-    assert.equal(ts.time_local.length, 24);
-    assert.equal(ts.time_local[0], '2026-06-16T00:00:00-05:00');
-    for (const server of servers) await server.close();
+    try {
+      const beforePublication = await at('2026-06-15T18:29:00Z');
+      const afterPublication = await at('2026-06-15T18:30:00Z');
+      const query = { id: 'HB_NORTH', start: '2026-06-16', end: '2026-06-16' };
+      const res = await beforePublication.get('/v1/lmp/ercot/dalmp/actual', { key, query });
+      assertError(
+        res,
+        422,
+        '{"detail":[{"type":"value_error","loc":["query","start"],"msg":"Value error, no actuals in the requested window: ' +
+          "cleared day-ahead prices exist from 2023-01-01 up to the last published (each day's published at 13:30 local time " +
+          'the day before)","input":"2026-06-16"}]}',
+      );
+      const ts = await okJson(afterPublication, '/v1/lmp/ercot/dalmp/actual', { key, query });
+      assert.equal(ts.time_local.length, 24);
+      assert.equal(ts.time_local[0], '2026-06-16T00:00:00-05:00');
+    } finally {
+      for (const server of servers) await server.close();
+    }
   });
 
   test('window rules of every actual: before 2023 and beyond the published are 422s', async () => {

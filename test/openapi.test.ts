@@ -211,6 +211,7 @@ describe('GET /v1/openapi.json', () => {
       '/lmp/{iso}/{type}/list': 'list_lmp_nodes',
       '/lmp/{iso}/{type}/forecast': 'get_lmp_forecast',
       '/lmp/{iso}/{type}/continuous': 'get_lmp_continuous_forecast',
+      '/lmp/{iso}/{type}/actual': 'get_lmp_actuals',
       '/cells/{iso}/{metric}/list': 'list_cells',
       '/cells/{iso}/{metric}/forecast': 'get_cells_forecast',
       '/cells/{iso}/{metric}/continuous': 'get_cells_continuous_forecast',

@@ -224,6 +224,7 @@ describe('formats and layouts', () => {
       listLmpNodes: [['ercot', 'dalmp'], {}],
       getLmpForecast: [['ercot', 'dalmp'], { id: node }],
       getLmpContinuousForecast: [['ercot', 'dalmp'], { id: node, ...week }],
+      getLmpActuals: [['ercot', 'rtlmp'], { id: node, ...week }],
       listCells: [['ercot', 'wind'], { resolution: 3 }],
       getCellsForecast: [['ercot', 'wind'], { id: cell, resolution: 3 }],
       getCellsContinuousForecast: [['ercot', 'wind'], { id: cell, resolution: 3, ...week }],

@@ -427,6 +427,15 @@ export class GridcastClient {
     return this.windowed<Output<F, L, TimeseriesResponse>>('getLmpContinuousForecast', { iso, type }, options);
   }
 
+  /** Realised prices: the day-ahead market's cleared prices (dalmp) or real-time prices (rtlmp), from 2023-01-01. */
+  getLmpActuals<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'getLmpActuals', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getLmpActuals', { iso, type }, options);
+  }
+
   // ---- H3 cells -------------------------------------------------------------------------
 
   /** The H3 cells covering the ISO at `resolution` (2–5, default 4). */

@@ -213,7 +213,7 @@ export interface paths {
     };
     /**
      * Get ISO Summary
-     * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
+     * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (as /lmp/{iso}/dalmp/actual publishes them: the day before, at 11:00 (NYISO) to 14:00 (SPP) local time). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
      *
      *     Access level: core.
      */
@@ -658,6 +658,28 @@ export interface paths {
      *     Access level: core.
      */
     get: operations['continuous_lmp__iso___type__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/actual': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get LMP Actuals
+     * @description Realised prices, from 2023-01-01 up to the last published: for dalmp the day-ahead market's cleared prices, each local day published the day before (pjm 13:30 America/New_York, miso 12:30 America/Chicago, spp 14:00 America/Chicago, ercot 13:30 America/Chicago, caiso 13:00 America/Los_Angeles, nyiso 11:00 America/New_York, isone 13:30 America/New_York), so tomorrow's prices appear in the afternoon; for rtlmp the real-time prices, an hour published 15 minutes after it ends. Real-time prices spike in tight hours and go negative where wind and solar exceed what can leave a zone; forecasts are expectations and do not. The dalmp values are those of the ISO summary's "actual" columns. `model` and `created_at` are null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['actual_lmp__iso___type__actual_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3322,6 +3344,78 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  actual_lmp__iso___type__actual_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */

@@ -28,6 +28,7 @@ export const OPERATIONS = {
   listLmpNodes: '/lmp/{iso}/{type}/list',
   getLmpForecast: '/lmp/{iso}/{type}/forecast',
   getLmpContinuousForecast: '/lmp/{iso}/{type}/continuous',
+  getLmpActuals: '/lmp/{iso}/{type}/actual',
   listCells: '/cells/{iso}/{metric}/list',
   getCellsForecast: '/cells/{iso}/{metric}/forecast',
   getCellsContinuousForecast: '/cells/{iso}/{metric}/continuous',

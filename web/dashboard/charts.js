@@ -7,7 +7,7 @@
 /** @typedef {import('./stats.js').Point} Point */
 /** @typedef {import('./stats.js').Bands} Bands */
 
-import { localMidnights } from './stats.js';
+import { clippedRange, localMidnights } from './stats.js';
 
 const COLORS = { actual: '#1d1d1f', dayAhead: '#d9730d', latest: '#2563c9', fan: '#2563c9', vintage: '#7a3fc9' };
 const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
@@ -117,10 +117,16 @@ function line(name, data, color, extra = {}) {
 
 /**
  * Latest forecast vs actuals: actuals, the day-ahead continuous forecast and the latest run.
+ * `axis` 'clipped' (prices): the value axis spans the 1st–99th percentile of what is shown, and
+ * the few spikes beyond it run off the chart (the tooltip still gives their value); 'full' shows
+ * everything.
  * @param {{ units: string, timezone: string, createdAt: string, actual: Point[] | null, dayAhead: Point[], latest: Point[] }} d
+ * @param {'full' | 'clipped'} [axis]
  */
-export function overviewOption(d) {
+export function overviewOption(d, axis = 'full') {
   const { fmt, axes } = timeAxes(d.timezone, d.units, instantsOf(d.actual ?? [], d.dayAhead, d.latest));
+  const range = axis === 'clipped' ? clippedRange(d.actual ?? [], d.dayAhead, d.latest) : null;
+  const yAxis = range ? { ...axes.yAxis, ...range, name: `${d.units} (clipped: 1st–99th percentile)` } : axes.yAxis;
   const series = [];
   if (d.actual) series.push(line('Actual', d.actual, COLORS.actual, { lineStyle: { width: 2, color: COLORS.actual } }));
   series.push(
@@ -137,7 +143,7 @@ export function overviewOption(d) {
       },
     }),
   );
-  return { ...axes, tooltip: axisTooltip(fmt.full, d.units), series };
+  return { ...axes, yAxis, tooltip: axisTooltip(fmt.full, d.units), series };
 }
 
 /**

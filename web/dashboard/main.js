@@ -74,6 +74,7 @@ const ui = {
   region: /** @type {HTMLSelectElement} */ ($('#region')),
   priceType: /** @type {HTMLSelectElement} */ ($('#price-type')),
   priceNode: /** @type {HTMLSelectElement} */ ($('#price-node')),
+  priceAxis: /** @type {HTMLSelectElement} */ ($('#price-axis')),
   cards: /** @type {HTMLElement[]} */ ([...document.querySelectorAll('#overview .card')]),
   ensemble: /** @type {HTMLElement} */ ($('#ensemble')),
   ensembleMetric: /** @type {HTMLSelectElement} */ ($('#ensemble-metric')),
@@ -181,7 +182,9 @@ function loadOverviewCard(card) {
           : /** @type {const} */ ({ kind: 'region', metric, id: ui.region.value });
       const data = await overviewData(api, ui.iso.value, target);
       if (!isCurrent()) return '';
-      renderChart(chartOf(card), overviewOption(data));
+      // Prices spike far above their usual range: the axis is clipped unless asked otherwise.
+      const axis = metric === 'price' && ui.priceAxis.value === 'clipped' ? 'clipped' : 'full';
+      renderChart(chartOf(card), overviewOption(data, axis));
       return [`${target.id}, run of ${timeFormat(data.timezone).full(Date.parse(data.createdAt))}.`, data.note].filter(Boolean).join(' ');
     },
     () => clearChart(chartOf(card)),
@@ -419,10 +422,12 @@ async function start() {
     );
     if (card.dataset.state === 'ready') void loadOverviewCard(card);
   });
-  ui.priceNode.addEventListener(
-    'change',
-    () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
-  );
+  for (const select of [ui.priceNode, ui.priceAxis]) {
+    select.addEventListener(
+      'change',
+      () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
+    );
+  }
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
   ui.vintagesMetric.addEventListener('change', () => void loadVintages());
   ui.skillMetric.addEventListener('change', () => void loadSkill());

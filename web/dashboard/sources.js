@@ -39,27 +39,19 @@ export async function listPriceNodes(api, iso, type) {
 }
 
 /**
- * Actuals for the overview between two instants, or a note saying why there are none. Regions
- * have an `actual` route; for prices the API publishes only the day-ahead market's cleared
- * prices of trading hubs (and NYISO's zones), in the ISO summary.
+ * Actuals for the overview between two instants: observed values of a region, or realised
+ * prices of a node (cleared day-ahead prices for dalmp — tomorrow's once published — and
+ * real-time prices for rtlmp), each up to the last the API has published.
  * @param {Api} api
  * @param {string} iso
  * @param {OverviewTarget} target
  * @param {string} start
  * @param {string} end
- * @returns {Promise<{ points: Point[] | null, note: string }>}
+ * @returns {Promise<Point[]>}
  */
 async function overviewActuals(api, iso, target, start, end) {
-  if (target.kind === 'region') {
-    const ts = await api.get(`/region/${iso}/${target.metric}/actual`, { id: target.id, start, end });
-    return { points: columnPoints(ts), note: '' };
-  }
-  if (target.type !== 'dalmp') return { points: null, note: 'Real-time prices have no published actuals in the API.' };
-  /** @type {Timeseries} */
-  const summary = await api.get(`/region/${iso}/summary`);
-  const column = summary.columns.findIndex((c) => c[0] === target.id && c[1] === 'dalmp' && c[2] === 'actual');
-  if (column < 0) return { points: null, note: `The ISO summary carries no cleared prices for ${target.id}.` };
-  return { points: columnPoints(summary, column).filter(([, v]) => v !== null), note: 'Actuals: cleared day-ahead prices (ISO summary).' };
+  const path = target.kind === 'region' ? `/region/${iso}/${target.metric}/actual` : `/lmp/${iso}/${target.type}/actual`;
+  return columnPoints(await api.get(path, { id: target.id, start, end }));
 }
 
 /**
@@ -77,15 +69,21 @@ export async function overviewData(api, iso, target) {
     api.get(`${base}/continuous`, { id: target.id }),
   ]);
   const createdAt = /** @type {string} */ (latest.created_at);
-  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, createdAt);
+  const latestPoints = columnPoints(latest).slice(0, LATEST_HOURS);
+  // Up to the run for regions; prices reach further when the day-ahead market has cleared tomorrow.
+  const end = target.kind === 'price' ? isoHour(latestPoints[latestPoints.length - 1]?.[0] ?? Date.parse(createdAt)) : createdAt;
+  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, end);
   return {
     units: latest.units,
     timezone: latest.timezone,
     createdAt,
-    latest: columnPoints(latest).slice(0, LATEST_HOURS),
+    latest: latestPoints,
     dayAhead: columnPoints(dayAhead),
-    actual: actual.points,
-    note: actual.note,
+    actual,
+    note:
+      target.kind === 'price'
+        ? `Actuals: ${target.type === 'dalmp' ? 'cleared day-ahead prices' : 'real-time prices'} (/lmp/${iso}/${target.type}/actual).`
+        : '',
   };
 }
 

@@ -87,8 +87,9 @@ export const summaryRoute: RouteDef = {
     'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
     "last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's " +
     'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
-    'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
-    `local the day before). units is "mixed": ${describeUnits(metricsOf('summary'))}.`,
+    'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (as ' +
+    '/lmp/{iso}/dalmp/actual publishes them: the day before, at 11:00 (NYISO) to 14:00 (SPP) local time). units is ' +
+    `"mixed": ${describeUnits(metricsOf('summary'))}.`,
   tag: 'regions',
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],

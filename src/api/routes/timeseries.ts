@@ -44,6 +44,9 @@ export interface GroupRoutesSpec<R> {
   forecastSummary: string;
   /** The continuous summary, when the client's method name needs another than "Get Continuous Forecast" (gas). */
   continuousSummary?: string;
+  /** The actual route's summary and description when they are not the regional ones (LMPs: realised prices). */
+  actualSummary?: string;
+  actualDescription?: string;
   /** A sentence added to every description (what the values mean for this group). */
   note?: string;
   /** `model` of the forecast route when the group has more models than continuous (regions: + normal). */
@@ -217,10 +220,11 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       ...common,
       path: path('actual'),
       name: 'actual',
-      summary: 'Get Historical Actuals',
+      summary: spec.actualSummary ?? 'Get Historical Actuals',
       description: describe(
-        'Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). ' +
-          '`model` and `created_at` are null.',
+        spec.actualDescription ??
+          'Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). ' +
+            '`model` and `created_at` are null.',
       ),
       level: spec.level,
       params: spec.stored?.actual

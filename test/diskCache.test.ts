@@ -111,6 +111,19 @@ describe('a restart with the disk cache', () => {
   });
 });
 
+test('a cache directory that cannot be written leaves the service running without it', async () => {
+  const file = path.join(tmp(), 'a-file');
+  fs.writeFileSync(file, '');
+  try {
+    const cold = await serve({}, [REQUESTS[0]]);
+    const served = await serve({ blockCacheDir: path.join(file, 'block-cache') }, [REQUESTS[0]]);
+    assert.equal(served.disk, null, 'no disk tier');
+    assert.deepEqual(served.bodies, cold.bodies);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+});
+
 describe('the disk tier', () => {
   test('stays within its budget, removing the least recently used segments first', async () => {
     const root = tmp();

@@ -159,6 +159,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void sendJson(reply, 404, { detail: 'Not Found' });
     },
   });
+  if (pool.diskCacheOff) {
+    app.log.warn({ err: pool.diskCacheOff }, 'the block cache directory cannot be written: computed blocks are kept in memory only');
+  }
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);

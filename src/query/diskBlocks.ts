@@ -215,7 +215,8 @@ export class DiskBlocks {
 
   constructor(private readonly options: DiskBlocksOptions) {
     this.dir = path.join(options.root, `world-${options.version}`);
-    fs.mkdirSync(this.dir, { recursive: true });
+    // A directory that cannot be made (read-only, no space) makes every read miss and every write fail, quietly.
+    fs.mkdir(this.dir, { recursive: true }, () => {});
     this.scanning = this.scan().finally(() => (this.scanning = null));
   }
 
@@ -378,6 +379,18 @@ export class DiskBlocks {
   async settle(): Promise<void> {
     await this.flush();
     await this.scanning;
+  }
+}
+
+/** Makes the cache's directory; the error if it cannot be made or written to (then the disk tier is off). */
+export function prepareDiskCache(root: string, version: string): Error | null {
+  try {
+    const dir = path.join(root, `world-${version}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+    return null;
+  } catch (e) {
+    return e as Error;
   }
 }
 

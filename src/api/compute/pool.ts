@@ -22,7 +22,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { blockCache, cacheBudgetMb } from '../../query/blockCache.ts';
-import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
+import { DiskBlocks, prepareDiskCache, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
 import { worldVersion } from '../../query/worldVersion.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
 import { serviceError } from '../errors.ts';
@@ -143,15 +143,26 @@ export class ComputePool {
 
   /** Where the workers keep blocks on disk, or null. */
   private readonly disk: DiskBlocksOptions | null;
+  /** Why the disk tier is off although asked for: its directory cannot be written (the service runs without it). */
+  diskCacheOff: Error | null = null;
 
   constructor(private readonly options: PoolOptions) {
-    const diskCache = options.diskCache;
-    this.disk =
-      diskCache && diskCache.budgetMb > 0
-        ? { root: diskCache.root, budgetBytes: diskCache.budgetMb * 1024 * 1024, version: worldVersion(options.seed) }
-        : null;
+    this.disk = this.diskTier();
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
+  }
+
+  /** Where the disk tier is, if it is on and its directory can be written (else it is off, and said so). */
+  private diskTier(): DiskBlocksOptions | null {
+    const diskCache = this.options.diskCache;
+    if (!diskCache || diskCache.budgetMb <= 0) return null;
+    const version = worldVersion(this.options.seed);
+    const error = prepareDiskCache(diskCache.root, version);
+    if (error) {
+      this.diskCacheOff = error;
+      return null;
+    }
+    return { root: diskCache.root, budgetBytes: diskCache.budgetMb * 1024 * 1024, version };
   }
 
   get workers(): number {

@@ -25,10 +25,12 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** A PostgreSQL database URL; without it, the embedded store in a fresh directory. */
   databaseUrl?: string;
+  /** The data directory to use (and keep when the server stops) instead of a fresh one: a restart. */
+  dataDir?: string;
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<BenchServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GRIDCAST_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -78,7 +80,7 @@ export async function startServe(options: ServeOptions = {}): Promise<BenchServe
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

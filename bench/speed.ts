@@ -8,6 +8,13 @@
  * 3. Small-request latency while four cold heavy requests run (a fresh server).
  * 4. The large request (every ERCOT wind plant, 2026-01-01 to 2026-11-19) cold and warm,
  *    against JSON.stringify of its own body (the serialisation floor).
+ * 5. The same request after a restart: a new server on the first one's data directory, whose
+ *    disk cache (query/diskBlocks.ts) holds the blocks the first one computed.
+ * 6. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
+ *    model, cold and warm.
+ * 7. Own data (bench/ingest.ts): ingest values/s embedded and on PostgreSQL, bytes per value
+ *    against one row per value, a stored year of continuous values over HTTP against synthetic,
+ *    and the ingest's peak RSS on a ~1 GB file.
  *
  * Servers run from source (tsx) with rate limits off and the request log on (to /dev/null),
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
@@ -22,8 +29,10 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ingestFigures, ingestLines } from './ingest.ts';
 import { largestFigures, largestLines } from './largest.ts';
 import { ROOT, startServe, type BenchServer } from './serve.ts';
+import { skillFigures, skillLines } from './skill.ts';
 
 const NOW = '2026-11-20T18:00:00Z';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -108,13 +117,7 @@ async function largeFigures(server: BenchServer) {
   const warm: number[] = [];
   for (let i = 0; i < WARM_RUNS; i++) warm.push((await timedGet(server.url + LARGE, server.key)).ms);
   const parsed = JSON.parse(cold.body.toString());
-  const stringify: number[] = [];
-  for (let i = 0; i < 4; i++) {
-    const t = performance.now();
-    JSON.stringify(parsed);
-    stringify.push(performance.now() - t);
-  }
-  const floor = median(stringify.slice(1));
+  const floor = stringifyFloor(parsed);
   const values = parsed.values.length * parsed.time_utc.length;
   return {
     path: LARGE,
@@ -125,6 +128,65 @@ async function largeFigures(server: BenchServer) {
     stringifyMs: round(floor),
     coldRatio: round(cold.ms / floor, 2),
     warmRatio: round(median(warm) / floor, 2),
+    body: cold.body,
+  };
+}
+
+/** The median of a few JSON.stringify runs of the body (the first one warms up). */
+function stringifyFloor(parsed: unknown): number {
+  const times: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const t = performance.now();
+    JSON.stringify(parsed);
+    times.push(performance.now() - t);
+  }
+  return median(times.slice(1));
+}
+
+/** Bytes and files under a directory. */
+function du(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return { files, bytes };
+}
+
+/**
+ * The large request first thing after a restart: a new server on `dataDir` (where the first
+ * server computed it), settled like the first; then, as a diagnostic, a fresh server again whose
+ * code has run one small request of other data first (what is left is the disk tier's own cost).
+ */
+async function afterRestart(dataDir: string, expected: Buffer) {
+  const cache = du(path.join(dataDir, 'block-cache'));
+  const measure = async (warmUp: boolean) => {
+    const server = await startServe({ env: SERVER_ENV, dataDir });
+    try {
+      await new Promise((r) => setTimeout(r, STARTUP_SETTLE_MS));
+      if (warmUp) await timedGet(`${server.url}/v1/plant/spp/wind/continuous?start=2025-03-01&end=2025-03-07`, server.key);
+      const res = await timedGet(server.url + LARGE, server.key);
+      if (res.status !== 200 || !res.body.equals(expected)) throw new Error(`after a restart the large request differs (${res.status})`);
+      return res.ms;
+    } finally {
+      await server.stop();
+    }
+  };
+  say('large request after a restart, with the disk cache …');
+  const firstMs = await measure(false);
+  say('… and after one small request of other data …');
+  const warmedMs = await measure(true);
+  const floor = stringifyFloor(JSON.parse(expected.toString()));
+  return {
+    diskCacheFiles: cache.files,
+    diskCacheMB: round(cache.bytes / 1e6, 1),
+    firstMs: round(firstMs),
+    ratio: round(firstMs / floor, 2),
+    afterSmallMs: round(warmedMs),
+    afterSmallRatio: round(warmedMs / floor, 2),
+    stringifyMs: round(floor),
   };
 }
 
@@ -179,7 +241,9 @@ async function postgresFigures(pathAndQuery: string) {
 
 async function main() {
   const loadBefore = os.loadavg()[0];
-  const embedded = await startServe({ env: SERVER_ENV });
+  // Kept when the server stops: the restart figure starts a new server on it.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
+  const embedded = await startServe({ env: SERVER_ENV, dataDir });
   // A new server builds its catalogs in the background (regions; cell geometry, ~3 s of CPU):
   // "cold" means no computed block is cached yet, not that the server is still starting.
   await new Promise((r) => setTimeout(r, STARTUP_SETTLE_MS));
@@ -194,9 +258,12 @@ async function main() {
     postgres: Awaited<ReturnType<typeof postgresFigures>>;
   };
   let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
+  let skill: Awaited<ReturnType<typeof skillFigures>>;
   try {
     // Cold first: nothing else has computed the large request's blocks in this process.
     large = await largeFigures(embedded);
+    say('skill: a year of one target, 8 lead days, every model (bench/skill.ts) …');
+    skill = await skillFigures(embedded);
     const smallUrl = await smallPath(embedded);
     const sample = await timedGet(embedded.url + smallUrl, embedded.key);
     say(`small request ${smallUrl} (${sample.body.length} bytes): bare server vs gridcast …`);
@@ -215,8 +282,16 @@ async function main() {
   } finally {
     await embedded.stop();
   }
+  let restart: Awaited<ReturnType<typeof afterRestart>>;
+  try {
+    restart = await afterRestart(dataDir, large.body);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
   say('largest request, every format and layout (bench/largest.ts) …');
   const largest = await largestFigures();
+  say('own data: ingest, storage, a stored year over HTTP (bench/ingest.ts) …');
+  const ingest = await ingestFigures();
   const report = {
     when: new Date().toISOString(),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
@@ -224,8 +299,11 @@ async function main() {
     workers: process.env.BENCH_WORKERS ?? `one per core (${os.availableParallelism()})`,
     small,
     duringHeavy: heavy,
-    large,
+    large: { ...large, body: undefined },
+    restart,
+    skill,
     largest,
+    ingest,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'speed-latest.json'), JSON.stringify(report, null, 2) + '\n');
@@ -244,7 +322,11 @@ async function main() {
       `(heavy took ${heavy.heavyMs.join(' / ')} ms)`,
     `large request (${large.values} values, ${round(large.bytes / 1e6, 2)} MB): cold ${large.coldMs} ms (${large.coldRatio}× stringify), ` +
       `warm ${large.warmMs} ms (${large.warmRatio}×), JSON.stringify ${large.stringifyMs} ms; targets ≤ 3× cold, ≤ 1.3× warm`,
+    `large request after a restart (disk cache ${restart.diskCacheFiles} files, ${restart.diskCacheMB} MB): first request ${restart.firstMs} ms ` +
+      `(${restart.ratio}× stringify ${restart.stringifyMs} ms; target ≤ 2×); after one small request of other data ${restart.afterSmallMs} ms (${restart.afterSmallRatio}×)`,
+    ...skillLines(skill),
     ...largestLines(largest),
+    ...ingestLines(ingest),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);

@@ -32,7 +32,7 @@
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { IsoCode } from '../src/catalog/isos.ts';
-import type { ForecastModelName } from '../src/models/forecastModels.ts';
+import type { SkillRecord } from '../src/query/skill.ts';
 import type { RegionMetric } from '../src/query/regions.ts';
 import type { PriceNode } from '../src/catalog/priceNodes.ts';
 import type { Frame } from '../src/query/frame.ts';
@@ -48,12 +48,12 @@ const { GAS_HUBS, GAS_TIMEZONE } = await import('../src/catalog/gasHubs.ts');
 const { ISOS, ISO_CODES, isIsoCode } = await import('../src/catalog/isos.ts');
 const { metricSpec } = await import('../src/catalog/metrics.ts');
 const forecastModels = await import('../src/models/forecastModels.ts');
-const { CONTINUOUS_MODEL_NAMES, FORECAST_MODELS, FORECAST_MODEL_NAMES } = forecastModels;
+const { FORECAST_MODEL_NAMES } = forecastModels;
 const { gasPrices } = await import('../src/query/gas.ts');
 const { FORECAST_HISTORY_START } = await import('../src/query/kinds.ts');
 const { ON_PEAK_FIRST, ON_PEAK_LAST, auditGas, auditIso, isOnPeak } = await import('./realism/audit.ts');
 const { MAIN_NODE, TARGETS, formatBand, verdictOf } = await import('./realism/targets.ts');
-const { capacityAt, consecutiveRuns, dayInstant, daForecastMape, forecastedByLocal, priceTruth, reportedNodes } =
+const { capacityAt, consecutiveRuns, dayInstant, daForecastMape, priceTruth, reportedNodes, skillByLead } =
   await import('./realism/sample.ts');
 const { REGION_METRICS, regionQueries } = await import('../src/query/regions.ts');
 const { HOUR_MS } = await import('../src/time/hours.ts');
@@ -179,12 +179,6 @@ function parseOptions(argv: string[]): Options {
 // models from models/forecastModels.ts), so a new metric or model shows up here by itself.
 
 const queries = regionQueries;
-/**
- * The models the API serves continuous series from (CONTINUOUS_MODEL_NAMES); the others (e.g.
- * `normal`) are scored from single runs.
- */
-const CONTINUOUS_MODELS: readonly ForecastModelName[] = CONTINUOUS_MODEL_NAMES;
-
 const LEADS = [1, 2, 3, 5, 7, 10, 14] as const;
 const LATEST_HOUR = 10;
 /** Actual and continuous windows are queried in chunks of at most this many days. */
@@ -299,210 +293,10 @@ interface Capacity {
   at(hour: number): number;
 }
 
-class ErrorSum {
-  n = 0;
-  abs = 0;
-  signed = 0;
-
-  add(forecast: number, actual: number, spec: MetricSpec, capacity: Capacity | null, hour: number): void {
-    if (!Number.isFinite(forecast) || !Number.isFinite(actual)) return;
-    if (spec.daylightOnly && !(actual > 0 || forecast > 0)) return;
-    let e = forecast - actual;
-    if (spec.measure === 'mape') {
-      if (actual <= 0) return;
-      e = (100 * e) / actual;
-    } else if (spec.measure === 'nmae') {
-      const cap = capacity!.at(hour);
-      if (cap <= 0) return;
-      e = (100 * e) / cap;
-    }
-    this.n++;
-    this.abs += Math.abs(e);
-    this.signed += e;
-  }
-
-  get mean(): number {
-    return this.n ? this.abs / this.n : Number.NaN;
-  }
-
-  get bias(): number {
-    return this.n ? this.signed / this.n : Number.NaN;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scoring a model
-
-interface ModelScore {
-  model: ForecastModelName;
-  /** How it was scored: stitched continuous series, or single runs. */
-  via: 'continuous' | 'forecast';
-  byLead: Map<number, ErrorSum>;
-  /** Leads beyond the model's horizon (printed as —). */
-  beyond: Set<number>;
-  notes: string[];
-}
-
-function beyondHorizon(model: ForecastModelName, lead: number): boolean {
-  // The first hour of day D is about lead·24 − latest_hour hours after the run's cutoff.
-  return lead * 24 - LATEST_HOUR >= FORECAST_MODELS[model].horizonHours;
-}
-
-function newScore(model: ForecastModelName, via: ModelScore['via']): ModelScore {
-  return { model, via, byLead: new Map(LEADS.map((l) => [l, new ErrorSum()])), beyond: new Set(), notes: [] };
-}
-
-/** Continuous series of `model` for each lead over the sampled days, scored against truth. */
-function scoreContinuous(
-  iso: IsoCode,
-  spec: MetricSpec,
-  model: ForecastModelName,
-  days: CivilDate[],
-  nowMs: number,
-  truth: Map<number, number>,
-  cap: Capacity | null,
-): ModelScore {
-  const score = newScore(model, 'continuous');
-  for (const lead of LEADS) {
-    if (beyondHorizon(model, lead)) {
-      score.beyond.add(lead);
-      continue;
-    }
-    const sum = score.byLead.get(lead)!;
-    let failed = 0;
-    let firstError = '';
-    for (const [a, b] of chunks(days)) {
-      let frame: Frame;
-      try {
-        frame = queries.continuous(world, {
-          iso,
-          metric: spec.metric,
-          id: `${iso}_total`,
-          model,
-          daysAhead: lead,
-          latestHour: LATEST_HOUR,
-          start: dayInstant(a),
-          end: dayInstant(b),
-          nowMs,
-        });
-      } catch (e) {
-        failed++;
-        firstError ||= message(e);
-        continue;
-      }
-      const values = totalColumn(frame, iso);
-      for (let i = 0; i < values.length; i++) {
-        const h = frame.hours[i];
-        sum.add(values[i], truth.get(h) ?? Number.NaN, spec, cap, h);
-      }
-    }
-    if (failed) score.notes.push(`d${lead}: ${failed} window(s) failed (${firstError})`);
-    if (sum.n === 0) score.beyond.add(lead);
-  }
-  return score;
-}
-
-/**
- * A model offered only as single runs: the run made at or before 10:00 local on issue day
- * I serves lead L for day I + L. Issue days are every N-th day, so each run is computed
- * once for all leads.
- */
-function scoreForecastRuns(
-  iso: IsoCode,
-  spec: MetricSpec,
-  model: ForecastModelName,
-  o: Options,
-  truth: Map<number, number>,
-  cap: Capacity | null,
-): ModelScore {
-  const score = newScore(model, 'forecast');
-  const tz = ISOS[iso].timezone;
-  const maxLead = LEADS[LEADS.length - 1];
-  let failed = 0;
-  let firstError = '';
-  // Runs for local day D − 1 may exist, but a daily 00 UTC run is made the local day before.
-  const firstIssue = FORECAST_HISTORY_START;
-  let issue = addDays(o.from, -maxLead);
-  while (compareDates(issue, firstIssue) < 0) issue = addDays(issue, o.every);
-  for (; compareDates(issue, addDays(o.to, -1)) <= 0; issue = addDays(issue, o.every)) {
-    const leads = LEADS.filter((l) => {
-      const target = addDays(issue, l);
-      return compareDates(target, o.from) >= 0 && compareDates(target, o.to) <= 0 && !beyondHorizon(model, l);
-    });
-    if (leads.length === 0) continue;
-    let frame: Frame;
-    try {
-      frame = queries.forecast(world, {
-        iso,
-        metric: spec.metric,
-        id: `${iso}_total`,
-        model,
-        forecastedBy: forecastedByLocal(tz, issue, LATEST_HOUR),
-        nowMs: o.nowMs,
-      });
-    } catch (e) {
-      failed++;
-      firstError ||= message(e);
-      continue;
-    }
-    const values = totalColumn(frame, iso);
-    const leadOf = new Map(leads.map((l) => [formatDate(addDays(issue, l)), l]));
-    for (let i = 0; i < values.length; i++) {
-      const h = frame.hours[i];
-      const lead = leadOf.get(formatDate(localDateOfHour(tz, h)));
-      if (lead !== undefined) score.byLead.get(lead)!.add(values[i], truth.get(h) ?? Number.NaN, spec, cap, h);
-    }
-  }
-  if (failed) score.notes.push(`${failed} run(s) unavailable (${firstError})`);
-  for (const lead of LEADS) if (score.byLead.get(lead)!.n === 0) score.beyond.add(lead);
-  return score;
-}
-
-/** Scores `model`, or explains why it cannot be scored for this metric. */
-function scoreModel(
-  iso: IsoCode,
-  spec: MetricSpec,
-  model: ForecastModelName,
-  o: Options,
-  sampled: CivilDate[],
-  truth: Map<number, number>,
-  cap: Capacity | null,
-): ModelScore | string {
-  let continuousError = 'the API serves no continuous series of this model';
-  if (CONTINUOUS_MODELS.includes(model)) {
-    try {
-      // Probe: one day at lead 1 (cheap; plant blocks are reused from the block cache).
-      queries.continuous(world, {
-        iso,
-        metric: spec.metric,
-        id: `${iso}_total`,
-        model,
-        daysAhead: 1,
-        latestHour: LATEST_HOUR,
-        start: dayInstant(sampled[0]),
-        end: dayInstant(sampled[0]),
-        nowMs: o.nowMs,
-      });
-      continuousError = '';
-    } catch (e) {
-      continuousError = message(e);
-    }
-    if (!continuousError) return scoreContinuous(iso, spec, model, sampled, o.nowMs, truth, cap);
-  }
-  try {
-    const probeDay = compareDates(addDays(o.from, -1), FORECAST_HISTORY_START) < 0 ? FORECAST_HISTORY_START : addDays(o.from, -1);
-    queries.forecast(world, {
-      iso,
-      metric: spec.metric,
-      id: `${iso}_total`,
-      model,
-      forecastedBy: forecastedByLocal(ISOS[iso].timezone, probeDay, LATEST_HOUR),
-      nowMs: o.nowMs,
-    });
-  } catch (e) {
-    return `not available (continuous: ${continuousError}; forecast: ${message(e)})`;
-  }
-  return scoreForecastRuns(iso, spec, model, o, truth, cap);
+/** The measure `spec` reports, from a skill record of the API's /skill (src/query/skill.ts). */
+function measured(spec: MetricSpec, r: SkillRecord): number {
+  const value = spec.measure === 'mape' ? r.mape : spec.measure === 'nmae' ? r.nmae_pct_capacity : r.mae;
+  return value ?? Number.NaN;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -874,7 +668,6 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   // Forecasts are scored only on days with actuals: up to the local day of the last published hour.
   const lastActualDay = localDateOfHour(tz, Math.floor(o.nowMs / HOUR_MS) - 1);
   const scoredTo = compareDates(o.to, lastActualDay) <= 0 ? o.to : lastActualDay;
-  const scoring: Options = { ...o, to: scoredTo };
   const sampled = daysFrom(o.from, scoredTo, o.every);
   const metrics = [...REGION_METRICS];
   const models = [...FORECAST_MODEL_NAMES];
@@ -917,35 +710,26 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
       continue;
     }
     periodActuals.set(metric, actual);
-    const truth = new Map<number, number>();
-    for (let i = 0; i < actual.hours.length; i++) truth.set(actual.hours[i], actual.values[i]);
-    const cap = spec.measure === 'nmae' ? caps[metric] : null;
     let first = true;
     for (const model of models) {
       if (sampled.length === 0) break;
-      const score = scoreModel(iso, spec, model, scoring, sampled, truth, cap);
-      if (typeof score === 'string') {
-        const key = `${model}: ${score}`;
+      // The API's skill code: continuous at each lead (latest_hour 10) against the actuals.
+      const byLead = skillByLead(world, iso, metric, model, sampled, LEADS, actual, o.nowMs);
+      const reached = LEADS.filter((l) => byLead.get(l)!.n > 0);
+      if (reached.length === 0) {
+        const key = `${model}: no continuous series scored in the period`;
         unavailable.set(key, [...(unavailable.get(key) ?? []), metric]);
         continue;
       }
       const digits = spec.measure === 'mae' && actual.units === 'MW' ? 0 : 2;
-      const cells = LEADS.map((l) => (score.beyond.has(l) ? '—' : fmt(score.byLead.get(l)!.mean, digits)));
-      const bias = score.beyond.has(1) ? '—' : signed(score.byLead.get(1)!.bias, digits);
-      const n = Math.max(...LEADS.map((l) => score.byLead.get(l)!.n));
-      errorRows.push([
-        first ? metric : '',
-        first ? spec.label(actual.units) : '',
-        model + (score.via === 'forecast' ? '*' : ''),
-        ...cells,
-        bias,
-        String(n),
-      ]);
+      const cells = LEADS.map((l) => (byLead.get(l)!.n > 0 ? fmt(measured(spec, byLead.get(l)!), digits) : '—'));
+      const bias = byLead.get(1)!.n > 0 ? signed(byLead.get(1)!.bias ?? Number.NaN, actual.units === 'MW' ? 0 : 2) : '—';
+      const n = Math.max(...LEADS.map((l) => byLead.get(l)!.n));
+      errorRows.push([first ? metric : '', first ? spec.label(actual.units) : '', model, ...cells, bias, String(n)]);
       first = false;
-      for (const note of score.notes) notes.push(`${metric}/${model}: ${note}`);
       if (metric === 'demand') {
-        demandMape1.set(model, score.byLead.get(1)!.mean);
-        demandMape.set(model, new Map(LEADS.filter((l) => !score.beyond.has(l)).map((l) => [l, score.byLead.get(l)!.mean])));
+        demandMape1.set(model, measured(spec, byLead.get(1)!));
+        demandMape.set(model, new Map(reached.map((l) => [l, measured(spec, byLead.get(l)!)])));
       }
     }
   }
@@ -956,9 +740,10 @@ function reportIso(iso: IsoCode, o: Options): IsoReport {
   else if (scoredTo !== o.to)
     out.push(`  (actuals end at now, ${new Date(o.nowMs).toISOString()}: days after ${formatDate(scoredTo)} are not scored)`);
   out.push(...table(['metric', 'measure', 'model', ...LEADS.map((l) => `d${l}`), 'bias d1', 'rows'], errorRows, 3).map((l) => '  ' + l));
-  if (errorRows.some((r) => r[2].endsWith('*')))
-    out.push('  * single runs (forecast, forecasted_by = 10:00 local of D − lead), not continuous');
-  out.push("  — = beyond the model's horizon or no data;  NMAE = |error| / operating capacity;  bias = mean(forecast − actual)");
+  out.push(
+    "  — = beyond the model's horizon or no data;  NMAE = |error| / operating capacity;  bias = mean(forecast − actual), in the unit;" +
+      '  scored by the code of GET …/skill (values as served)',
+  );
   for (const [key, ms] of unavailable) {
     const colon = key.indexOf(': ');
     out.push(

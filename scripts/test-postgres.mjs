@@ -14,6 +14,8 @@ const FILES = [
   'test/fuzz.test.ts',
   'test/meter.test.ts',
   'test/owndata.test.ts',
+  'test/owndata-durability.test.ts',
+  'test/owndata-groups.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

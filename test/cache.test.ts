@@ -63,3 +63,43 @@ test('actuals (truth rows) are cached in day blocks, not one block per hour', as
   // 48 hours are at most three blocks per plant (a block holds at most 24 rows).
   assert.ok(blockCache.size > 0 && blockCache.size <= 3 * plants, `${blockCache.size} blocks for ${plants} plants`);
 });
+
+test('regional demand and poptemp: a sub-window from cached day blocks equals a cold computation (continuous: computes nothing new)', async () => {
+  const { regionQueries } = await import('../src/query/regions.ts');
+  for (const metric of ['demand', 'poptemp'] as const) {
+    for (const kind of ['continuous', 'actual'] as const) {
+      const frame = (start: string, end: string) =>
+        kind === 'continuous'
+          ? regionQueries.continuous(world, {
+              iso: 'pjm',
+              metric,
+              id: 'pjm_total',
+              model: 'iso',
+              latestHour: 10,
+              daysAhead: 3,
+              start: day(start),
+              end: day(end),
+              nowMs: Date.parse('2026-06-15T18:00:00Z'),
+            })
+          : regionQueries.actual(world, {
+              iso: 'pjm',
+              metric,
+              id: 'pjm_total',
+              start: day(start),
+              end: day(end),
+              nowMs: Date.parse('2026-06-15T18:00:00Z'),
+            });
+      const json = (start: string, end: string) => [...frameJsonPieces(frame(start, end))].join('');
+      blockCache.clear();
+      const cold = json('2026-03-05', '2026-03-09');
+      blockCache.clear();
+      json('2026-03-01', '2026-03-20');
+      const sizeAfterLarge = blockCache.size;
+      assert.ok(sizeAfterLarge >= 20, `${metric} ${kind}: ${sizeAfterLarge} blocks`);
+      assert.equal(json('2026-03-05', '2026-03-09'), cold, `${metric} ${kind}`);
+      // Truth rows carry no run, so their blocks are 25-hour runs from the window's start (dayBlocks):
+      // another window's actuals are equal but not found in the cache.
+      if (kind === 'continuous') assert.equal(blockCache.size, sizeAfterLarge, `${metric}: the sub-window computed nothing new`);
+    }
+  }
+});

@@ -37,7 +37,7 @@ declare const MouseEvent: any;
 const ISO = 'ercot';
 const REGION = 'ercot_total';
 /** The overview cards, the ensemble, the vintages and the map. */
-const PANELS = 7;
+const PANELS = 8;
 
 const missingChromium = fs.existsSync(CHROMIUM)
   ? null
@@ -277,6 +277,15 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     }, selector);
   }
 
+  /** The value axis of the chart inside `selector`: its name and bounds (null where ECharts chooses them). */
+  function valueAxis(page: Page, selector: string): Promise<{ name: string; min: number | null; max: number | null }> {
+    return page.evaluate((sel) => {
+      const chart = window.echarts.getInstanceByDom(document.querySelector(`${sel} .chart`));
+      const y = (chart.getOption() as any).yAxis[0];
+      return { name: y.name, min: y.min ?? null, max: y.max ?? null };
+    }, selector);
+  }
+
   function axisName(page: Page, selector: string): Promise<string> {
     return page.evaluate((sel) => {
       const chart = window.echarts.getInstanceByDom(document.querySelector(`${sel} .chart`));
@@ -346,6 +355,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       price: 'ready',
       ensemble: 'ready',
       vintages: 'ready',
+      skill: 'ready',
       cells: 'ready',
     });
 
@@ -372,20 +382,69 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     const canvases = await page
       .locator('.chart')
       .evaluateAll((els) => els.map((e: any) => e.querySelector('canvas')?.getBoundingClientRect().height ?? 0));
-    assert.equal(canvases.length, 6);
+    assert.equal(canvases.length, 8);
     assert.ok(
       canvases.every((h) => h >= 200),
       `canvas heights ${canvases}`,
     );
+    // Skill: a line per model by lead day (demand MAPE), and the day-ahead forecast's rolling 30-day MAPE (drift).
+    const skillLead = await chartSeries(page, '#skill-lead');
+    const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key: enterpriseKey, query: { id: REGION } });
+    assert.deepEqual(
+      skillLead.map((s) => s.name),
+      ['optimized', 'iso', 'normal'],
+    );
+    for (const s of skillLead) {
+      const records = byLead.filter((r) => r.model === s.name);
+      assert.deepEqual(
+        s.data.slice(0, records.length),
+        records.map((r) => r.mape),
+        s.name,
+      );
+    }
+    const drift = (await chartSeries(page, '#skill-drift'))[0];
+    const lastActual = (await okJson<any[]>(t, '/v1/status', { key: enterpriseKey })).find((r) => r.iso === ISO && r.model === 'optimized');
+    const yearAgo = new Date(Date.parse(lastActual.last_actual_hour) - 364 * 86_400_000).toLocaleDateString('en-CA', {
+      timeZone: 'America/Chicago',
+    });
+    const rolling = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, {
+      key: enterpriseKey,
+      query: { id: REGION, model: 'optimized', days_ahead: 1, window: '30d', start: yearAgo },
+    });
+    // Drawn: the days whose 30-day window holds at least 90 % of the fullest one's hours.
+    const fullest = Math.max(...rolling.map((r) => r.n));
+    const drawn = rolling.filter((r) => r.n >= 0.9 * fullest);
+    assert.ok(drawn.length > 100 && drawn.length < rolling.length, `${drawn.length} of ${rolling.length} days of drift`);
+    assert.deepEqual(
+      drift.data.map(([, v]) => v),
+      drawn.map((r) => r.mape),
+    );
+    await page.locator('#skill').screenshot({ path: path.join(SCREENSHOTS, 'skill.png') });
+
     const price = await chartSeries(page, '.card[data-metric="price"]');
     assert.deepEqual(
       price.map((s) => s.name),
       ['Actual', 'Day-ahead forecast', 'Latest run'],
     );
     const hub = await page.inputValue('#price-node');
-    const hubForecast = await okJson(t, `/v1/lmp/${ISO}/dalmp/forecast`, { key: enterpriseKey, query: { id: hub } });
-    assert.deepEqual(price[2].data, at(hubForecast).slice(0, 168));
-    assert.ok(nonNull(price[0].data) >= 24, 'cleared day-ahead prices shown as actuals');
+    const priceSeries = async (type: string) => {
+      const forecast = await okJson(t, `/v1/lmp/${ISO}/${type}/forecast`, { key: enterpriseKey, query: { id: hub } });
+      const dayAhead = await okJson(t, `/v1/lmp/${ISO}/${type}/continuous`, { key: enterpriseKey, query: { id: hub } });
+      const shown = at(forecast).slice(0, 168);
+      const end = new Date(shown[shown.length - 1][0]).toISOString();
+      const actual = await okJson(t, `/v1/lmp/${ISO}/${type}/actual`, {
+        key: enterpriseKey,
+        query: { id: hub, start: dayAhead.time_utc[0], end },
+      });
+      return { latest: shown, dayAhead: at(dayAhead), actual: at(actual) };
+    };
+    const dalmp = await priceSeries('dalmp');
+    assert.deepEqual(price[2].data, dalmp.latest);
+    assert.deepEqual(price[1].data, dalmp.dayAhead);
+    // The realised series over the whole window: cleared day-ahead prices from the window's start (six days before
+    // tomorrow) through today — at 13:00 Central ERCOT has not yet published tomorrow's (13:30).
+    assert.deepEqual(price[0].data, dalmp.actual, 'cleared day-ahead prices');
+    assert.equal(nonNull(price[0].data), 6 * 24, 'cleared hours shown');
 
     // The ensemble fan: bands and median are those of the 51 members.
     const fan = await chartSeries(page, '#ensemble');
@@ -536,14 +595,26 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     assert.equal(await page.evaluate(() => sessionStorage.getItem('gridcast.apiKey')), enterpriseKey);
     assert.equal(await page.evaluate(() => localStorage.getItem('gridcast.apiKey')), null, 'not remembered unless asked');
 
-    // Real-time prices: forecasts only (the API publishes no real-time actuals), and the page says so.
+    // Real-time prices: the realised series too, on a clipped axis by default (spikes run off it), or full scale.
     await page.selectOption('#price-type', 'rtlmp');
     await waitForPanels(page);
+    const rt = await chartSeries(page, '.card[data-metric="price"]');
     assert.deepEqual(
-      (await chartSeries(page, '.card[data-metric="price"]')).map((s) => s.name),
-      ['Day-ahead forecast', 'Latest run'],
+      rt.map((s) => s.name),
+      ['Actual', 'Day-ahead forecast', 'Latest run'],
     );
-    assert.match((await page.textContent('.card[data-metric="price"] .panel-status'))!, /Real-time prices have no published actuals/);
+    const rtlmp = await priceSeries('rtlmp');
+    assert.deepEqual(rt[0].data, rtlmp.actual, 'real-time prices');
+    assert.match((await page.textContent('.card[data-metric="price"] .panel-status'))!, /Actuals: real-time prices/);
+    const shownValues = [...rtlmp.actual, ...rtlmp.dayAhead, ...rtlmp.latest].map(([, v]) => v).filter((v) => v !== null) as number[];
+    const clipped = await valueAxis(page, '.card[data-metric="price"]');
+    assert.equal(clipped.name, 'USD/MWh (clipped: 1st–99th percentile)');
+    assert.ok(clipped.max! < Math.max(...shownValues), `axis max ${clipped.max} below the highest price ${Math.max(...shownValues)}`);
+    await page.selectOption('#price-axis', 'full');
+    await waitForPanels(page);
+    assert.deepEqual(await valueAxis(page, '.card[data-metric="price"]'), { name: 'USD/MWh', min: null, max: null });
+    await page.selectOption('#price-axis', 'clipped');
+    await waitForPanels(page);
 
     // Another ISO: NYISO has no trading hubs, so its zones are the price nodes; the map shows its cells.
     await page.selectOption('#iso', 'nyiso');
@@ -614,6 +685,7 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
       price: 'ready',
       ensemble: 'ready',
       vintages: 'ready',
+      skill: 'ready',
       cells: 'error',
     });
     const cellsStatus = page.locator('#cells .panel-status');

@@ -110,6 +110,9 @@ describe('aborted requests give back everything they took', () => {
   test('small requests answer within 1 s while 4 heavy requests are aborted and re-sent in a loop', async () => {
     const server = await startServer(t.store, { maxHeavy: 4 });
     try {
+      const small = () => server.get('/v1/region/ercot/demand/forecast', { key, query: { id: 'ercot_total' } });
+      // Warm: the bound is about waiting behind heavy work, not about this series' first computation.
+      assert.equal((await small()).status, 200);
       const until = Date.now() + 5000;
       let aborted = 0;
       const heavyLoop = async (n: number) => {
@@ -122,7 +125,7 @@ describe('aborted requests give back everything they took', () => {
       const smallLoop = async () => {
         while (Date.now() < until) {
           const started = performance.now();
-          const res = await server.get('/v1/region/ercot/demand/forecast', { key, query: { id: 'ercot_total' } });
+          const res = await small();
           latencies.push(performance.now() - started);
           assert.equal(res.status, 200);
           await new Promise((r) => setTimeout(r, 50));

@@ -188,7 +188,16 @@ export interface TestServer {
 /** Options passed to buildApp as they are. */
 type PassedAppOptions = Pick<
   AppOptions,
-  'heavyValues' | 'heavyWaitMs' | 'sendTimeoutMs' | 'idleTimeoutMs' | 'workerHeapMb' | 'testFault' | 'ingestMaxBytes'
+  | 'heavyValues'
+  | 'heavyWaitMs'
+  | 'sendTimeoutMs'
+  | 'idleTimeoutMs'
+  | 'workerHeapMb'
+  | 'testFault'
+  | 'ingestMaxBytes'
+  | 'seed'
+  | 'blockCacheDir'
+  | 'diskCacheMb'
 >;
 
 export interface ServerOptions extends PassedAppOptions {
@@ -234,6 +243,9 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
     ingestMaxBytes: options.ingestMaxBytes,
+    seed: options.seed,
+    blockCacheDir: options.blockCacheDir,
+    diskCacheMb: options.diskCacheMb,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -211,6 +211,7 @@ describe('GET /v1/openapi.json', () => {
       '/lmp/{iso}/{type}/list': 'list_lmp_nodes',
       '/lmp/{iso}/{type}/forecast': 'get_lmp_forecast',
       '/lmp/{iso}/{type}/continuous': 'get_lmp_continuous_forecast',
+      '/lmp/{iso}/{type}/actual': 'get_lmp_actuals',
       '/cells/{iso}/{metric}/list': 'list_cells',
       '/cells/{iso}/{metric}/forecast': 'get_cells_forecast',
       '/cells/{iso}/{metric}/continuous': 'get_cells_continuous_forecast',
@@ -227,6 +228,11 @@ describe('GET /v1/openapi.json', () => {
       '/cells/{iso}/{metric}/runs': 'list_cells_forecast_runs',
       '/cells/{iso}/{metric}/vintages': 'get_cells_forecast_vintages',
       '/status': 'get_data_status',
+      // Forecast skill (issue 21): one summary, the group segment makes each name unique.
+      '/region/{iso}/{metric}/skill': 'get_region_forecast_skill',
+      '/plant/{iso}/{metric}/skill': 'get_plant_forecast_skill',
+      '/gas/skill': 'get_gas_forecast_skill',
+      '/cells/{iso}/{metric}/skill': 'get_cells_forecast_skill',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

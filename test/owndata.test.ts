@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { ingestCsv, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
+import { ingestFile, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
 import { ROOT, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
 
@@ -73,12 +73,12 @@ describe('own data: round trip of a synthetic model through ingest', () => {
   after(() => t?.close());
 
   test('ingesting the export stores every run; a second time changes nothing', async () => {
-    const first = await ingestCsv(t.store.sources, chunks(forecastCsv), options());
+    const first = await ingestFile(t.store.sources, chunks(forecastCsv), options());
     assert.equal(first.runsAdded, runs.length);
     assert.equal(first.kind, 'forecast');
-    const again = await ingestCsv(t.store.sources, chunks(forecastCsv, 777), options());
+    const again = await ingestFile(t.store.sources, chunks(forecastCsv, 777), options());
     assert.deepEqual([again.runsAdded, again.runsReplaced, again.runsUnchanged], [0, 0, runs.length]);
-    const actuals = await ingestCsv(t.store.sources, chunks(actualCsv), options());
+    const actuals = await ingestFile(t.store.sources, chunks(actualCsv), options());
     assert.equal(actuals.kind, 'actual');
     assert.ok(actuals.actualsAdded >= 240);
   });
@@ -148,18 +148,18 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     const cells = firstRow.split(',');
     cells[3] = String(Number(cells[3]) + 1);
     const changed = [header, cells.join(','), ...rest].join('\n');
-    await assert.rejects(ingestCsv(t.store.sources, chunks(changed), options()), (e: unknown) => {
+    await assert.rejects(ingestFile(t.store.sources, chunks(changed), options()), (e: unknown) => {
       assert.ok(e instanceof IngestConflictError);
       assert.equal(e.conflicts.length, 1);
       assert.match(e.conflicts[0], /^run of ercot_total issued 2026-06-0\dT\d\d:00:00Z is stored with other values \(use --replace\)$/);
       return true;
     });
-    const replaced = await ingestCsv(t.store.sources, chunks(changed), options({ replace: true }));
+    const replaced = await ingestFile(t.store.sources, chunks(changed), options({ replace: true }));
     assert.equal(replaced.runsReplaced, 1);
     const listed = await json(`${REGION}/runs`, { model: 'replay', ...RUN_DAYS });
     assert.equal(listed.filter((r: { revisions: number }) => r.revisions === 1).length, 1);
     // Put the original back for the other tests.
-    await ingestCsv(t.store.sources, chunks(forecastCsv), options({ replace: true }));
+    await ingestFile(t.store.sources, chunks(forecastCsv), options({ replace: true }));
   });
 
   test('a bad row anywhere stores nothing and is listed with its line and reason', async () => {
@@ -167,7 +167,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
       forecastCsv.replace(/\n$/, '') +
       '\n2026-06-09T00:00:00Z,x,ercot_total,NaN,2026-06-09T00:00:00Z\n2026-06-09T01:00:00Z,x,nowhere,1,2026-06-09T00:00:00Z\n';
     const lines = bad.trim().split('\n').length;
-    await assert.rejects(ingestCsv(t.store.sources, chunks(bad), options({ source: 'broken' })), (e: unknown) => {
+    await assert.rejects(ingestFile(t.store.sources, chunks(bad), options({ source: 'broken' })), (e: unknown) => {
       assert.ok(e instanceof IngestError);
       assert.deepEqual(e.problems, [
         { line: lines - 1, reason: "value: 'NaN' is not a finite number (leave it empty for no value)" },
@@ -444,7 +444,7 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
   before(async () => {
     t = await startTestApp();
     key = await t.key({ all: 'enterprise' });
-    await ingestCsv(t.store.sources, chunks(vendorCsv()), options({ source: 'vendor_a', origin: 'vendor_a.csv' }));
+    await ingestFile(t.store.sources, chunks(vendorCsv()), options({ source: 'vendor_a', origin: 'vendor_a.csv' }));
   });
   after(async () => {
     delete process.env.GRIDCAST_WORLD;
@@ -479,7 +479,8 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
     const model = (p: string) => doc.paths[p].get.parameters.find((x: { name: string }) => x.name === 'model');
     assert.deepEqual(model('/region/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso', 'vendor_a']);
     assert.match(model('/region/{iso}/{metric}/continuous').description, /Stored \(ingested\) sources: vendor_a\.$/);
-    assert.deepEqual(model('/plant/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
+    // Cells are served from the synthetic world only.
+    assert.deepEqual(model('/cells/{iso}/{metric}/continuous').schema.enum, ['optimized', 'iso']);
   });
 
   test('with the world off only stored sources are served; anything else is a 4xx naming them', async () => {
@@ -501,11 +502,11 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
       '{"detail":[{"type":"missing","loc":["query","source"],"msg":"Field required: the synthetic world is off (GRIDCAST_WORLD=off); ' +
         `actuals come from a stored source: ${exist}","input":null}]}`,
     );
-    const plants = await t.get('/v1/plant/ercot/wind/continuous', { key });
-    assert.equal(plants.status, 404);
+    const cells = await t.get('/v1/cells/ercot/wind/continuous', { key });
+    assert.equal(cells.status, 404);
     assert.equal(
-      plants.text,
-      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /plant/{iso}/{metric}/continuous has no stored data. ' +
+      cells.text,
+      '{"detail":[{"type":"error","msg":"The synthetic world is off (GRIDCAST_WORLD=off) and /cells/{iso}/{metric}/continuous has no stored data. ' +
         `Stored sources: ${exist}."}]}`,
     );
     assert.equal((await t.get('/v1/region/ercot/demand/list', { key })).status, 200);

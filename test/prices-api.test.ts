@@ -248,12 +248,12 @@ describe('LMP', () => {
       const ac = s.values[at([hub, 'dalmp', 'actual'])];
       assert.ok(fc && ac, hub);
       const day = (d: string) => s.time_local.map((l, i) => (l.startsWith(d) ? i : -1)).filter((i) => i >= 0);
-      // At noon: the days up to today have cleared (each at 13:00 the day before); tomorrow clears at 13:00 today.
+      // At noon: the days up to today have cleared (each at 13:30 the day before); tomorrow clears at 13:30 today.
       assert.ok(day('2026-06-14').every((i) => ac[i] !== null));
       assert.ok(day('2026-06-15').every((i) => ac[i] !== null));
       assert.ok(
         day('2026-06-16').every((i) => ac[i] === null),
-        'tomorrow clears at 13:00 today',
+        'tomorrow clears at 13:30 today',
       );
       assert.ok(day('2026-06-17').every((i) => fc[i] !== null));
     }

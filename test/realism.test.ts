@@ -70,6 +70,8 @@ for (const iso of ISO_CODES) {
       `price.daForecastGrowth.${iso}`,
       `price.rtDaLag1.${iso}`,
       `price.withinFloorCap.${iso}`,
+      `load.midnightTop40.${iso}`,
+      `load.midnightStep.${iso}`,
     ];
     assert.deepEqual(check(values, 'sample', expected), []);
   });

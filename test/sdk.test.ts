@@ -224,6 +224,7 @@ describe('formats and layouts', () => {
       listLmpNodes: [['ercot', 'dalmp'], {}],
       getLmpForecast: [['ercot', 'dalmp'], { id: node }],
       getLmpContinuousForecast: [['ercot', 'dalmp'], { id: node, ...week }],
+      getLmpActuals: [['ercot', 'rtlmp'], { id: node, ...week }],
       listCells: [['ercot', 'wind'], { resolution: 3 }],
       getCellsForecast: [['ercot', 'wind'], { id: cell, resolution: 3 }],
       getCellsContinuousForecast: [['ercot', 'wind'], { id: cell, resolution: 3, ...week }],
@@ -239,6 +240,10 @@ describe('formats and layouts', () => {
       listLmpForecastRuns: [['ercot', 'dalmp'], {}],
       getLmpForecastVintages: [['ercot', 'dalmp'], { id: node, ...vintage }],
       getDataStatus: [[], {}],
+      getRegionForecastSkill: [['ercot', 'demand'], { ...week, model: 'optimized,iso', days_ahead: '1,2' }],
+      getPlantForecastSkill: [['ercot', 'wind'], { id: plant, ...week, model: 'optimized', days_ahead: '1' }],
+      getGasForecastSkill: [[], { id: 'henry_hub', ...week, model: 'optimized', days_ahead: '1' }],
+      getCellsForecastSkill: [['ercot', 'wind'], { id: cell, resolution: 3, ...week, model: 'optimized', days_ahead: '1' }],
     };
   }
 
@@ -265,7 +270,10 @@ describe('formats and layouts', () => {
       const template: string = OPERATIONS[method as OperationName];
       const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const path = `/v1${names.reduce((p, name, i) => p.replace(`{${name}}`, String(pathArgs[i])), template)}`;
-      const layouts = template.endsWith('/list') || template.endsWith('/runs') || template === '/status' ? [undefined] : LAYOUTS;
+      const layouts =
+        template.endsWith('/list') || template.endsWith('/runs') || template === '/status' || template.endsWith('/skill')
+          ? [undefined]
+          : LAYOUTS;
       const pairs = FORMATS.flatMap((format) => layouts.map((layout) => [format, layout] as const));
       for (const [format, layout] of EVERY_PAIR.has(method) ? pairs : [pairs[turn++ % pairs.length]]) {
         {

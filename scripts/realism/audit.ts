@@ -273,6 +273,55 @@ function auditLoad(x: IsoAuditInput, demand: HourlySeries, set: Setter): void {
     if (refs.length >= 2) effects.push(100 * (day.mean / meanOf(refs) - 1));
   }
   if (effects.length) set(`load.bridgeDays.${iso}`, meanOf(effects));
+
+  auditMidnight(tz, demand, years, (id, v) => set(`${id}.${iso}`, v));
+}
+
+/**
+ * Steps at local midnight (issue 22): day types must reach the load through the night's shape,
+ * never as a jump at 00:00. Over each full year (or the whole series when it holds none):
+ * - `load.midnightTop40`: how many of the 40 largest hour-to-hour changes fall at 00:00 local
+ *   (the most of any year);
+ * - `load.midnightStep`: the largest step at 00:00 beyond the night's own movement (|Δ 00:00| −
+ *   the larger of |Δ 23:00| and |Δ 01:00|) ÷ the ISO's typical morning pickup (the median over
+ *   days of the largest rise into 05:00–10:00). A night that falls steadily (a hot evening's
+ *   decline, ~5 %/h) has no such excess; a calendar or temperature jump has.
+ */
+function auditMidnight(tz: string, demand: HourlySeries, years: number[], set: Setter): void {
+  const n = demand.hours.length;
+  const localHour = demand.hours.map((h) => localHourOfDay(tz, h));
+  const year = demand.hours.map((h) => localDateOfHour(tz, h).year);
+  // Δ into hour i (NaN where the hour before is not in the series).
+  const change = Array.from({ length: n }, (_, i) =>
+    i > 0 && demand.hours[i] === demand.hours[i - 1] + 1 ? demand.values[i] - demand.values[i - 1] : Number.NaN,
+  );
+  const groups = years.length > 0 ? years.map((y) => (i: number) => year[i] === y) : [() => true];
+  let top40AtMidnight = 0;
+  for (const inGroup of groups) {
+    const ranked = change
+      .map((c, i) => ({ c: Math.abs(c), i }))
+      .filter(({ c, i }) => Number.isFinite(c) && inGroup(i))
+      .sort((a, b) => b.c - a.c)
+      .slice(0, 40);
+    top40AtMidnight = Math.max(top40AtMidnight, ranked.filter(({ i }) => localHour[i] === 0).length);
+  }
+  set('load.midnightTop40', top40AtMidnight);
+
+  const pickupByDay = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    if (localHour[i] < 5 || localHour[i] > 10 || !Number.isFinite(change[i])) continue;
+    const key = dateKey(localDateOfHour(tz, demand.hours[i]));
+    pickupByDay.set(key, Math.max(pickupByDay.get(key) ?? -Infinity, change[i]));
+  }
+  const pickups = [...pickupByDay.values()].sort((a, b) => a - b);
+  if (pickups.length === 0) return;
+  const typicalPickup = pickups[Math.floor((pickups.length - 1) / 2)];
+  let worstStep = -Infinity;
+  for (let i = 1; i + 1 < n; i++) {
+    if (localHour[i] !== 0 || ![change[i - 1], change[i], change[i + 1]].every(Number.isFinite)) continue;
+    worstStep = Math.max(worstStep, Math.abs(change[i]) - Math.max(Math.abs(change[i - 1]), Math.abs(change[i + 1])));
+  }
+  if (worstStep > -Infinity) set('load.midnightStep', worstStep / typicalPickup);
 }
 
 function auditWeather(x: IsoAuditInput, poptemp: HourlySeries, set: Setter): void {

@@ -5,9 +5,12 @@
  * realism script imports it only after it has set GRIDCAST_CACHE_MB.
  */
 import { ISOS, type IsoCode } from '../../src/catalog/isos.ts';
-import { plantFirstHour, plantsOf } from '../../src/catalog/plants.ts';
+import { capacityInOperation, plantsOf } from '../../src/catalog/plants.ts';
 import { priceNodesOf, type PriceNode } from '../../src/catalog/priceNodes.ts';
 import { FORECAST_HISTORY_START } from '../../src/query/kinds.ts';
+import type { ForecastModelName } from '../../src/models/forecastModels.ts';
+import { QueryError } from '../../src/query/errors.ts';
+import { scoringOf, skillRecords, type SkillRecord } from '../../src/query/skill.ts';
 import type { Frame } from '../../src/query/frame.ts';
 import { lmpQueries, lmpSource } from '../../src/query/lmp.ts';
 import { regionQueries, type RegionMetric } from '../../src/query/regions.ts';
@@ -75,21 +78,7 @@ function firstColumn(frame: Frame): Float64Array {
 
 /** Operating capacity (MW) of an ISO's wind or solar plants at an epoch hour. */
 export function capacityAt(iso: IsoCode, type: 'wind' | 'solar'): (hour: number) => number {
-  const plants = [...plantsOf(iso, type)].map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
-  const starts = plants.map((p) => p.start);
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (const p of plants) cumulative.push((sum += p.mw));
-  return (hour) => {
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] <= hour) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : cumulative[lo - 1];
-  };
+  return capacityInOperation(plantsOf(iso, type));
 }
 
 /** Truth of rtlmp and dalmp at the reported nodes over every hour of the days. */
@@ -159,51 +148,17 @@ export function seriesOf(world: WeatherWorld, iso: IsoCode, metric: RegionMetric
   return { hours, values };
 }
 
-/** Demand MAPE (%) of the optimized model's continuous series at the given leads and of `normal` runs made at 10:00 the day before. */
+/**
+ * Demand MAPE (%) of the optimized model's continuous series at the given leads and of `normal`
+ * the day before (its continuous series at days_ahead 1: the run made at or before 10:00 of D − 1),
+ * by the API's skill code.
+ */
 export function demandMape(world: WeatherWorld, iso: IsoCode, days: readonly CivilDate[], truth: HourlySeries, nowMs: number) {
-  const actual = new Map(truth.hours.map((h, i) => [h, truth.values[i]]));
-  const forecastDays = days.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
-  const tz = ISOS[iso].timezone;
-  /** MAPE of forecast values at hours, over the hours in [from, to) when given. */
-  const score = (parts: { frame: Frame; from?: number; to?: number }[]) => {
-    let sum = 0;
-    let n = 0;
-    for (const { frame, from = -Infinity, to = Infinity } of parts) {
-      const values = firstColumn(frame);
-      for (let i = 0; i < values.length; i++) {
-        const a = actual.get(frame.hours[i]);
-        if (a === undefined || !(a > 0) || frame.hours[i] < from || frame.hours[i] >= to) continue;
-        sum += Math.abs(values[i] - a) / a;
-        n++;
-      }
-    }
-    return n ? (100 * sum) / n : Number.NaN;
-  };
-  const optimized = new Map<number, number>();
-  for (const lead of [1, 7, 10, 14]) {
-    const parts = consecutiveRuns(forecastDays, 92).map(([a, b]) => ({
-      frame: regionQueries.continuous(world, { iso, metric: 'demand', id: `${iso}_total`, ...optimizedContinuous(lead, a, b, nowMs) }),
-    }));
-    optimized.set(lead, score(parts));
-  }
-  // `normal` is served as single runs: the run made at 10:00 of D − 1, scored on day D (its
-  // daily 00 UTC run of the first day of history is made the local day before: left out).
-  const normal = forecastDays
-    .filter((d) => compareDates(d, FORECAST_HISTORY_START) > 0)
-    .map((d) => {
-      const frame = regionQueries.forecast(world, {
-        iso,
-        metric: 'demand',
-        id: `${iso}_total`,
-        model: 'normal',
-        forecastedBy: forecastedByLocal(tz, addDays(d, -1), 10),
-        nowMs,
-      });
-      return { frame, from: localDayStartHour(tz, d), to: localDayStartHour(tz, addDays(d, 1)) };
-    });
+  const mapeByLead = (model: ForecastModelName, leads: readonly number[]) =>
+    new Map([...skillByLead(world, iso, 'demand', model, days, leads, truth, nowMs)].map(([lead, r]) => [lead, r.mape ?? Number.NaN]));
   return new Map([
-    ['optimized', optimized],
-    ['normal', new Map([[1, score(normal)]])],
+    ['optimized', mapeByLead('optimized', [1, 7, 10, 14])],
+    ['normal', mapeByLead('normal', [1])],
   ]);
 }
 
@@ -237,4 +192,59 @@ export function sampleAudit(
     prices,
     daForecastMape: new Map([...da].map(([lead, s]) => [lead, s.mape])),
   });
+}
+
+/**
+ * The skill records (src/query/skill.ts, the code of the API's /skill) of `model` for `<iso>_total`
+ * by lead day, over the days in forecast history: the continuous series at each lead (latest_hour
+ * 10) against the actuals `truth`, joined over chunks of consecutive days. A lead no run reaches
+ * (or a model without continuous series for the metric) gets n = 0.
+ */
+export function skillByLead(
+  world: WeatherWorld,
+  iso: IsoCode,
+  metric: RegionMetric,
+  model: ForecastModelName,
+  days: readonly CivilDate[],
+  leads: readonly number[],
+  truth: HourlySeries,
+  nowMs: number,
+): Map<number, SkillRecord> {
+  const forecastDays = days.filter((d) => compareDates(d, FORECAST_HISTORY_START) >= 0);
+  const forecasts = leads.map((daysAhead) => {
+    const hours: number[] = [];
+    const values: number[] = [];
+    for (const [a, b] of consecutiveRuns(forecastDays, 92)) {
+      let frame: Frame;
+      try {
+        frame = regionQueries.continuous(world, {
+          iso,
+          metric,
+          id: `${iso}_total`,
+          model,
+          daysAhead,
+          latestHour: 10,
+          start: dayInstant(a),
+          end: dayInstant(b),
+          nowMs,
+        });
+      } catch (e) {
+        // A chunk no run serves yet (after now) has no rows to score.
+        if (e instanceof QueryError) continue;
+        throw e;
+      }
+      hours.push(...Array.from(frame.hours));
+      values.push(...firstColumn(frame));
+    }
+    return { model, daysAhead, hours, values: Float64Array.from(values) };
+  });
+  const records = skillRecords({
+    timezone: ISOS[iso].timezone,
+    actual: { hours: truth.hours, values: Float64Array.from(truth.values) },
+    forecasts,
+    capacityAt: metric === 'wind' || metric === 'solar' ? capacityAt(iso, metric) : undefined,
+    ...scoringOf(metric),
+    by: 'lead_day',
+  });
+  return new Map(records.map((r) => [r.days_ahead!, r]));
 }

@@ -469,6 +469,22 @@ export const TARGETS: readonly Target[] = [
     band: [-9, -3],
     source: 'bridge days behave between a weekday and a holiday (ISO load forecasting practice; docs §6)',
   })),
+  ...perIso((iso) => ({
+    id: `load.midnightTop40.${iso}`,
+    scope: 'sample',
+    item: 0,
+    figure: 'of the 40 largest hour-to-hour changes of actual demand (per year), how many fall at 00:00 local',
+    band: [0, 4],
+    source: 'real load changes most in the morning pickup and evening ramps (issue 22; EIA-930 hourly demand)',
+  })),
+  ...perIso((iso) => ({
+    id: `load.midnightStep.${iso}`,
+    scope: 'sample',
+    item: 0,
+    figure: "largest step at 00:00 beyond the night's own movement (|Δ00| − max |Δ23|, |Δ01|) ÷ typical morning pickup",
+    band: [-Infinity, 1],
+    source: "day types and holidays arrive through the night's shape, never as a jump at midnight (issue 22)",
+  })),
 ];
 
 export type Verdict = 'in band' | 'LOW' | 'HIGH' | 'n/a';

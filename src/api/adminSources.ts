@@ -1,12 +1,15 @@
 /**
  * Stored sources over the admin API (admin token, as the rest of /admin):
  *
- *   POST   /admin/ingest?source=&group=&iso=&metric=[&timezone=&unit=&replace=true&format=&column=NAME=TARGET
- *          &value=&created_at=&filename=]
+ *   POST   /admin/ingest?source=&group=&iso=&metric=[&type=&timezone=&unit=&replace=true&format=
+ *          &column=NAME=TARGET&value=&created_at=&filename=]
  *          the request body is the file (streamed, at most GRIDCAST_INGEST_MAX_BYTES) in any input
  *          format (told by format, the filename's extension, the content type or the first
  *          bytes); the same options as `gridcast ingest`. 200 with the summary; 422 listing bad rows (or the option
  *          at fault); 409 when runs exist with other values (nothing stored); 413 when too large.
+ *   POST   /admin/catalog?source=&group=&iso=
+ *          the request body is a catalog file (--catalog: id,name,capacity_mw,latitude,longitude) of
+ *          the source's own plants or price nodes; 200 {"catalogEntries": N added or changed}.
  *   GET    /admin/sources           every stored source with what it holds
  *   DELETE /admin/sources/{name}    deletes one, atomically
  *
@@ -15,7 +18,9 @@
  */
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ingestFile, IngestError, type IngestOptions } from '../ingest/ingest.ts';
+import { readCatalog } from '../ingest/catalog.ts';
+import { rulesOf } from '../ingest/groups.ts';
+import { checkOptions, ingestFile, IngestError, type IngestOptions } from '../ingest/ingest.ts';
 import { IngestConflictError } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { checkToken } from './admin.ts';
@@ -46,11 +51,15 @@ function ingestOptions(query: Query, contentType: string | undefined): IngestOpt
     if (v === undefined) errors.push(errorItem('missing', ['query', name], 'Field required', null));
     return v ?? '';
   };
+  const group = last(query.group) ?? 'region';
+  const rules = rulesOf(group);
   const o: IngestOptions = {
     source: required('source'),
-    group: last(query.group) ?? 'region',
-    iso: required('iso'),
-    metric: required('metric'),
+    group,
+    // Gas hubs are not tied to an ISO.
+    iso: rules?.noIso ? (last(query.iso) ?? '') : required('iso'),
+    // LMP series are named by their market type (`type`), as in the API's /lmp/{iso}/{type}/ paths; gas has one metric.
+    metric: last(query.metric) ?? last(query.type) ?? rules?.defaultMetric ?? required('metric'),
     timezone: last(query.timezone),
     unit: last(query.unit),
     replace: false,
@@ -70,6 +79,14 @@ function ingestOptions(query: Query, contentType: string | undefined): IngestOpt
   }
   if (errors.length) throw validationError(errors);
   return o;
+}
+
+/** The options of POST /admin/catalog, or a 422 naming each missing one. */
+function catalogOptions(query: Query): { source: string; group: string; iso: string; origin: string } {
+  const isoFree = rulesOf(last(query.group) ?? '')?.noIso === true;
+  const missing = ['source', 'group', ...(isoFree ? [] : ['iso'])].filter((name) => last(query[name]) === undefined);
+  if (missing.length) throw validationError(missing.map((name) => errorItem('missing', ['query', name], 'Field required', null)));
+  return { source: last(query.source)!, group: last(query.group)!, iso: last(query.iso) ?? '', origin: last(query.filename) ?? 'catalog' };
 }
 
 /** Counts the body's bytes; past `max` it fails with a 413 (and the ingest rolls back). */
@@ -129,6 +146,24 @@ export async function registerAdminSources(app: FastifyInstance, o: AdminSources
       } catch (e) {
         // The rest of a refused upload is not read: the connection closes after the answer.
         const error = e instanceof IngestError || e instanceof IngestConflictError ? ingestHttpError(e) : e;
+        if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, connection: 'close' });
+        throw error;
+      }
+    });
+
+    scope.post('/admin/catalog', hide, async (req: FastifyRequest<{ Querystring: Query }>, reply) => {
+      try {
+        const { source, group, iso, origin } = catalogOptions(req.query);
+        const body = (req.body as Readable | undefined) ?? req.raw;
+        // The ISO and group are checked as an ingest's would be; any metric of the group will do.
+        const metric = rulesOf(group)?.metrics[0] ?? '';
+        const { refuse } = checkOptions({ source, group, iso, metric, replace: false, origin, catalog: [] });
+        const entries = await readCatalog(limited(body, o.maxBytes), origin, refuse);
+        const changed = await o.store.sources.describe({ source, group, iso, origin }, entries);
+        o.changed();
+        return sendJson(reply, 200, { source, catalogEntries: changed });
+      } catch (e) {
+        const error = e instanceof IngestError ? ingestHttpError(e) : e;
         if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, connection: 'close' });
         throw error;
       }

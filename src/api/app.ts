@@ -35,7 +35,7 @@ import { DEFAULT_HEAVY_VALUES, HeavyBudget } from './heavyBudget.ts';
 import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
-import { chooseOutput, isPlainJson } from './writers/registry.ts';
+import { chooseOutput } from './writers/registry.ts';
 import {
   readsStoredSource,
   StoredSourceNames,
@@ -45,6 +45,7 @@ import {
   worldOffError,
 } from './storedSources.ts';
 import { worldServed } from './worldSwitch.ts';
+import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -95,6 +96,13 @@ export interface AppOptions {
   workers?: number;
   /** Build the catalogs the first requests need (regions, cell geometry) right after start (serve does). */
   warm?: boolean;
+  /**
+   * The directory of the block cache's disk tier (serve: DATA_DIR/block-cache; query/diskBlocks.ts).
+   * Unset, computed blocks are kept in memory only.
+   */
+  blockCacheDir?: string;
+  /** The disk tier's budget, MB (default GRIDCAST_DISK_CACHE_MB or 1024; 0 turns it off). */
+  diskCacheMb?: number;
 }
 
 /** A positive integer from the environment, or the fallback. */
@@ -111,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     sources: options.store.sources,
+    diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,
     onWorkerError: (e) => app.log.error({ err: e }, 'compute worker failed'),
@@ -150,6 +159,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void sendJson(reply, 404, { detail: 'Not Found' });
     },
   });
+  if (pool.diskCacheOff) {
+    app.log.warn({ err: pool.diskCacheOff }, 'the block cache directory cannot be written: computed blocks are kept in memory only');
+  }
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
@@ -159,7 +171,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     () => responses.hits,
     'counter',
   );
-  metrics.addGauge('gridcast_compute_splits_total', 'Large responses whose columns two workers computed.', () => pool.splits, 'counter');
+  metrics.addGauge(
+    'gridcast_compute_splits_total',
+    'Large responses shared out between two workers (half the columns or row blocks each).',
+    () => pool.splits,
+    'counter',
+  );
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a
@@ -312,9 +329,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     let result: ComputeResult;
     try {
       const job = { path: def.path, params: values, raw: query, key, nowMs, head, output: output.options };
-      // An all-target JSON response may be shared out between two workers when one is idle
-      // (the other formats cannot be glued together from halves).
-      result = await pool.run(job, state.abort.signal, { splittable: isPlainJson(output.options) });
+      // A large body may be shared out between two workers when one is idle (compute/pool.ts).
+      result = await pool.run(job, state.abort.signal);
     } catch (e) {
       if (e instanceof JobAborted) return reply;
       throw e;

@@ -154,7 +154,11 @@ const SCHEMAS: Record<string, object> = {
     title: 'ModelStatus',
     required: ['iso', 'model', 'last_run', 'next_run', 'last_actual_hour'],
     properties: {
-      iso: { type: 'string', enum: [...ISO_CODES], title: 'Iso' },
+      iso: {
+        ...nullable({ type: 'string', enum: [...ISO_CODES] }),
+        title: 'Iso',
+        description: "null: a stored source's gas series (not tied to an ISO).",
+      },
       model: { type: 'string', title: 'Model' },
       last_run: {
         ...nullable({ type: 'string', format: 'date-time' }),
@@ -199,7 +203,12 @@ const SCHEMAS: Record<string, object> = {
       id: { type: 'string', title: 'Id' },
       name: { type: 'string', title: 'Name' },
       timezone: { type: 'string', title: 'Timezone' },
-      point: { type: 'object', title: 'Point', description: 'GeoJSON Point [lon, lat]' },
+      point: {
+        ...nullable({ type: 'object' }),
+        title: 'Point',
+        description: "GeoJSON Point [lon, lat]; null for a stored source's own hub whose catalog file gives no coordinates.",
+      },
+      source: { type: 'string', title: 'Source', description: 'With list?source=: the stored source that holds the hub.' },
     },
   },
   LmpNode: {
@@ -214,6 +223,42 @@ const SCHEMAS: Record<string, object> = {
       node_type: { type: 'string', enum: ['hub', 'zone', 'node'], title: 'Node Type' },
     },
     additionalProperties: true,
+  },
+  Skill: {
+    type: 'object',
+    title: 'Skill',
+    required: ['model', 'days_ahead', 'n', 'mae', 'rmse', 'bias', 'mape', 'mape_skipped'],
+    properties: {
+      model: { type: 'string', title: 'Model', description: 'The model or stored source scored.' },
+      month: { type: 'string', title: 'Month', description: 'by=month: the local month, YYYY-MM.' },
+      hour_of_day: { type: 'integer', title: 'Hour Of Day', description: 'by=hour_of_day: the local hour (hour beginning), 0–23.' },
+      day_of_week: { type: 'integer', title: 'Day Of Week', description: 'by=day_of_week: ISO day of week, 1 Monday … 7 Sunday.' },
+      date: { type: 'string', format: 'date', title: 'Date', description: 'window=Nd: the last local day of the rolling window.' },
+      days_ahead: { ...nullable({ type: 'integer' }), title: 'Days Ahead', description: 'null for by=none over several lead days.' },
+      n: { type: 'integer', title: 'N', description: 'Hours (days for daily series) with both a forecast and an actual.' },
+      mae: { ...nullable({ type: 'number' }), title: 'Mae', description: 'Mean absolute error, in the unit of the metric.' },
+      rmse: { ...nullable({ type: 'number' }), title: 'Rmse', description: 'Root mean squared error, in the unit.' },
+      bias: { ...nullable({ type: 'number' }), title: 'Bias', description: 'Mean of forecast − actual, in the unit.' },
+      mape: {
+        ...nullable({ type: 'number' }),
+        title: 'Mape',
+        description: 'Mean absolute percentage error, %, over the hours whose |actual| is at least 1 % of the mean |actual|.',
+      },
+      mape_skipped: { type: 'integer', title: 'Mape Skipped', description: 'Hours left out of mape.' },
+      nmae_pct_capacity: {
+        ...nullable({ type: 'number' }),
+        title: 'Nmae Pct Capacity',
+        description: 'Wind and solar: mean of |error| / capacity in operation, %.',
+      },
+      skill_vs_normal: {
+        ...nullable({ type: 'number' }),
+        title: 'Skill Vs Normal',
+        description: '1 − MAE / MAE of normal over the hours both have (regions).',
+      },
+      coverage_p10_p90: { ...nullable({ type: 'number' }), title: 'Coverage P10 P90', description: 'Share of hours within P10–P90, %.' },
+      pinball: { ...nullable({ type: 'number' }), title: 'Pinball', description: 'Mean pinball loss over P10, P50, P90, in the unit.' },
+      crps: { ...nullable({ type: 'number' }), title: 'Crps', description: 'Mean CRPS of the ensemble members, in the unit.' },
+    },
   },
   ...ERROR_SCHEMAS,
 };

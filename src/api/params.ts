@@ -26,6 +26,8 @@ interface Base {
   in: ParamIn;
   description?: string;
   required?: boolean;
+  /** A list parameter: repeating it (`?model=a&model=b`) means the comma list `a,b`, never an error. */
+  list?: true;
 }
 
 export type ParamSpec =
@@ -793,8 +795,13 @@ export function validateParams(
   const ordered = [...specs.filter((s) => s.in === 'path'), ...specs.filter((s) => s.in === 'query')];
   for (const spec of ordered) {
     const loc = [spec.in, spec.name];
+    const query = raw.query[spec.name];
     const single =
-      spec.in === 'path' ? { ok: true as const, value: raw.path[spec.name] } : singleQueryValue(spec.name, raw.query[spec.name]);
+      spec.in === 'path'
+        ? { ok: true as const, value: raw.path[spec.name] }
+        : spec.list && Array.isArray(query)
+          ? { ok: true as const, value: query.join(',') }
+          : singleQueryValue(spec.name, query);
     values[spec.name] = undefined;
     if (!single.ok) {
       errors.push(single.error);

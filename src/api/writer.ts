@@ -83,10 +83,11 @@ function header(frame: Frame): string {
 }
 
 /**
- * Which part of a response body a generator writes: the columns [from, to) — `to` may be
- * lowered while it runs (the compute pool hands the rest to another worker) — with or without
- * the header before them and the close after them. The parts of one body, concatenated in
- * column order, are byte for byte the whole body.
+ * Which part of a response body a generator writes: its parts [from, to) — the columns of a JSON
+ * body, the row blocks of a wide table (writers/table.ts) — with or without the header before
+ * them and the close after them. `to` may be lowered while it runs (the compute pool hands the
+ * rest to another worker), and may be larger than the body's parts (to the end). The parts of
+ * one body, concatenated in order, are byte for byte the whole body.
  */
 export interface BodyPart {
   from: number;
@@ -95,22 +96,24 @@ export interface BodyPart {
   close: boolean;
 }
 
+/** The whole body. */
+export const WHOLE_BODY: Readonly<BodyPart> = { from: 0, to: Number.POSITIVE_INFINITY, header: true, close: true };
+
 /**
  * The response body in pieces: the header, then one piece per column, then the close (or the
  * `part` of them asked for). With an aborted `signal` (the client has gone) no further column
  * is computed.
  */
-export function* frameJsonPieces(frame: Frame, signal?: AbortSignal, part?: BodyPart): Generator<string> {
-  const from = part?.from ?? 0;
-  if (part?.header ?? true) yield header(frame);
+export function* frameJsonPieces(frame: Frame, signal?: AbortSignal, part: BodyPart = WHOLE_BODY): Generator<string> {
+  if (part.header) yield header(frame);
   const buffer = new Float64Array(frame.hours.length);
-  for (let c = from; c < (part ? part.to : frame.columns.length); c++) {
+  for (let c = part.from; c < Math.min(part.to, frame.columns.length); c++) {
     if (signal?.aborted) return;
     buffer.fill(Number.NaN);
     frame.columns[c].fill(buffer);
     yield (c > 0 ? ',' : '') + formatValues(buffer, frame.columns[c].decimals ?? frame.decimals);
   }
-  if (part?.close ?? true) yield ']}';
+  if (part.close) yield ']}';
 }
 
 export function isLargeFrame(frame: Frame): boolean {

@@ -51,7 +51,7 @@ export const GROUP_KINDS = {
   plant: ['forecast', 'continuous', 'backcast'],
   cells: ['forecast', 'continuous', 'backcast'],
   county: ['forecast', 'continuous'],
-  lmp: ['forecast', 'continuous'],
+  lmp: ['forecast', 'continuous', 'actual'],
   gas: ['forecast', 'continuous', 'backcast'],
 } as const satisfies Partial<Record<MetricGroup, readonly RequestKind[]>>;
 

@@ -644,3 +644,23 @@ export function plantById(id: number | string): Plant | undefined {
 export function plantFirstHour(plant: Plant): number {
   return localDayStartHour(ISOS[plant.iso].timezone, parseDate(plant.operations_begin_date));
 }
+
+/** Capacity (MW) of `plants` in operation at an epoch hour (a plant counts from its first hour). */
+export function capacityInOperation(plants: readonly Plant[]): (hour: number) => number {
+  const sorted = plants.map((p) => ({ start: plantFirstHour(p), mw: p.capacity_mw })).sort((a, b) => a.start - b.start);
+  const starts = sorted.map((p) => p.start);
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const p of sorted) cumulative.push((sum += p.mw));
+  return (hour) => {
+    // The number of plants started by `hour`: the first index whose start is later.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid] <= hour) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : cumulative[lo - 1];
+  };
+}

@@ -349,3 +349,10 @@ export function loadCentres(region: Region): readonly LoadCentre[] {
 export function buildAllRegions(): void {
   for (const iso of ISO_CODES) build(iso);
 }
+
+/** The plants of a type a region sums: every plant of the ISO for `<iso>_total`, a zone's own for a zone (none for an unknown id). */
+export function regionPlants(iso: IsoCode, type: PlantType, regionId: string): readonly Plant[] {
+  const region = regionById(regionId);
+  if (!region || region.iso !== iso) return [];
+  return region.region_type === 'iso' ? plantsOf(iso, type) : (plantsByZone(iso, type).get(region.id) ?? []);
+}

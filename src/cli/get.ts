@@ -29,6 +29,7 @@ import { OUTPUT_WRITERS, outputPieces, type OutputOptions } from '../api/writers
 import {
   GridcastClient,
   GridcastError,
+  joinsWindowChunks,
   OPERATIONS,
   planWindows,
   TimeseriesResponse,
@@ -43,6 +44,7 @@ export const GET_USAGE = `  gridcast get GROUP [PATH PARAMETERS…] KIND [--PARA
       Downloads an endpoint into FILE (- for stdout), e.g.
         gridcast get region ercot demand continuous --start 2026-01-01 --end 2026-06-30 --format parquet -o ercot.parquet
         gridcast get plant ercot wind list --format csv -o plants.csv
+        gridcast get region ercot demand skill --by month --format csv -o skill.csv
       Query parameters are options (--id, --start, --end, --model, --latest-hour, …). Windows over
       365 days are fetched in chunks saved in FILE.parts/: after a failure, the same command resumes.
       The key comes from --key or GRIDCAST_API_KEY; the service from --url or GRIDCAST_URL
@@ -213,7 +215,8 @@ export async function getCommand(argv: readonly string[]): Promise<void> {
   const client = new GridcastClient({ apiKey, baseUrl, timeoutMs });
   // Dynamic dispatch over the SDK's typed methods: the operation was resolved from OPERATIONS.
   const call = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method].bind(client);
-  const windows: (ChunkWindow | null)[] = query.start && query.end ? (planWindows(query.start, query.end) ?? [null]) : [null];
+  const windows: (ChunkWindow | null)[] =
+    query.start && query.end && joinsWindowChunks(method) ? (planWindows(query.start, query.end) ?? [null]) : [null];
   // Chunks are saved as they arrive; a different request's parts are never mixed in.
   const partsDir = file === '-' ? null : `${file}.parts`;
   const fingerprint = crypto

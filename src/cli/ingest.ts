@@ -8,13 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { describeIngest, ingestFile, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
+import { readCatalog } from '../ingest/catalog.ts';
+import { rulesOf } from '../ingest/groups.ts';
+import { checkOptions, describeIngest, ingestFile, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
 import { IngestConflictError, MAX_LISTED, type SourceSummary } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
 
-export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region --iso ISO --metric METRIC [--timezone ZONE] [--unit MW|GW|kW] [--replace]
+export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region|plant|lmp|gas --iso ISO --metric METRIC (lmp: --type dalmp|rtlmp; gas: no --iso)
+                [--catalog FILE] [--timezone ZONE] [--unit MW|GW|kW] [--replace]
                 [--format csv|json|parquet|arrow] [--column NAME=TARGET]... [--value NAME] [--created-at TIME]
                 [--server URL [--token TOKEN]]
       Loads a file into the stored source NAME, served as model=NAME (and /actual?source=NAME).
@@ -23,8 +26,10 @@ export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region
       id, value; with created_at or --created-at: forecast runs, else actuals with an optional
       published_at), gridstatus-style columns (Interval Start, Publish Time, one column per
       target: --column 'NAME=TARGET', --value NAME for the ISO's total) and EIA-930 balancing-
-      authority files (actuals). All or nothing; a run stored with other values is
-      refused unless --replace. Exit 2 on a bad file (up to ${MAX_LISTED} bad rows listed).
+      authority files (actuals). Plants and price nodes may be the source's own ids; --catalog
+      FILE (CSV: id,name,capacity_mw,latitude,longitude) names and places them. All or nothing;
+      a run stored with other values is refused unless --replace. Exit 2 on a bad file (up to
+      ${MAX_LISTED} bad rows listed).
       Without --server it writes to the store (DATABASE_URL or --data); the embedded store is
       locked while \`gridcast serve\` runs, so then send the file to the server with --server
       (admin token: --token or GRIDCAST_ADMIN_TOKEN).`;
@@ -126,16 +131,36 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
   const replace = argv.includes('--replace');
   const args = parseArgs(
     argv.filter((a) => a !== '--replace'),
-    ['source', 'group', 'iso', 'metric', 'timezone', 'unit', 'format', 'column', 'value', 'created-at', 'data', 'server', 'token'],
+    [
+      'source',
+      'group',
+      'iso',
+      'metric',
+      'type',
+      'catalog',
+      'timezone',
+      'unit',
+      'format',
+      'column',
+      'value',
+      'created-at',
+      'data',
+      'server',
+      'token',
+    ],
   );
   const file = args.positionals[0];
   if (!file || args.positionals.length > 1) throw new UsageError('ingest takes one FILE');
   if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
+  const group = optionValue(args, 'group', 'region')!;
+  const rules = rulesOf(group);
   const options: IngestOptions = {
     source: need(args, 'source'),
-    group: optionValue(args, 'group', 'region')!,
-    iso: need(args, 'iso'),
-    metric: need(args, 'metric'),
+    group,
+    // Gas hubs are not tied to an ISO.
+    iso: rules?.noIso ? (optionValue(args, 'iso') ?? '') : need(args, 'iso'),
+    // LMP series are named by their market type, as in the API's /lmp/{iso}/{type}/ paths; gas has one metric.
+    metric: optionValue(args, 'metric') ?? optionValue(args, 'type') ?? rules?.defaultMetric ?? need(args, 'metric'),
     timezone: optionValue(args, 'timezone'),
     unit: optionValue(args, 'unit'),
     replace,
@@ -146,9 +171,25 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
     createdAt: optionValue(args, 'created-at'),
   };
   const remote = remoteOf(args);
+  const catalogFile = optionValue(args, 'catalog');
+  if (catalogFile !== undefined && !fs.existsSync(catalogFile)) throw new UsageError(`no catalog file ${catalogFile}`);
   try {
+    if (catalogFile !== undefined) {
+      // Checked with the options first, so a catalog for the wrong group is refused as an option.
+      const { refuse } = checkOptions({ ...options, catalog: [] });
+      options.catalog = await readCatalog(fs.createReadStream(catalogFile), path.basename(catalogFile), refuse);
+    }
     let summary: IngestSummary;
     if (remote) {
+      if (options.catalog) {
+        const query = new URLSearchParams({
+          source: options.source,
+          group: options.group,
+          iso: options.iso,
+          filename: path.basename(catalogFile!),
+        });
+        await callServer(remote, 'POST', `/admin/catalog?${query}`, fs.createReadStream(catalogFile!));
+      }
       const query = new URLSearchParams({ ...definedOnly(options), replace: String(replace), filename: options.origin });
       query.delete('origin');
       query.delete('createdAt');
@@ -180,6 +221,7 @@ export async function ingestCommand(argv: string[], withStore: WithStore): Promi
   }
 }
 
+/** The options that travel as query parameters (the catalog is sent on its own, to /admin/catalog). */
 function definedOnly(o: IngestOptions): Record<string, string> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
 }
@@ -201,7 +243,7 @@ export async function sourcesCommand(argv: string[], withStore: WithStore): Prom
         : await withStore(args, 'gridcast sources list', (s) => s.sources.list());
       process.stdout.write('name\tseries\truns\tforecast_values\tactuals\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n');
       for (const s of list) {
-        const series = s.series.map((k) => `${k.group}/${k.iso}/${k.metric}:${k.targets}`).join(',');
+        const series = s.series.map((k) => `${[k.group, k.iso, k.metric].filter(Boolean).join('/')}:${k.targets}`).join(',');
         process.stdout.write(
           `${s.name}\t${series}\t${s.runs}\t${s.forecast_values}\t${s.actuals}\t${s.latest_run ?? '-'}\t${s.latest_actual ?? '-'}\t` +
             `${s.first_valid_time ?? '-'}\t${s.last_valid_time ?? '-'}\n`,

@@ -201,7 +201,15 @@ async function serveCommand(argv: string[]): Promise<void> {
   const demo = await ensureDemoKey(store);
   // The key is shown once, to the person at the terminal (stderr), never on the log stream.
   if (demo) say(`gridcast: created a demo API key ${demo.id} (all ISOs, enterprise). It is shown only this once:\n${demo.key}`);
-  const app = await buildApp({ store, clock, rateLimits, logger: process.env.GRIDCAST_LOG === 'off' ? false : true, warm: true });
+  const app = await buildApp({
+    store,
+    clock,
+    rateLimits,
+    logger: process.env.GRIDCAST_LOG === 'off' ? false : true,
+    warm: true,
+    // Computed blocks persist here across restarts, shared by the processes using this directory.
+    blockCacheDir: path.join(dataDir(args), 'block-cache'),
+  });
   let closing = false;
   // Graceful shutdown: stop accepting, let in-flight responses finish (and usage be written),
   // then close the store. A response still running after the grace period is cut off.

@@ -31,6 +31,8 @@ import {
   type Region,
   type RegionMetric,
   type Run,
+  type Skill,
+  type SkillOptionsOf,
   type TimeseriesBody,
   type WindowedOperationName,
 } from './operations.ts';
@@ -425,6 +427,15 @@ export class GridcastClient {
     return this.windowed<Output<F, L, TimeseriesResponse>>('getLmpContinuousForecast', { iso, type }, options);
   }
 
+  /** Realised prices: the day-ahead market's cleared prices (dalmp) or real-time prices (rtlmp), from 2023-01-01. */
+  getLmpActuals<F extends Format = 'json', L extends Layout = 'wide'>(
+    iso: Iso,
+    type: LmpType,
+    options: OutputOptionsOf<'getLmpActuals', F, L> = {},
+  ): Promise<Output<F, L, TimeseriesResponse>> {
+    return this.windowed<Output<F, L, TimeseriesResponse>>('getLmpActuals', { iso, type }, options);
+  }
+
   // ---- H3 cells -------------------------------------------------------------------------
 
   /** The H3 cells covering the ISO at `resolution` (2–5, default 4). */
@@ -540,6 +551,53 @@ export class GridcastClient {
     options: OutputOptionsOf<'getLmpForecastVintages', F, L>,
   ): Promise<Output<F, L, TimeseriesResponse>> {
     return this.series<Output<F, L, TimeseriesResponse>>('getLmpForecastVintages', { iso, type }, options);
+  }
+
+  // ---- forecast skill -------------------------------------------------------------------
+
+  /** A skill request: `model` and `days_ahead` arrays as comma lists; one request (scores of chunks do not join). */
+  private skill<F extends Format>(method: OperationName, pathParams: object, options: SkillOptionsOf<OperationName, F>) {
+    const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : v);
+    const query = { ...options, model: list(options.model), days_ahead: list(options.days_ahead) } as OutputOptions;
+    return this.list<Output<F, 'wide', Skill[]>>(method, pathParams, query);
+  }
+
+  /**
+   * How good each model and stored source is for a region (default the ISO total): one record per
+   * model and days_ahead (and `by` bucket, or rolling `window` day), scored from the continuous and
+   * actual series of the window.
+   */
+  getRegionForecastSkill<F extends Format = 'json'>(
+    iso: Iso,
+    metric: RegionMetric,
+    options: SkillOptionsOf<'getRegionForecastSkill', F> = {},
+  ): Promise<Output<F, 'wide', Skill[]>> {
+    return this.skill<F>('getRegionForecastSkill', { iso, metric }, options);
+  }
+
+  /** Forecast skill of one plant (`id`), or of the sum of the ISO's plants of the metric. */
+  getPlantForecastSkill<F extends Format = 'json'>(
+    iso: Iso,
+    metric: PlantMetric,
+    options: SkillOptionsOf<'getPlantForecastSkill', F> = {},
+  ): Promise<Output<F, 'wide', Skill[]>> {
+    return this.skill<F>('getPlantForecastSkill', { iso, metric }, options);
+  }
+
+  /** Forecast skill of one H3 cell (`id`), or of the sum of the ISO's cells. */
+  getCellsForecastSkill<F extends Format = 'json'>(
+    iso: Iso,
+    metric: CellMetric,
+    options: SkillOptionsOf<'getCellsForecastSkill', F> = {},
+  ): Promise<Output<F, 'wide', Skill[]>> {
+    return this.skill<F>('getCellsForecastSkill', { iso, metric }, options);
+  }
+
+  /** Forecast skill of a gas hub's price (`id`, default henry_hub), by gas day. */
+  getGasForecastSkill<F extends Format = 'json'>(
+    options: SkillOptionsOf<'getGasForecastSkill', F> = {},
+  ): Promise<Output<F, 'wide', Skill[]>> {
+    return this.skill<F>('getGasForecastSkill', {}, options);
   }
 
   /** Per ISO and model: the last and next run and the last published actual hour. */

@@ -3,6 +3,7 @@ export { GridcastClient, type Chunk, type ClientOptions } from './client.ts';
 export { GridcastError, GridcastNetworkError, type ErrorDetailItem } from './errors.ts';
 export { DEFAULT_BASE_URL, type RetryEvent, type RetryOptions } from './http.ts';
 export {
+  joinsWindowChunks,
   OPERATIONS,
   type CallOptions,
   type Cell,
@@ -28,6 +29,8 @@ export {
   type RegionMetric,
   type Run,
   type Schemas,
+  type Skill,
+  type SkillOptionsOf,
   type TimeseriesBody,
   type WindowedOperationName,
 } from './operations.ts';

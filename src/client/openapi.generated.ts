@@ -160,6 +160,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/region/{iso}/{metric}/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. skill_vs_normal = 1 − MAE / MAE of normal over the hours both have.
+     *
+     *     Access level: core.
+     */
+    get: operations['skill_region__iso___metric__skill_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/region/{iso}/{metric}/ensemble': {
     parameters: {
       query?: never;
@@ -191,7 +213,7 @@ export interface paths {
     };
     /**
      * Get ISO Summary
-     * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 local the day before). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
+     * @description Every region and metric of the ISO, forecast and actual, as they stood at as_of: hours from local midnight two days before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO's trading hubs (its zones where it has none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (as /lmp/{iso}/dalmp/actual publishes them: the day before, at 11:00 (NYISO) to 14:00 (SPP) local time). units is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
      *
      *     Access level: core.
      */
@@ -213,7 +235,7 @@ export interface paths {
     };
     /**
      * List Plants
-     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters.
+     * @description Active wind or solar plants of the ISO for the metric, with their physical parameters; with source, the plants a stored source holds.
      *
      *     Access level: advanced.
      */
@@ -328,6 +350,28 @@ export interface paths {
      *     Access level: advanced.
      */
     get: operations['vintages_plant__iso___metric__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/plant/{iso}/{metric}/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     *
+     *     Access level: advanced.
+     */
+    get: operations['skill_plant__iso___metric__skill_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -455,7 +499,7 @@ export interface paths {
     };
     /**
      * List Gas Hubs
-     * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location).
+     * @description The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, approximate hub location); with source, the hubs a stored source holds.
      *
      *     Access level: core.
      */
@@ -534,6 +578,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gas/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     *
+     *     Access level: core.
+     */
+    get: operations['skill_gas_skill_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/lmp/{iso}/{type}/list': {
     parameters: {
       query?: never;
@@ -543,7 +609,7 @@ export interface paths {
     };
     /**
      * List LMP Nodes
-     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).
+     * @description The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node); with source, the nodes a stored source holds.
      *
      *     Access level: core.
      */
@@ -592,6 +658,28 @@ export interface paths {
      *     Access level: core.
      */
     get: operations['continuous_lmp__iso___type__continuous_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/actual': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get LMP Actuals
+     * @description Realised prices, from 2023-01-01 up to the last published: for dalmp the day-ahead market's cleared prices, each local day published the day before (pjm 13:30 America/New_York, miso 12:30 America/Chicago, spp 14:00 America/Chicago, ercot 13:30 America/Chicago, caiso 13:00 America/Los_Angeles, nyiso 11:00 America/New_York, isone 13:30 America/New_York), so tomorrow's prices appear in the afternoon; for rtlmp the real-time prices, an hour published 15 minutes after it ends. Real-time prices spike in tight hours and go negative where wind and solar exceed what can leave a zone; forecasts are expectations and do not. The dalmp values are those of the ISO summary's "actual" columns. `model` and `created_at` are null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['actual_lmp__iso___type__actual_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -768,6 +856,28 @@ export interface paths {
      *     Access level: advanced.
      */
     get: operations['vintages_cells__iso___metric__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/cells/{iso}/{metric}/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     *
+     *     Access level: advanced.
+     */
+    get: operations['skill_cells__iso___metric__skill_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -984,9 +1094,9 @@ export interface components {
     ModelStatus: {
       /**
        * Iso
-       * @enum {string}
+       * @description null: a stored source's gas series (not tied to an ISO).
        */
-      iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+      iso: ('pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone') | null;
       /** Model */
       model: string;
       /**
@@ -1065,9 +1175,14 @@ export interface components {
       timezone: string;
       /**
        * Point
-       * @description GeoJSON Point [lon, lat]
+       * @description GeoJSON Point [lon, lat]; null for a stored source's own hub whose catalog file gives no coordinates.
        */
-      point: Record<string, never>;
+      point: Record<string, never> | null;
+      /**
+       * Source
+       * @description With list?source=: the stored source that holds the hub.
+       */
+      source?: string;
     };
     /** LmpNode */
     LmpNode: {
@@ -1092,6 +1207,95 @@ export interface components {
       node_type?: 'hub' | 'zone' | 'node';
     } & {
       [key: string]: unknown;
+    };
+    /** Skill */
+    Skill: {
+      /**
+       * Model
+       * @description The model or stored source scored.
+       */
+      model: string;
+      /**
+       * Month
+       * @description by=month: the local month, YYYY-MM.
+       */
+      month?: string;
+      /**
+       * Hour Of Day
+       * @description by=hour_of_day: the local hour (hour beginning), 0–23.
+       */
+      hour_of_day?: number;
+      /**
+       * Day Of Week
+       * @description by=day_of_week: ISO day of week, 1 Monday … 7 Sunday.
+       */
+      day_of_week?: number;
+      /**
+       * Date
+       * Format: date
+       * @description window=Nd: the last local day of the rolling window.
+       */
+      date?: string;
+      /**
+       * Days Ahead
+       * @description null for by=none over several lead days.
+       */
+      days_ahead: number | null;
+      /**
+       * N
+       * @description Hours (days for daily series) with both a forecast and an actual.
+       */
+      n: number;
+      /**
+       * Mae
+       * @description Mean absolute error, in the unit of the metric.
+       */
+      mae: number | null;
+      /**
+       * Rmse
+       * @description Root mean squared error, in the unit.
+       */
+      rmse: number | null;
+      /**
+       * Bias
+       * @description Mean of forecast − actual, in the unit.
+       */
+      bias: number | null;
+      /**
+       * Mape
+       * @description Mean absolute percentage error, %, over the hours whose |actual| is at least 1 % of the mean |actual|.
+       */
+      mape: number | null;
+      /**
+       * Mape Skipped
+       * @description Hours left out of mape.
+       */
+      mape_skipped: number;
+      /**
+       * Nmae Pct Capacity
+       * @description Wind and solar: mean of |error| / capacity in operation, %.
+       */
+      nmae_pct_capacity?: number | null;
+      /**
+       * Skill Vs Normal
+       * @description 1 − MAE / MAE of normal over the hours both have (regions).
+       */
+      skill_vs_normal?: number | null;
+      /**
+       * Coverage P10 P90
+       * @description Share of hours within P10–P90, %.
+       */
+      coverage_p10_p90?: number | null;
+      /**
+       * Pinball
+       * @description Mean pinball loss over P10, P50, P90, in the unit.
+       */
+      pinball?: number | null;
+      /**
+       * Crps
+       * @description Mean CRPS of the ensemble members, in the unit.
+       */
+      crps?: number | null;
     };
     /** ValidationError */
     ValidationError: {
@@ -1620,6 +1824,80 @@ export interface operations {
       };
     };
   };
+  skill_region__iso___metric__skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW), outage (planned + forced generation outages, MW, daily: one value per local day at local midnight), poptemp (population-weighted temperature, °C). Wind and solar are the sums of the region's plants. */
+        metric: 'demand' | 'wind' | 'solar' | 'outage' | 'poptemp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
   ensemble_region__iso___metric__ensemble_get: {
     parameters: {
       query: {
@@ -1765,6 +2043,8 @@ export interface operations {
   list_plants_plant__iso___metric__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the plants it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2178,6 +2458,80 @@ export interface operations {
       };
     };
   };
+  skill_plant__iso___metric__skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Plant metric: wind (wind output, MW), solar (solar output, MW), wind_icing (icing risk of the turbines, %), solar_snow (risk of snow on the panels, %). */
+        metric: 'wind' | 'solar' | 'wind_icing' | 'solar_snow';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
   list_counties_county__iso__list_get: {
     parameters: {
       query?: {
@@ -2515,6 +2869,8 @@ export interface operations {
   list_gas_hubs_gas_list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the gas hubs it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2772,9 +3128,80 @@ export interface operations {
       };
     };
   };
+  skill_gas_skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
   list_lmp_nodes_lmp__iso___type__list_get: {
     parameters: {
       query?: {
+        /** @description A stored source (ingested with `gridcast ingest`): the price nodes it holds — the catalog's and its own — each with `source`, instead of the catalog; see /v1/status for the sources that exist. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2917,6 +3344,78 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+        /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
+        layout?: 'wide' | 'long';
+        /** @description Aggregate the rows into buckets of local time (in tz): 1h (the rows as they are), 1d (local days: 23 hours on the spring-forward day, 25 on the fall-back day), 1w (local weeks, Monday to Sunday) or 1mo (local calendar months). A bucket holds the response's rows that begin in it (edge buckets of a window can be partial), is labelled by its first hour (local midnight) and is null when none of its values is present. Default: no resampling. */
+        resample?: ('1h' | '1d' | '1w' | '1mo') | null;
+        /** @description How resample combines the present values of a bucket: mean, sum, min or max. */
+        agg?: 'mean' | 'sum' | 'min' | 'max';
+        /** @description Time zone of time_local, of the response's timezone field and of resample's bucket boundaries: an IANA name (e.g. America/New_York, any case) or utc. Default: the ISO's (the target's) own zone. */
+        tz?: string | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  actual_lmp__iso___type__actual_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -3510,6 +4009,82 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  skill_cells__iso___metric__skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description H3 resolution of the cells, 2 (coarsest, ~86,800 km² cells) to 5 (~250 km²). Default 4 (~1,770 km²); when only id is given, that cell's resolution. */
+        resolution?: number;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description Forecast metric type: demand (electricity demand, MW), wind (wind output, MW), solar (solar output, MW). Demand is the cell's population share of its zones' demand; wind and solar are the sums of the plants in the cell. */
+        metric: 'demand' | 'wind' | 'solar';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
           'text/csv': string;
           'application/vnd.apache.parquet': string;
           'application/vnd.apache.arrow.stream': string;

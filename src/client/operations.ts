@@ -28,6 +28,7 @@ export const OPERATIONS = {
   listLmpNodes: '/lmp/{iso}/{type}/list',
   getLmpForecast: '/lmp/{iso}/{type}/forecast',
   getLmpContinuousForecast: '/lmp/{iso}/{type}/continuous',
+  getLmpActuals: '/lmp/{iso}/{type}/actual',
   listCells: '/cells/{iso}/{metric}/list',
   getCellsForecast: '/cells/{iso}/{metric}/forecast',
   getCellsContinuousForecast: '/cells/{iso}/{metric}/continuous',
@@ -43,6 +44,10 @@ export const OPERATIONS = {
   listLmpForecastRuns: '/lmp/{iso}/{type}/runs',
   getLmpForecastVintages: '/lmp/{iso}/{type}/vintages',
   getDataStatus: '/status',
+  getRegionForecastSkill: '/region/{iso}/{metric}/skill',
+  getPlantForecastSkill: '/plant/{iso}/{metric}/skill',
+  getGasForecastSkill: '/gas/skill',
+  getCellsForecastSkill: '/cells/{iso}/{metric}/skill',
 } as const satisfies Record<string, keyof paths>;
 
 export type Operations = typeof OPERATIONS;
@@ -70,6 +75,7 @@ export type GasHub = Schemas['GasHub'];
 export type LmpNode = Schemas['LmpNode'];
 export type Run = Schemas['Run'];
 export type ModelStatus = Schemas['ModelStatus'];
+export type Skill = Schemas['Skill'];
 
 export type Iso = PathParamsOfPath<'/region/{iso}/{metric}/list'>['iso'];
 export type RegionMetric = PathParamsOfPath<'/region/{iso}/{metric}/forecast'>['metric'];
@@ -99,6 +105,15 @@ export type OptionsOf<M extends OperationName> = {
       ? QueryOf<Operations[M]>[K] | number
       : QueryOf<Operations[M]>[K];
 } & CallOptions;
+
+/**
+ * The options of a skill operation: its list parameters (`model`, `days_ahead`) also as arrays,
+ * sent as the comma lists the API takes.
+ */
+export type SkillOptionsOf<M extends OperationName, F extends Format> = Omit<OutputOptionsOf<M, F, 'wide'>, 'model' | 'days_ahead'> & {
+  model?: string | readonly string[] | null;
+  days_ahead?: string | number | readonly number[] | null;
+};
 
 /** The answer's format (`format=`): JSON, or a file's bytes or text. */
 export type Format = 'json' | 'csv' | 'parquet' | 'arrow';
@@ -146,15 +161,21 @@ export type PathArgsOf<M extends OperationName> = PathArgs<Operations[M], PathPa
 
 /**
  * Operations with a start/end window over time series: those the client splits into chunks of
- * at most 365 days (not the runs lists and vintages, whose windows are of another kind).
+ * at most 365 days (not the runs lists and vintages, whose windows are of another kind, nor
+ * skill, whose scores over two chunks cannot be joined into the scores of the whole).
  */
 export type WindowedOperationName = {
   [M in OperationName]: 'end' extends keyof QueryOf<Operations[M]>
-    ? M extends `${string}ForecastRuns` | `${string}ForecastVintages`
+    ? M extends `${string}ForecastRuns` | `${string}ForecastVintages` | `${string}ForecastSkill`
       ? never
       : M
     : never;
 }[OperationName];
+
+/** Does the client split the operation's windows over 365 days into chunks and join them (not skill: scores do not join)? */
+export function joinsWindowChunks(method: OperationName): boolean {
+  return !method.endsWith('ForecastSkill');
+}
 
 /** The path parameters of an operation, in path order (positional, like the Python client). */
 export function pathParamNames(path: string): string[] {

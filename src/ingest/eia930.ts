@@ -12,8 +12,8 @@
  *   the hour before. Numbers may have thousands separators (`45,123`), as EIA writes them.
  */
 import { HOUR_MS } from '../time/hours.ts';
-import { instantReader, parseValue } from './instants.ts';
-import { IngestError, type Cell, type FileRecord, type LayoutContext, type Observation, type Scale } from './observations.ts';
+import { cellInstantReader, cellValue } from './instants.ts';
+import { IngestError, type Cell, inBatches, type FileRecord, type LayoutContext, type Observations, type Scale } from './observations.ts';
 import { convert } from './units.ts';
 import { normalName } from './wide.ts';
 
@@ -68,7 +68,7 @@ function eiaInstant(read: (cell: Cell) => number | string): (cell: Cell) => numb
 
 const THOUSANDS = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
 
-export async function* eia930Layout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation> {
+export async function* eia930Layout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observations> {
   const ba = BALANCING_AUTHORITIES[ctx.iso];
   const target = `${ctx.iso}_total`;
   if (!ba || !ctx.targets.has(target))
@@ -76,10 +76,10 @@ export async function* eia930Layout(records: AsyncIterable<FileRecord>, ctx: Lay
   let header: string[] | null = null;
   let col = { ba: -1, time: -1, value: -1 };
   let scale: Scale = { scale: 1, offset: 0 };
-  const timeOf = eiaInstant(instantReader(undefined));
+  const timeOf = eiaInstant(cellInstantReader(undefined));
   const others = new Map<string, number>();
   let own = 0;
-  for await (const { line, fields } of records) {
+  yield* inBatches(records, ({ line, fields }, out) => {
     if (!header) {
       header = fields.map((f) => String(f ?? '').trim());
       const normal = header.map(normalName);
@@ -96,35 +96,35 @@ export async function* eia930Layout(records: AsyncIterable<FileRecord>, ctx: Lay
       if (typeof stated === 'string') throw new IngestError(`${ctx.origin}: column ${column}: ${stated}`);
       scale = stated;
       ctx.kind('actual');
-      continue;
+      return;
     }
     if (fields.length !== header.length) {
       ctx.bad(line, `${fields.length} fields where the header has ${header.length}`);
-      continue;
+      return;
     }
     const authority = String(fields[col.ba] ?? '').trim();
     if (authority !== ba) {
       others.set(authority, (others.get(authority) ?? 0) + 1);
-      continue;
+      return;
     }
     own++;
     const end = timeOf(fields[col.time]);
     if (typeof end === 'string') {
       ctx.bad(line, `${header[col.time]}: ${end}`);
-      continue;
+      return;
     }
     if (end % HOUR_MS !== 0) {
       ctx.bad(line, `${header[col.time]}: ${String(fields[col.time])} is not on the hour`);
-      continue;
+      return;
     }
     const cell = fields[col.value];
-    const value = parseValue(typeof cell === 'string' && THOUSANDS.test(cell.trim()) ? cell.replace(/,/g, '') : cell);
+    const value = cellValue(typeof cell === 'string' && THOUSANDS.test(cell.trim()) ? cell.replace(/,/g, '') : cell);
     if (typeof value === 'string') {
       ctx.bad(line, `${header[col.value]}: ${value}`);
-      continue;
+      return;
     }
-    yield { line, target, hour: end / HOUR_MS - 1, stamp: end, value: convert(value, scale) };
-  }
+    out.push(line, target, end / HOUR_MS - 1, end, convert(value, scale));
+  });
   if (header && own === 0) {
     const seen = [...others.keys()].slice(0, 20).join(', ');
     throw new IngestError(`${ctx.origin}: no rows of ${ba} (${ctx.iso}); the file has ${seen || 'no rows'}`);

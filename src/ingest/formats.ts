@@ -1,12 +1,13 @@
 /**
  * The file formats an ingest reads, registered once: a name (--format), the file extensions and
  * content types that declare it, the bytes it begins with, and its reader (bytes → the column
- * names, then records). Which one a file is: --format if given; else its first bytes when they
+ * names, then records of cells; CSV as the CSV reader's batches of text fields, which the long
+ * layout reads in place and any other layout as records). Which one a file is: --format if given; else its first bytes when they
  * are a binary format's magic (Parquet `PAR1`, Arrow `ARROW1` or an IPC stream's continuation
  * marker); else the file name's extension, then the upload's content type; else `[` or `{` for
  * JSON, and CSV for the rest (binary content that is none of these is refused).
  */
-import { csvRecords, CsvError, DEFAULT_MAX_RECORD_BYTES } from './csv.ts';
+import { csvBatches, CsvError, DEFAULT_MAX_RECORD_BYTES, type CsvBatch } from './csv.ts';
 import { arrowRecords } from './arrow.ts';
 import { jsonRecords } from './json.ts';
 import { parquetRecords } from './parquet.ts';
@@ -25,14 +26,17 @@ interface InputFormat {
   contentTypes: readonly string[];
   position: Position;
   magic?: (head: Uint8Array) => boolean;
-  records(input: AsyncIterable<Uint8Array>, reading: FormatReading): AsyncGenerator<FileRecord>;
+  read(input: AsyncIterable<Uint8Array>, reading: FormatReading): FileContent;
 }
+
+/** A file's content as its format reads it: CSV batches, or records of cells. */
+export type FileContent = { batches: AsyncIterable<CsvBatch>; records?: never } | { records: AsyncIterable<FileRecord>; batches?: never };
 
 const startsWith = (head: Uint8Array, bytes: readonly number[]) => bytes.every((b, i) => head[i] === b);
 
-async function* csvFileRecords(input: AsyncIterable<Uint8Array>, reading: FormatReading): AsyncGenerator<FileRecord> {
+async function* csvFileBatches(input: AsyncIterable<Uint8Array>, reading: FormatReading): AsyncGenerator<CsvBatch> {
   try {
-    yield* csvRecords(input);
+    yield* csvBatches(input);
   } catch (e) {
     // A CSV that cannot be read on (an unclosed quote, a line over the limit) is a bad line.
     if (e instanceof CsvError) reading.bad(e.line, e.message);
@@ -46,14 +50,14 @@ export const INPUT_FORMATS: readonly InputFormat[] = [
     extensions: ['csv', 'txt'],
     contentTypes: ['text/csv', 'text/plain', 'application/csv'],
     position: 'line',
-    records: csvFileRecords,
+    read: (input, r) => ({ batches: csvFileBatches(input, r) }),
   },
   {
     name: 'json',
     extensions: ['json', 'ndjson', 'jsonl'],
     contentTypes: ['application/json', 'application/x-ndjson', 'application/jsonl'],
     position: 'row',
-    records: (input, r) => jsonRecords(input, r.origin, r.bad, DEFAULT_MAX_RECORD_BYTES),
+    read: (input, r) => ({ records: jsonRecords(input, r.origin, r.bad, DEFAULT_MAX_RECORD_BYTES) }),
   },
   {
     name: 'parquet',
@@ -61,7 +65,7 @@ export const INPUT_FORMATS: readonly InputFormat[] = [
     contentTypes: ['application/vnd.apache.parquet', 'application/x-parquet'],
     position: 'row',
     magic: (head) => startsWith(head, [0x50, 0x41, 0x52, 0x31]),
-    records: (input, r) => parquetRecords(input, r.origin, r.metadata),
+    read: (input, r) => ({ records: parquetRecords(input, r.origin, r.metadata) }),
   },
   {
     name: 'arrow',
@@ -69,7 +73,7 @@ export const INPUT_FORMATS: readonly InputFormat[] = [
     contentTypes: ['application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.file'],
     position: 'row',
     magic: (head) => startsWith(head, [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]) || startsWith(head, [0xff, 0xff, 0xff, 0xff]),
-    records: (input, r) => arrowRecords(input, r.origin, r.metadata),
+    read: (input, r) => ({ records: arrowRecords(input, r.origin, r.metadata) }),
   },
 ];
 
@@ -147,13 +151,13 @@ async function peek(input: AsyncIterable<Uint8Array | string>): Promise<{ head: 
   return { head: Buffer.concat(taken).subarray(0, HEAD_BYTES), all: all() };
 }
 
-/** A file's records in its format (detected from `hints` and its first bytes), and how its rows are counted. */
-export async function fileRecords(
+/** A file's content in its format (detected from `hints` and its first bytes), and how its rows are counted. */
+export async function fileContent(
   input: AsyncIterable<Uint8Array | string>,
   hints: FormatHints,
   reading: FormatReading,
-): Promise<{ format: string; position: Position; records: AsyncGenerator<FileRecord> }> {
+): Promise<{ format: string; position: Position; content: FileContent }> {
   const { head, all } = await peek(input);
   const format = detectFormat(head, hints, reading.origin);
-  return { format: format.name, position: format.position, records: format.records(all, reading) };
+  return { format: format.name, position: format.position, content: format.read(all, reading) };
 }

@@ -1,31 +1,39 @@
 /**
  * Ingesting a file of forecasts or actuals into a stored source. A format (formats.ts: CSV, JSON,
- * Parquet, Arrow) reads the file as records, a layout (layouts.ts: gridcast's long layout,
- * gridstatus-style wide columns, EIA-930) turns them into a stream of observations; they are checked (target, unit, duplicates), assembled into
- * runs and actuals, and written in batches inside one transaction (store/sources.ts) — so a file
- * is stored whole or not at all (bad rows listed, up to MAX_LISTED, with line numbers and
- * reasons), and memory stays flat in the file's size.
+ * Parquet, Arrow) reads the file, a layout (layouts.ts: gridcast's long layout, gridstatus-style
+ * wide columns, EIA-930) turns it into batches of observations in the metric's unit; they are
+ * checked (target, duplicates), assembled into runs and actuals, and written in batches inside
+ * one transaction (store/sources.ts) — so a file is stored whole or not at all (bad rows listed,
+ * up to MAX_LISTED, with line or row numbers and reasons), and memory stays flat in the file's
+ * size.
  *
  * Runs are assembled one issue time at a time: the rows of one run (all its targets and hours) must
  * come together, in any order within; rows of an issue time that come back after other runs' are
  * refused (sort a file by issue time). Files gridcast exports and the usual vendor files are so.
  */
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
-import { metricsOf, METRICS, unitOf, type MetricName } from '../catalog/metrics.ts';
-import { regionsOf } from '../catalog/regions.ts';
+import { type IsoCode } from '../catalog/isos.ts';
+import { unitOf, type MetricName } from '../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES } from '../models/forecastModels.ts';
-import { MAX_LISTED, type ActualInput, type IngestOutcome, type IngestWriter, type RunInput, type SourceStore } from '../store/sources.ts';
+import {
+  MAX_LISTED,
+  type ActualInput,
+  type CatalogEntry,
+  type IngestOutcome,
+  type IngestWriter,
+  type RunInput,
+  type SourceStore,
+} from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
-import { checkFormat, fileRecords } from './formats.ts';
-import { checkColumnOptions, observations } from './layouts.ts';
-import { IngestError, optionError, type LayoutContext, type Observation } from './observations.ts';
+import { checkFormat, fileContent } from './formats.ts';
+import { groupRules } from './groups.ts';
 import { parseInstant } from './instants.ts';
+import { checkColumnOptions, observations } from './layouts.ts';
+import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
 import { unitProblem, unitResolver } from './units.ts';
 
 export { IngestError } from './observations.ts';
 
-export const INGEST_GROUPS = ['region'] as const;
-export type IngestGroup = (typeof INGEST_GROUPS)[number];
+export { INGEST_GROUPS, type IngestGroup } from './groups.ts';
 
 export interface IngestOptions {
   source: string;
@@ -49,6 +57,8 @@ export interface IngestOptions {
   value?: string;
   /** The issue time of a file that holds one run and no issue-time column (an exported forecast). */
   createdAt?: string;
+  /** What the source says about its own targets (readCatalog of --catalog FILE): stored with the data. */
+  catalog?: readonly CatalogEntry[];
 }
 
 export interface IngestSummary extends IngestOutcome {
@@ -64,8 +74,16 @@ export interface IngestSummary extends IngestOutcome {
 
 const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
-/** Checks the options; returns the targets values may be for. */
-export function checkOptions(o: IngestOptions): { targets: Set<string> } {
+/**
+ * Checks the options; returns why a target id is refused (null: accepted; groups.ts says which
+ * ids each group takes) and the group's fixed ids (regions) a wide file's columns may name.
+ */
+export function checkOptions(o: IngestOptions): {
+  refuse: (id: string) => string | null;
+  targets: ReadonlySet<string>;
+  refuseHour?: (hour: number) => string | null;
+  actuals: boolean;
+} {
   if (!SOURCE_NAME.test(o.source)) {
     throw optionError(
       'source',
@@ -75,14 +93,9 @@ export function checkOptions(o: IngestOptions): { targets: Set<string> } {
   if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
     throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);
   }
-  if (!(INGEST_GROUPS as readonly string[]).includes(o.group)) {
-    throw optionError('group', `--group must be one of ${INGEST_GROUPS.join(', ')} (got '${o.group}')`);
-  }
-  if (!(ISO_CODES as readonly string[]).includes(o.iso))
-    throw optionError('iso', `--iso must be one of ${ISO_CODES.join(', ')} (got '${o.iso}')`);
-  const hourly = metricsOf('region').filter((m) => METRICS[m].cadence === 'hourly');
-  if (!(hourly as readonly string[]).includes(o.metric)) {
-    throw optionError('metric', `--metric must be one of ${hourly.join(', ')} for --group region (got '${o.metric}')`);
+  const rules = groupRules(o.group, o.iso, o.metric);
+  if (o.catalog && !rules.ownTargets) {
+    throw optionError('catalog', `--catalog describes own plants or price nodes; --group ${o.group} has only the catalog's targets`);
   }
   const unitProblemText = o.unit === undefined ? undefined : unitProblem(unitOf(o.metric as MetricName), o.metric, o.unit);
   if (unitProblemText) throw optionError('unit', `--unit ${unitProblemText}`);
@@ -93,11 +106,89 @@ export function checkOptions(o: IngestOptions): { targets: Set<string> } {
       throw optionError('timezone', `--timezone must be an IANA time zone such as America/Chicago (got '${o.timezone}')`);
     }
   }
-  return { targets: new Set(regionsOf(o.iso as IsoCode).map((r) => r.id)) };
+  return {
+    refuse: rules.refuse(o.iso as IsoCode),
+    targets: new Set(rules.ids?.(o.iso as IsoCode) ?? []),
+    refuseHour: rules.refuseHour,
+    actuals: rules.actuals,
+  };
 }
 
 /** Values written per batch (runs are written whole, so a batch may hold a run more). */
 const BATCH_VALUES = 200_000;
+
+/** The widest span of valid hours one run may cover (ten years): its values are held densely. */
+export const MAX_RUN_HOURS = 87_660;
+
+/**
+ * One target's values in the run being read, dense by hour from `lo` (an array per run and
+ * target rather than a map entry per value), with which hours the file gave.
+ */
+class RunValues {
+  private lo = 0;
+  private values = new Float64Array(0);
+  private given = new Uint8Array(0);
+  min = Infinity;
+  max = -Infinity;
+
+  /** The slot of `hour`, grown to hold it; -1 when the run would span more than MAX_RUN_HOURS. */
+  slot(hour: number): number {
+    if (this.values.length === 0) {
+      this.lo = hour;
+      this.grow(hour, 256);
+    } else if (hour < this.lo || hour >= this.lo + this.values.length) {
+      const lo = Math.min(this.lo, hour, this.min);
+      const hi = Math.max(hour, this.max);
+      if (hi - lo + 1 > MAX_RUN_HOURS) return -1;
+      // Room on the side it grows towards, for the hours that usually follow.
+      const size = Math.min(MAX_RUN_HOURS, Math.max(2 * this.values.length, hi - lo + 1));
+      this.grow(hour < this.lo ? hi - size + 1 : lo, size);
+    }
+    if (hour < this.min) this.min = hour;
+    if (hour > this.max) this.max = hour;
+    return hour - this.lo;
+  }
+
+  private grow(lo: number, size: number): void {
+    const values = new Float64Array(size).fill(Number.NaN);
+    const given = new Uint8Array(size);
+    if (this.min <= this.max) {
+      const from = this.min - this.lo;
+      const to = this.max - this.lo + 1;
+      values.set(this.values.subarray(from, to), this.min - lo);
+      given.set(this.given.subarray(from, to), this.min - lo);
+    }
+    this.lo = lo;
+    this.values = values;
+    this.given = given;
+  }
+
+  has(slot: number): boolean {
+    return this.given[slot] === 1;
+  }
+
+  get(slot: number): number {
+    return this.values[slot];
+  }
+
+  set(slot: number, value: number): void {
+    this.values[slot] = value;
+    this.given[slot] = 1;
+  }
+
+  /** The run's values from its first hour to its last. */
+  span(): { first: number; values: Float64Array } {
+    return { first: this.min, values: this.values.subarray(this.min - this.lo, this.max - this.lo + 1) };
+  }
+}
+
+/** One observation's place and key (its value is read apart). */
+interface Observation {
+  line: number;
+  target: string;
+  hour: number;
+  stamp: number;
+}
 
 /** Turns observations into complete runs or actuals and writes them in batches. */
 class Assembler {
@@ -108,19 +199,23 @@ class Assembler {
   readonly seenTargets = new Set<string>();
   problems: { line: number; reason: string }[] = [];
   totalProblems = 0;
-  /** The run being read: its issue time (ms), and each target's values by hour. */
+  /** The run being read: its issue time (ms), and each target's values. */
   private runStamp = Number.NaN;
-  private run = new Map<string, Map<number, number>>();
+  private run = new Map<string, RunValues>();
+  /** The target of the last row, and its values (rows of one target usually follow each other). */
+  private lastTarget = '';
+  private lastValues: RunValues | undefined;
   private readonly finishedRuns = new Set<number>();
   private runs: RunInput[] = [];
   /** Actuals not yet written: (target, hour, publication) → value. */
   private actuals = new Map<string, ActualInput>();
   private pending = 0;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly writer: IngestWriter,
-    private readonly targets: ReadonlySet<string>,
-    private readonly o: IngestOptions,
+    private readonly refuse: (id: string) => string | null,
+    private readonly refuseHour?: (hour: number) => string | null,
   ) {}
 
   bad(line: number, reason: string): void {
@@ -129,12 +224,14 @@ class Assembler {
   }
 
   /** Takes one observation; returns a promise when it wrote a batch. */
-  add(ob: Observation): Promise<void> | undefined {
-    if (!this.targets.has(ob.target)) {
-      this.bad(ob.line, `id: unknown ${this.o.group} '${ob.target.slice(0, 60)}' in ${this.o.iso} (${[...this.targets].join(', ')})`);
+  add(obs: Observations, i: number): Promise<void> | undefined {
+    const ob: Observation = { line: obs.line[i], target: obs.target[i], hour: obs.hour[i], stamp: obs.stamp[i] };
+    const refused = this.refuse(ob.target) ?? this.refuseHour?.(ob.hour) ?? null;
+    if (refused) {
+      this.bad(ob.line, refused);
       return undefined;
     }
-    const value = ob.value;
+    const value = obs.value[i];
     if (this.kind === 'forecast') {
       let wrote: Promise<void> | undefined;
       if (ob.stamp !== this.runStamp) {
@@ -149,10 +246,23 @@ class Assembler {
         wrote = this.closeRun();
         this.runStamp = ob.stamp;
       }
-      let byHour = this.run.get(ob.target);
-      if (!byHour) this.run.set(ob.target, (byHour = new Map()));
-      if (!this.keep(ob, byHour.get(ob.hour), value, 'same run')) return wrote;
-      byHour.set(ob.hour, value);
+      let values = ob.target === this.lastTarget ? this.lastValues : this.run.get(ob.target);
+      if (!values) {
+        this.run.set(ob.target, (values = new RunValues()));
+        this.seenTargets.add(ob.target);
+      }
+      this.lastTarget = ob.target;
+      this.lastValues = values;
+      const slot = values.slot(ob.hour);
+      if (slot < 0) {
+        this.bad(
+          ob.line,
+          `the run issued ${formatUtcInstant(ob.stamp)} spans more than ${MAX_RUN_HOURS} hours (10 years) for ${ob.target}`,
+        );
+        return wrote;
+      }
+      if (!this.keep(ob, values.has(slot) ? values.get(slot) : undefined, value, 'same run')) return wrote;
+      values.set(slot, value);
       return wrote;
     }
     const key = `${ob.target}\u0000${ob.hour}\u0000${ob.stamp}`;
@@ -175,7 +285,7 @@ class Assembler {
       return true;
     }
     this.values++;
-    this.seenTargets.add(ob.target);
+    if (this.kind === 'actual') this.seenTargets.add(ob.target);
     if (ob.hour < this.first) this.first = ob.hour;
     if (ob.hour > this.last) this.last = ob.hour;
     return true;
@@ -183,40 +293,54 @@ class Assembler {
 
   private closeRun(): Promise<void> | undefined {
     if (Number.isNaN(this.runStamp)) return undefined;
-    for (const [target, byHour] of this.run) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const h of byHour.keys()) {
-        if (h < lo) lo = h;
-        if (h > hi) hi = h;
-      }
-      const values = new Float64Array(hi - lo + 1).fill(Number.NaN);
-      for (const [h, v] of byHour) values[h - lo] = v;
-      this.runs.push({ target, issuedMs: this.runStamp, first: lo, values });
+    for (const [target, run] of this.run) {
+      const { first, values } = run.span();
+      this.runs.push({ target, issuedMs: this.runStamp, first, values });
       this.pending += values.length;
     }
     this.finishedRuns.add(this.runStamp);
     this.run = new Map();
+    this.lastTarget = '';
+    this.lastValues = undefined;
     return this.pending >= BATCH_VALUES ? this.flushRuns() : undefined;
   }
 
-  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
-  private async flushRuns(): Promise<void> {
-    if (this.totalProblems === 0) await this.writer.runs(this.runs);
-    this.runs = [];
-    this.pending = 0;
+  /**
+   * Starts writing a batch once the write before it is done, and returns that earlier write: the
+   * file is read on while the database stores the batch before (on PostgreSQL, another process).
+   */
+  private write(batch: () => Promise<void>): Promise<void> {
+    const before = this.writing;
+    this.writing = before.then(batch);
+    this.writing.catch(() => {}); // its failure is met by the next write, finish() or settled()
+    return before;
   }
 
-  private async flushActuals(): Promise<void> {
-    if (this.totalProblems === 0) await this.writer.actuals([...this.actuals.values()]);
+  // Once a row is bad nothing will be stored: the rest of the file is only checked, not written.
+  private flushRuns(): Promise<void> {
+    const runs = this.runs;
+    this.runs = [];
+    this.pending = 0;
+    return this.totalProblems === 0 && runs.length ? this.write(() => this.writer.runs(runs)) : this.writing;
+  }
+
+  private flushActuals(): Promise<void> {
+    const actuals = [...this.actuals.values()];
     this.actuals = new Map();
     this.pending = 0;
+    return this.totalProblems === 0 && actuals.length ? this.write(() => this.writer.actuals(actuals)) : this.writing;
   }
 
   async finish(): Promise<void> {
     await this.closeRun();
     await this.flushRuns();
     await this.flushActuals();
+    await this.writing;
+  }
+
+  /** Waits for the write in flight, whatever its outcome (before the transaction ends on an error). */
+  settled(): Promise<void> {
+    return this.writing.catch(() => {});
   }
 }
 
@@ -226,7 +350,7 @@ class Assembler {
  */
 export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { targets } = checkOptions(o);
+  const { refuse, targets, refuseHour, actuals } = checkOptions(o);
   checkFormat(o.format);
   const columns = checkColumnOptions(o.columns ?? []);
   if (o.createdAt !== undefined && typeof parseInstant(o.createdAt, undefined) === 'string') {
@@ -236,12 +360,12 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
     );
   }
   const { result: asm, outcome } = await store.ingest(
-    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin },
+    { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin, catalog: o.catalog },
     async (writer) => {
-      const asm = new Assembler(writer, targets, o);
+      const asm = new Assembler(writer, refuse, refuseHour);
       const bad = (line: number, reason: string) => asm.bad(line, reason);
       const metadata: Record<string, string> = {};
-      const file = await fileRecords(
+      const file = await fileContent(
         input,
         { format: o.format, filename: o.origin, contentType: o.contentType },
         { origin: o.origin, metadata, bad },
@@ -251,6 +375,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         iso: o.iso,
         metric: o.metric,
         targets,
+        refuse,
         timezone: o.timezone,
         columns,
         value: o.value,
@@ -258,14 +383,24 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         metadata,
         scale: unitResolver(unitOf(o.metric as MetricName), o.metric, o.unit),
         bad,
-        kind: (kind) => (asm.kind = kind),
+        kind: (kind) => {
+          if (kind === 'actual' && !actuals) {
+            throw new IngestError(
+              `${o.origin}: the file holds actuals (no created_at column), and --group ${o.group} serves forecasts only (no /actual endpoint)`,
+            );
+          }
+          asm.kind = kind;
+        },
       };
       try {
-        for await (const ob of observations(file.records, ctx)) {
-          const wrote = asm.add(ob);
-          if (wrote) await wrote;
+        for await (const batch of observations(file.content, ctx)) {
+          for (let i = 0; i < batch.length; i++) {
+            const wrote = asm.add(batch, i);
+            if (wrote) await wrote;
+          }
         }
       } catch (e) {
+        await asm.settled();
         if (e instanceof IngestError && e.problems.length === 0 && asm.totalProblems > 0) {
           // The file could not be read on: the bad rows found so far are listed with the reason.
           throw new IngestError(e.message, asm.problems, asm.totalProblems, undefined, file.position);
@@ -298,16 +433,14 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
   };
 }
 
-/** The name ingestFile had when it read CSV only (other branches still call it). */
-export const ingestCsv = ingestFile;
-
 /** The one-line summary of an ingest (CLI and logs). */
 export function describeIngest(s: IngestSummary): string {
-  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced;
+  const changed = s.runsAdded + s.runsReplaced + s.actualsAdded + s.actualsReplaced + (s.catalogEntries ?? 0);
   const what =
     s.kind === 'forecast'
       ? `runs: ${s.runsAdded} added, ${s.runsReplaced} replaced, ${s.runsUnchanged} unchanged`
       : `actuals: ${s.actualsAdded} added, ${s.actualsReplaced} replaced, ${s.actualsUnchanged} unchanged`;
   const span = s.first_valid_time ? `, ${s.first_valid_time} to ${s.last_valid_time}` : '';
-  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}; ${s.seconds} s`;
+  const catalog = s.catalogEntries === undefined ? '' : `; catalog: ${s.catalogEntries} entries added or changed`;
+  return `${s.source}: ${changed === 0 ? 'nothing changed (already stored); ' : ''}${what}; ${s.targets} target(s), ${s.values} value(s)${span}${catalog}; ${s.seconds} s`;
 }

@@ -1,6 +1,9 @@
 /**
- * Instants in files to ingest: ISO 8601 text with an offset, or a wall time of a declared zone
- * (refused when that wall time is missing or ambiguous on a DST day).
+ * Instants and values in files to ingest: ISO 8601 text with an offset, or a wall time of a
+ * declared zone (refused when that wall time is missing or ambiguous on a DST day); decimal
+ * numbers. Text is read from a slice of a string (the CSV fast reader's fields, in place); a
+ * cell of a typed format (cellInstantReader, cellValue) is read as its type, and its text
+ * through the same slice readers.
  */
 import { HOUR_MS } from '../time/hours.ts';
 import { offsetMinutesAt } from '../time/zones.ts';
@@ -8,8 +11,62 @@ import type { Cell } from './observations.ts';
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+/** The digits of text[at, at + n) as a number; NaN when one is not a digit. */
+function digitsAt(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number.NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ` in text[at, end), the form of gridcast's exports and most files, read in
+ * place without a regular expression (the ingest reads one per row); undefined for anything else,
+ * which parseInstant reads.
+ */
+function utcSecond(text: string, at: number, end: number): number | undefined {
+  if (end - at !== 20 || text.charCodeAt(at + 19) !== 90 || text.charCodeAt(at + 10) !== 84) return undefined;
+  if (
+    text.charCodeAt(at + 4) !== 45 ||
+    text.charCodeAt(at + 7) !== 45 ||
+    text.charCodeAt(at + 13) !== 58 ||
+    text.charCodeAt(at + 16) !== 58
+  ) {
+    return undefined;
+  }
+  const mo = digitsAt(text, at + 5, 2);
+  const d = digitsAt(text, at + 8, 2);
+  const h = digitsAt(text, at + 11, 2);
+  const mi = digitsAt(text, at + 14, 2);
+  if (!(mo >= 1 && mo <= 12 && d <= 31 && h <= 23 && mi <= 59)) return undefined;
+  const y = digitsAt(text, at, 4);
+  const s = digitsAt(text, at + 17, 2);
+  // Years before 100 mean 19xx to Date.UTC: left to parseInstant, which uses it.
+  if (!(y >= 100 && s >= 0)) return undefined;
+  return ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000;
+}
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil); a day past
+ * its month's end runs on into the next month, as in Date.UTC. Integer arithmetic only: the
+ * ingest reads a time per row.
+ */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const year = m <= 2 ? y - 1 : y;
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
 /** An instant (ms) from ISO 8601 text, or the reason it is not one. */
 export function parseInstant(text: string, zone: string | undefined): number | string {
+  const fast = utcSecond(text, 0, text.length);
+  if (fast !== undefined) return fast;
   const m = TIME.exec(text.trim());
   if (!m) return `'${text.slice(0, 40)}' is not an ISO 8601 date and time`;
   const [, y, mo, d, h, mi, s, off] = m;
@@ -37,6 +94,24 @@ export function wallTime(naive: number, zone: string | undefined, text: string):
   return [...candidates][0];
 }
 
+/**
+ * parseInstant of text[start, end), with a memory of the last text read the slow way: a file
+ * repeats the same issue time on every row of a run, and the same valid time on every target's row.
+ */
+export function instantReader(zone: string | undefined): (text: string, start?: number, end?: number) => number | string {
+  let lastText = '';
+  let last: number | string = '';
+  return (text, start = 0, end = text.length) => {
+    const fast = utcSecond(text, start, end);
+    if (fast !== undefined) return fast;
+    if (end - start !== lastText.length || !text.startsWith(lastText, start)) {
+      lastText = text.slice(start, end);
+      last = parseInstant(lastText, zone);
+    }
+    return last;
+  };
+}
+
 /** A cell that is not text, as a user reads it in a message. */
 function cellKind(cell: Cell): string {
   if (cell === null) return 'an empty cell';
@@ -44,22 +119,11 @@ function cellKind(cell: Cell): string {
   return `the ${typeof cell} ${String(cell)}`;
 }
 
-/**
- * An instant from a cell (ISO 8601 text, or a timestamp of a Parquet/Arrow column), with a memory
- * of the last text: a file repeats the same issue time on every row of a run, and the same valid
- * time on every target's row.
- */
-export function instantReader(zone: string | undefined): (cell: Cell) => number | string {
-  let lastText = '';
-  let last: number | string = '';
+/** instantReader of a cell: text as instantReader reads it, or a timestamp of a Parquet/Arrow column. */
+export function cellInstantReader(zone: string | undefined): (cell: Cell) => number | string {
+  const read = instantReader(zone);
   return (cell) => {
-    if (typeof cell === 'string') {
-      if (cell !== lastText) {
-        lastText = cell;
-        last = parseInstant(cell, zone);
-      }
-      return last;
-    }
+    if (typeof cell === 'string') return read(cell);
     if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? 'not a valid date and time' : cell.getTime();
     return `${cellKind(cell)} where a date and time is expected`;
   };
@@ -67,17 +131,52 @@ export function instantReader(zone: string | undefined): (cell: Cell) => number 
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
 /**
- * A value from a cell: empty or `null` is no value (NaN); anything else must be a finite number
- * (text: a decimal number).
+ * `[-]digits[.digits]` with at most 15 digits in text[start, end), read in place without a regular
+ * expression; undefined for anything else. Exactly Number(text): the digits as an integer and the
+ * power of ten are both exact doubles, so their quotient is the correctly rounded value, as
+ * Number's is.
  */
-export function parseValue(cell: Cell): number | string {
-  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : `${cell} is not a finite number (leave it empty for no value)`;
-  if (cell === null) return Number.NaN;
-  if (typeof cell !== 'string') return `${cellKind(cell)} where a number is expected`;
-  const t = cell.trim();
+function shortDecimal(text: string, start: number, end: number): number | undefined {
+  if (end === start || end - start > 17) return undefined;
+  const negative = text.charCodeAt(start) === 45;
+  let digits = 0;
+  let scale = -1; // digits after the point; -1 before one is seen
+  let m = 0;
+  for (let i = negative ? start + 1 : start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+      if (scale >= 0) scale++;
+    } else if (c === 46 && scale < 0) scale = 0;
+    else return undefined;
+  }
+  if (digits === 0 || digits > 15) return undefined;
+  const v = scale > 0 ? m / POWERS_OF_TEN[scale] : m;
+  return negative ? -v : v;
+}
+
+/**
+ * A value from text[start, end): empty or `null` is no value (NaN); anything else must be a finite
+ * decimal number.
+ */
+export function parseValue(text: string, start = 0, end = text.length): number | string {
+  const fast = shortDecimal(text, start, end);
+  if (fast !== undefined) return fast;
+  const t = text.slice(start, end).trim();
   if (t === '' || t === 'null') return Number.NaN;
   const v = Number(t);
   if (!Number.isFinite(v) || !NUMBER.test(t)) return `'${t.slice(0, 40)}' is not a finite number (leave it empty for no value)`;
   return v;
+}
+
+/** parseValue of a cell: text as parseValue reads it; a number must be finite; null is no value. */
+export function cellValue(cell: Cell): number | string {
+  if (typeof cell === 'string') return parseValue(cell);
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : `${cell} is not a finite number (leave it empty for no value)`;
+  if (cell === null) return Number.NaN;
+  return `${cellKind(cell)} where a number is expected`;
 }

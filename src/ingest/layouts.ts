@@ -3,16 +3,21 @@
  * EIA-930 balancing-authority data (`Balancing Authority`, `UTC Time at End of Hour`),
  * gridstatus-style wide columns (`Interval Start`), and gridcast's own long layout (`id`,
  * `value`, … — also the layout a header that is none of them is reported against).
+ *
+ * A CSV in the long layout, the common case, is read in place from the CSV reader's batches
+ * (long.ts longCsv); every other file is read as records of cells by its layout's reader.
  */
+import { recordsOf, type CsvBatch } from './csv.ts';
 import { eia930Layout, isEia930Header } from './eia930.ts';
-import { isLongHeader, longLayout } from './long.ts';
-import { IngestError, optionError, type FileRecord, type LayoutContext, type Observation } from './observations.ts';
+import type { FileContent } from './formats.ts';
+import { isLongHeader, longCsv, longLayout } from './long.ts';
+import { IngestError, optionError, type FileRecord, type LayoutContext, type Observations } from './observations.ts';
 import { isWideHeader, wideLayout } from './wide.ts';
 
 interface Layout {
   name: string;
   matches(names: readonly string[], ctx: LayoutContext): boolean;
-  read(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation>;
+  read(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observations>;
 }
 
 export const LAYOUTS: readonly Layout[] = [
@@ -33,9 +38,9 @@ export function checkColumnOptions(columns: readonly string[]): Map<string, stri
   return map;
 }
 
-/** The header again, then the rest of the records. */
-async function* withHeader(header: FileRecord, rest: AsyncIterator<FileRecord>): AsyncGenerator<FileRecord> {
-  yield header;
+/** The first item again, then the rest. */
+async function* withFirst<T>(first: T, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield first;
   for (;;) {
     const next = await rest.next();
     if (next.done) return;
@@ -43,12 +48,33 @@ async function* withHeader(header: FileRecord, rest: AsyncIterator<FileRecord>):
   }
 }
 
-/** The observations of a file's records, in the layout its header names. */
-export async function* observations(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation> {
+/** The layout a header names (the long layout when it names none, to report what it lacks). */
+function layoutOf(names: readonly string[], ctx: LayoutContext): Layout {
+  return LAYOUTS.find((l) => l.matches(names, ctx)) ?? LAYOUTS.find((l) => l.name === 'long')!;
+}
+
+/** The observations of records of cells, in the layout their header names. */
+async function* recordObservations(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observations> {
   const iterator = records[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) throw new IngestError(`${ctx.origin}: the file is empty`);
   const names = first.value.fields.map((f) => String(f ?? '').trim());
-  const layout = LAYOUTS.find((l) => l.matches(names, ctx)) ?? LAYOUTS.find((l) => l.name === 'long')!;
-  yield* layout.read(withHeader(first.value, iterator), ctx);
+  yield* layoutOf(names, ctx).read(withFirst(first.value, iterator), ctx);
+}
+
+/** The observations of a CSV: the long layout read in place, any other as records. */
+async function* csvObservations(batches: AsyncIterable<CsvBatch>, ctx: LayoutContext): AsyncGenerator<Observations> {
+  const iterator = batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) throw new IngestError(`${ctx.origin}: the file is empty`);
+  const header = first.value;
+  const names = Array.from({ length: header.fieldCount(0) }, (_, f) => header.field(0, f).trim());
+  const all = withFirst(header, iterator);
+  if (layoutOf(names, ctx).name === 'long') yield* longCsv(all, ctx);
+  else yield* recordObservations(recordsOf(all), ctx);
+}
+
+/** The observations of a file's content, in the layout its header names. */
+export function observations(content: FileContent, ctx: LayoutContext): AsyncGenerator<Observations> {
+  return content.batches ? csvObservations(content.batches, ctx) : recordObservations(content.records, ctx);
 }

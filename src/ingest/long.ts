@@ -8,10 +8,15 @@
  * - or neither → actuals, with an optional `published_at` (a revision's publication time;
  *   default: the end of the hour).
  * Values are in the unit of the `unit` column, else of the file's `units` metadata, else --unit.
+ *
+ * Two readers of one header (longHeader): the common case, a CSV, is read in place from the
+ * CSV reader's batches (longCsv: no string or object per field); every other format through its
+ * records of cells (longLayout).
  */
 import { HOUR_MS } from '../time/hours.ts';
-import { instantReader, parseInstant, parseValue } from './instants.ts';
-import { IngestError, type Cell, type FileRecord, type LayoutContext, type Observation, type Scale } from './observations.ts';
+import type { CsvBatch } from './csv.ts';
+import { cellInstantReader, cellValue, instantReader, parseInstant, parseValue } from './instants.ts';
+import { IngestError, inBatches, Observations, type Cell, type FileRecord, type LayoutContext, type Scale } from './observations.ts';
 import { convert } from './units.ts';
 
 /** The columns that make a header the long layout's. */
@@ -29,60 +34,157 @@ function fileIssueTime(ctx: LayoutContext): number | undefined {
   return t;
 }
 
-export async function* longLayout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation> {
-  let header: string[] | null = null;
+/** Where a long file's columns are, and what its header says of the rows. */
+export interface LongColumns {
+  /** The header's names, trimmed. */
+  names: string[];
+  time: number;
+  id: number;
+  value: number;
+  /** created_at or published_at; -1: none. */
+  stamp: number;
+  unit: number;
+  /** The name of the value column (for messages). */
+  valueName: string;
+  /** The issue time of every row (a one-run file without created_at), if any. */
+  fixedStamp: number | undefined;
+  /** The conversion of values without a `unit` column's: the file's `units` metadata, else --unit. */
+  scale: Scale;
+}
+
+/** Reads the long layout's header; tells the context whether the file holds runs or actuals. */
+export function longHeader(names: string[], ctx: LayoutContext): LongColumns {
+  const at = (name: string) => names.indexOf(name);
   const valueName = ctx.value ?? 'value';
-  let col = { time: -1, id: -1, value: -1, stamp: -1, unit: -1 };
-  let fixedStamp: number | undefined;
+  const created = at('created_at');
+  const published = at('published_at');
+  const time = at('time_utc') >= 0 ? at('time_utc') : at('time_local');
+  const id = at('id');
+  const value = at(valueName);
+  const missing = [time < 0 ? 'time_utc' : '', id < 0 ? 'id' : '', value < 0 ? valueName : ''].filter(Boolean);
+  if (missing.length) {
+    throw new IngestError(
+      `${ctx.origin}: the header lacks ${missing.join(', ')}: the long layout has time_utc (or time_local), id, value and, for forecasts, created_at`,
+    );
+  }
+  if (created >= 0 && published >= 0)
+    throw new IngestError(`${ctx.origin}: a file has created_at (forecasts) or published_at (actuals), not both`);
+  const fixedStamp = created < 0 ? fileIssueTime(ctx) : undefined;
+  if (published >= 0 && fixedStamp !== undefined)
+    throw new IngestError(`${ctx.origin}: a file with published_at holds actuals: it has no run issue time (--created-at)`);
+  ctx.kind(created >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
+  const scale = ctx.scale(ctx.metadata.units);
+  if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: the file metadata units: ${scale}`);
+  return { names, time, id, value, stamp: Math.max(created, published), unit: at('unit'), valueName, fixedStamp, scale };
+}
+
+const notOnTheHour = (col: LongColumns, text: string) =>
+  `${col.names[col.time]}: ${text} is not on the hour (hourly values, period-beginning)`;
+
+/** The long layout of a CSV, read in place from the CSV reader's batches. */
+export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutContext): AsyncGenerator<Observations> {
+  let col: LongColumns | null = null;
   const timeOf = instantReader(ctx.timezone);
   const stampOf = instantReader(ctx.timezone);
-  let lastUnit: Cell = null;
-  let scale: Scale | string = ctx.scale(ctx.metadata.units);
-  for await (const { line, fields } of records) {
-    if (!header) {
-      header = fields.map((f) => String(f ?? '').trim());
-      const at = (name: string) => header!.indexOf(name);
-      const created = at('created_at');
-      const published = at('published_at');
-      col = {
-        time: at('time_utc') >= 0 ? at('time_utc') : at('time_local'),
-        id: at('id'),
-        value: at(valueName),
-        stamp: Math.max(created, published),
-        unit: at('unit'),
-      };
-      const missing = [col.time < 0 ? 'time_utc' : '', col.id < 0 ? 'id' : '', col.value < 0 ? valueName : ''].filter(Boolean);
-      if (missing.length) {
-        throw new IngestError(
-          `${ctx.origin}: the header lacks ${missing.join(', ')}: the long layout has time_utc (or time_local), id, value and, for forecasts, created_at`,
+  // The id and unit of the row before, as written (rows of a target usually follow each other).
+  let lastId = '';
+  let lastTarget = '';
+  let lastUnit: string | undefined;
+  let scale: Scale | string = { scale: 1, offset: 0 };
+  /** Whether field f of record r is `text` (compared in place). */
+  const same = (batch: CsvBatch, r: number, f: number, text: string) =>
+    batch.fieldEnd(r, f) - batch.fieldStart(r, f) === text.length && batch.source(r, f).startsWith(text, batch.fieldStart(r, f));
+  for await (const batch of batches) {
+    const out = new Observations(batch.length);
+    for (let r = 0; r < batch.length; r++) {
+      const line = batch.line(r);
+      if (!col) {
+        col = longHeader(
+          Array.from({ length: batch.fieldCount(r) }, (_, f) => batch.field(r, f).trim()),
+          ctx,
         );
+        scale = col.scale;
+        continue;
       }
-      if (created >= 0 && published >= 0)
-        throw new IngestError(`${ctx.origin}: a file has created_at (forecasts) or published_at (actuals), not both`);
-      if (created < 0) fixedStamp = fileIssueTime(ctx);
-      if (published >= 0 && fixedStamp !== undefined)
-        throw new IngestError(`${ctx.origin}: a file with published_at holds actuals: it has no run issue time (--created-at)`);
-      ctx.kind(created >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
-      if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: the file metadata units: ${scale}`);
-      continue;
+      if (batch.fieldCount(r) !== col.names.length) {
+        ctx.bad(line, `${batch.fieldCount(r)} fields where the header has ${col.names.length}`);
+        continue;
+      }
+      const time = timeOf(batch.source(r, col.time), batch.fieldStart(r, col.time), batch.fieldEnd(r, col.time));
+      if (typeof time === 'string') {
+        ctx.bad(line, `${col.names[col.time]}: ${time}`);
+        continue;
+      }
+      if (time % HOUR_MS !== 0) {
+        ctx.bad(line, notOnTheHour(col, batch.field(r, col.time)));
+        continue;
+      }
+      const value = parseValue(batch.source(r, col.value), batch.fieldStart(r, col.value), batch.fieldEnd(r, col.value));
+      if (typeof value === 'string') {
+        ctx.bad(line, `${col.valueName}: ${value}`);
+        continue;
+      }
+      if (col.unit >= 0 && (lastUnit === undefined || !same(batch, r, col.unit, lastUnit))) {
+        lastUnit = batch.field(r, col.unit);
+        scale = ctx.scale(lastUnit);
+      }
+      if (typeof scale === 'string') {
+        ctx.bad(line, scale);
+        continue;
+      }
+      let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
+      if (col.stamp >= 0) {
+        const t = stampOf(batch.source(r, col.stamp), batch.fieldStart(r, col.stamp), batch.fieldEnd(r, col.stamp));
+        if (typeof t === 'string') {
+          ctx.bad(line, `${col.names[col.stamp]}: ${t}`);
+          continue;
+        }
+        stamp = t;
+      }
+      if (!same(batch, r, col.id, lastId)) {
+        lastId = batch.field(r, col.id);
+        lastTarget = lastId.trim();
+      }
+      out.push(line, lastTarget, time / HOUR_MS, stamp, convert(value, scale));
     }
-    if (fields.length !== header.length) {
-      ctx.bad(line, `${fields.length} fields where the header has ${header.length}`);
-      continue;
+    if (out.length) yield out;
+  }
+  if (!col) throw new IngestError(`${ctx.origin}: the file is empty`);
+}
+
+/** The long layout of a file read as records of cells (JSON, Parquet, Arrow; a CSV in another layout's reader). */
+export async function* longLayout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observations> {
+  let col: LongColumns | null = null;
+  const timeOf = cellInstantReader(ctx.timezone);
+  const stampOf = cellInstantReader(ctx.timezone);
+  let lastUnit: Cell = null;
+  let scale: Scale | string = { scale: 1, offset: 0 };
+  yield* inBatches(records, ({ line, fields }, out) => {
+    if (!col) {
+      col = longHeader(
+        fields.map((f) => String(f ?? '').trim()),
+        ctx,
+      );
+      scale = col.scale;
+      return;
+    }
+    if (fields.length !== col.names.length) {
+      ctx.bad(line, `${fields.length} fields where the header has ${col.names.length}`);
+      return;
     }
     const time = timeOf(fields[col.time]);
     if (typeof time === 'string') {
-      ctx.bad(line, `${header[col.time]}: ${time}`);
-      continue;
+      ctx.bad(line, `${col.names[col.time]}: ${time}`);
+      return;
     }
     if (time % HOUR_MS !== 0) {
-      ctx.bad(line, `${header[col.time]}: ${String(fields[col.time])} is not on the hour (hourly values, period-beginning)`);
-      continue;
+      ctx.bad(line, notOnTheHour(col, String(fields[col.time])));
+      return;
     }
-    const value = parseValue(fields[col.value]);
+    const value = cellValue(fields[col.value]);
     if (typeof value === 'string') {
-      ctx.bad(line, `${valueName}: ${value}`);
-      continue;
+      ctx.bad(line, `${col.valueName}: ${value}`);
+      return;
     }
     if (col.unit >= 0 && fields[col.unit] !== lastUnit) {
       lastUnit = fields[col.unit];
@@ -90,23 +192,23 @@ export async function* longLayout(records: AsyncIterable<FileRecord>, ctx: Layou
     }
     if (typeof scale === 'string') {
       ctx.bad(line, scale);
-      continue;
+      return;
     }
-    let stamp = fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
+    let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
     if (col.stamp >= 0) {
       const t = stampOf(fields[col.stamp]);
       if (typeof t === 'string') {
-        ctx.bad(line, `${header[col.stamp]}: ${t}`);
-        continue;
+        ctx.bad(line, `${col.names[col.stamp]}: ${t}`);
+        return;
       }
       stamp = t;
     }
     const id = fields[col.id];
     if (typeof id !== 'string') {
       ctx.bad(line, `id: ${id === null ? 'missing' : `${String(id)} is not text`}`);
-      continue;
+      return;
     }
-    yield { line, target: id.trim(), hour: time / HOUR_MS, stamp, value: convert(value, scale) };
-  }
-  if (!header) throw new IngestError(`${ctx.origin}: the file is empty`);
+    out.push(line, id.trim(), time / HOUR_MS, stamp, convert(value, scale));
+  });
+  if (!col) throw new IngestError(`${ctx.origin}: the file is empty`);
 }

@@ -41,16 +41,51 @@ export function optionError(option: string, message: string): IngestError {
   return new IngestError(message, [], 0, option);
 }
 
-export interface Observation {
+/**
+ * Observations read from a part of a file, by column (no object per value): each is one value of
+ * a target at a valid hour, stamped with its run's issue time or its publication time.
+ */
+export class Observations {
+  length = 0;
   /** Where in the file (line of a CSV, row of a binary table), for messages. */
-  line: number;
-  target: string;
+  line: Float64Array;
+  target: string[];
   /** Valid hour, epoch hours, period-beginning. */
-  hour: number;
+  hour: Float64Array;
   /** Forecasts: the run's issue time; actuals: the publication time (ms). */
-  stamp: number;
-  /** In the file's unit; NaN = no value. */
-  value: number;
+  stamp: Float64Array;
+  /** In the metric's unit (the layout converts the file's); NaN = no value. */
+  value: Float64Array;
+
+  /** `capacity`: how many are expected (more are taken; the columns grow). */
+  constructor(capacity = 1024) {
+    this.line = new Float64Array(capacity);
+    this.target = new Array<string>(capacity);
+    this.hour = new Float64Array(capacity);
+    this.stamp = new Float64Array(capacity);
+    this.value = new Float64Array(capacity);
+  }
+
+  push(line: number, target: string, hour: number, stamp: number, value: number): void {
+    const i = this.length++;
+    if (i === this.line.length) {
+      const grown = (column: Float64Array) => {
+        const g = new Float64Array(2 * column.length || 1024);
+        g.set(column);
+        return g;
+      };
+      this.line = grown(this.line);
+      this.hour = grown(this.hour);
+      this.stamp = grown(this.stamp);
+      this.value = grown(this.value);
+      this.target.length = this.line.length;
+    }
+    this.line[i] = line;
+    this.target[i] = target;
+    this.hour[i] = hour;
+    this.stamp[i] = stamp;
+    this.value[i] = value;
+  }
 }
 
 /** A value in a file's unit into the metric's: `v * scale + offset`. */
@@ -59,13 +94,37 @@ export interface Scale {
   offset: number;
 }
 
+/** Rows per batch of a layout that reads a record at a time. */
+const BATCH_ROWS = 4096;
+
+/**
+ * The observations of records read one at a time, in batches: `read` pushes a record's
+ * observations (none for a header or a bad row) onto `out`.
+ */
+export async function* inBatches<T>(records: AsyncIterable<T>, read: (record: T, out: Observations) => void): AsyncGenerator<Observations> {
+  let out = new Observations(BATCH_ROWS);
+  for await (const record of records) {
+    read(record, out);
+    if (out.length >= BATCH_ROWS) {
+      yield out;
+      out = new Observations(BATCH_ROWS);
+    }
+  }
+  if (out.length) yield out;
+}
+
 /** What a layout is told and tells back while it reads. */
 export interface LayoutContext {
   origin: string;
   iso: string;
   metric: string;
-  /** The targets (ids) values may be for. */
+  /**
+   * The group's fixed target ids (the ISO's regions) that a wide file's columns may be named by;
+   * empty for groups of open-ended ids (own plants, nodes, hubs), whose columns are mapped with --column.
+   */
   targets: ReadonlySet<string>;
+  /** Why `id` is not a target of the group (groups.ts), or null when it is. */
+  refuse(id: string): string | null;
   /** Zone of times without an offset. */
   timezone?: string;
   /** --column NAME=TARGET: file columns holding a target's values (wide layouts). */

@@ -14,8 +14,8 @@
  * - `Interval End` must be an hour after `Interval Start`: values are hourly.
  */
 import { HOUR_MS } from '../time/hours.ts';
-import { instantReader, parseValue } from './instants.ts';
-import { IngestError, type FileRecord, type LayoutContext, type Observation, type Scale } from './observations.ts';
+import { cellInstantReader, cellValue, parseInstant } from './instants.ts';
+import { IngestError, inBatches, type FileRecord, type LayoutContext, type Observations, type Scale } from './observations.ts';
 import { convert, headerUnit } from './units.ts';
 
 /** A header's name as compared: lower case, words joined by `_`. */
@@ -66,9 +66,14 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
       if (target === undefined) unplaced.push(name);
     }
     if (target === undefined) return;
-    if (!ctx.targets.has(target)) {
-      throw new IngestError(`${ctx.origin}: --column ${name}=${target}: ${target} is not one of ${[...ctx.targets].join(', ')}`);
-    }
+    // A group of fixed targets (regions) lists them; own ids (plants, nodes, hubs) are checked as the ingest does.
+    const refused =
+      ctx.targets.size > 0
+        ? ctx.targets.has(target)
+          ? null
+          : `${target} is not one of ${[...ctx.targets].join(', ')}`
+        : ctx.refuse(target);
+    if (refused) throw new IngestError(`${ctx.origin}: --column ${name}=${target}: ${refused}`);
     const scale = ctx.scale(unit);
     if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: column ${name}: ${scale}`);
     out.push({ at, header: name, target, scale });
@@ -77,7 +82,8 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
   if (unplaced.length > 0) {
     throw new IngestError(
       `${ctx.origin}: column(s) ${unplaced.map((n) => `'${n}'`).join(', ')} are not targets of ${ctx.iso} ` +
-        `(${[...ctx.targets].join(', ')}): map them with --column 'NAME=TARGET' (--value NAME for the ISO's total), ` +
+        (ctx.targets.size > 0 ? `(${[...ctx.targets].join(', ')})` : '(this group has no fixed ids)') +
+        ": map them with --column 'NAME=TARGET' (--value NAME for the ISO's total), " +
         "or leave them out with --column 'NAME='",
     );
   }
@@ -87,17 +93,17 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
   return out;
 }
 
-export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observation> {
+export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: LayoutContext): AsyncGenerator<Observations> {
   let header: string[] | null = null;
   let start = -1;
   let end = -1;
   let published = -1;
   let values: ValueColumn[] = [];
   let fixedStamp: number | undefined;
-  const startOf = instantReader(ctx.timezone);
-  const endOf = instantReader(ctx.timezone);
-  const publishedOf = instantReader(ctx.timezone);
-  for await (const { line, fields } of records) {
+  const startOf = cellInstantReader(ctx.timezone);
+  const endOf = cellInstantReader(ctx.timezone);
+  const publishedOf = cellInstantReader(ctx.timezone);
+  yield* inBatches(records, ({ line, fields }, out) => {
     if (!header) {
       header = fields.map((f) => String(f ?? '').trim());
       const normal = header.map(normalName);
@@ -108,35 +114,35 @@ export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: Layou
       const skip = new Set([start, end, published, ...normal.flatMap((n, i) => (IGNORED.includes(n) ? [i] : []))]);
       values = valueColumns(header, ctx, skip);
       if (published < 0 && ctx.createdAt !== undefined) {
-        const t = instantReader(undefined)(ctx.createdAt);
+        const t = parseInstant(ctx.createdAt, undefined);
         if (typeof t === 'string') throw new IngestError(`${ctx.origin}: --created-at: ${t}`);
         fixedStamp = t;
       }
       ctx.kind(published >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
-      continue;
+      return;
     }
     if (fields.length !== header.length) {
       ctx.bad(line, `${fields.length} fields where the header has ${header.length}`);
-      continue;
+      return;
     }
     const time = startOf(fields[start]);
     if (typeof time === 'string') {
       ctx.bad(line, `${header[start]}: ${time}`);
-      continue;
+      return;
     }
     if (time % HOUR_MS !== 0) {
       ctx.bad(line, `${header[start]}: ${String(fields[start])} is not on the hour (hourly values)`);
-      continue;
+      return;
     }
     if (end >= 0) {
       const until = endOf(fields[end]);
       if (typeof until === 'string') {
         ctx.bad(line, `${header[end]}: ${until}`);
-        continue;
+        return;
       }
       if (until - time !== HOUR_MS) {
         ctx.bad(line, `${header[end]}: an interval of ${(until - time) / 60_000} minutes; values must be hourly`);
-        continue;
+        return;
       }
     }
     let stamp = fixedStamp ?? time + HOUR_MS;
@@ -144,14 +150,14 @@ export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: Layou
       const t = publishedOf(fields[published]);
       if (typeof t === 'string') {
         ctx.bad(line, `${header[published]}: ${t}`);
-        continue;
+        return;
       }
       stamp = t;
     }
     for (const column of values) {
-      const value = parseValue(fields[column.at]);
+      const value = cellValue(fields[column.at]);
       if (typeof value === 'string') ctx.bad(line, `${column.header}: ${value}`);
-      else yield { line, target: column.target, hour: time / HOUR_MS, stamp, value: convert(value, column.scale) };
+      else out.push(line, column.target, time / HOUR_MS, stamp, convert(value, column.scale));
     }
-  }
+  });
 }

@@ -13,6 +13,7 @@ import { RegionWeatherComputer } from '../world/demand.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
+import { cachedBlocks, dayBlocks } from './blockCache.ts';
 import { PlantColumns } from './plantColumns.ts';
 import { clearBeyondHorizon } from './runs.ts';
 
@@ -33,7 +34,11 @@ export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: S
   };
 }
 
-/** Demand or poptemp of regions over rows, from one weather computation shared by all regions. */
+/**
+ * Demand or poptemp of regions over rows, from one weather computation shared by all regions
+ * (made on the first region not found in the block cache, whose day blocks make repeated and
+ * overlapping requests — the skill's many continuous series among them — cheap).
+ */
 export function regionLoadSource(
   world: WeatherWorld,
   metric: 'demand' | 'poptemp',
@@ -41,14 +46,20 @@ export function regionLoadSource(
   model: ForecastModel | null,
   timezone: string,
 ) {
-  const batch = new WeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null, {});
-  const computer = new RegionWeatherComputer(batch, rows.valid, timezone);
-  return (region: Region): Float64Array => {
-    const out = new Float64Array(rows.valid.length);
-    if (metric === 'demand') computer.demand(region, out);
-    else computer.poptemp(region, out);
-    return clearBeyondHorizon(out, rows, model);
-  };
+  let computer: RegionWeatherComputer | undefined;
+  const computerFor = () =>
+    (computer ??= new RegionWeatherComputer(
+      new WeatherBatch(world, { valid: rows.valid, created: model ? rows.created : null }, model?.skill ?? null, {}),
+      rows.valid,
+      timezone,
+    ));
+  const blocks = dayBlocks(rows);
+  return (region: Region): Float64Array =>
+    cachedBlocks(`region:${region.id}:${metric}:${model?.name ?? 'truth'}`, blocks, rows.valid.length, (out) => {
+      if (metric === 'demand') computerFor().demand(region, out);
+      else computerFor().poptemp(region, out);
+      clearBeyondHorizon(out, rows, model);
+    });
 }
 
 /**

@@ -4,38 +4,90 @@
  * repeated or overlapping requests (dashboards, backtests paging through a year) then cost
  * little more than writing the response. Beyond the byte budget (GRIDCAST_CACHE_MB,
  * default 256; 0 turns the cache off) the oldest blocks not used recently are dropped.
+ *
+ * Under it may lie a disk tier (diskBlocks.ts, in the data directory), so that a restarted
+ * process starts warm: a block set with a segment (the blocks its callers read together) is
+ * also written there, and a caller that misses in memory asks for the segment (`segment()`),
+ * which is read from disk once and then kept here whole, as one entry, until evicted.
  */
+import type { StitchedRows } from './continuous.ts';
+import { SEGMENT_HOURS, type DiskBlocks, type StoredSegment } from './diskBlocks.ts';
+
 const BLOCK_OVERHEAD_BYTES = 120;
+/** Segments share the map with blocks under names no block key has. */
+const SEGMENT_MARK = '\u0000';
 
 interface Entry {
-  block: Float64Array;
+  block: Float64Array | null;
+  segment: StoredSegment | null;
+  bytes: number;
   /** Set on every hit; eviction gives a used entry a second chance (the CLOCK policy). */
   used: boolean;
+}
+
+/** Where the disk tier keeps a block: its segment and its name within it. */
+export interface DiskPlace {
+  segment: string;
+  key: string;
 }
 
 export class BlockCache {
   private readonly map = new Map<string, Entry>();
   private bytes = 0;
+  private disk: DiskBlocks | null = null;
 
   constructor(private readonly budgetBytes: number) {}
 
   /** A hit only flags the entry, so lookups (tens of thousands per request) stay cheap. */
   get(key: string): Float64Array | undefined {
     const entry = this.map.get(key);
-    if (!entry) return undefined;
+    if (!entry?.block) return undefined;
     entry.used = true;
     return entry.block;
   }
 
-  set(key: string, block: Float64Array): void {
+  /** Keeps a computed block; with a place on disk, the disk tier keeps it too. */
+  set(key: string, block: Float64Array, place?: DiskPlace): void {
     if (this.budgetBytes <= 0) return;
+    this.remember(key, { block, segment: null, bytes: block.byteLength + BLOCK_OVERHEAD_BYTES, used: false });
+    if (place) this.disk?.write(place.segment, place.key, block);
+  }
+
+  /**
+   * A segment's blocks as the disk tier holds them: from memory if it was read before, else
+   * read from disk now (null: no disk tier, or no intact file of it). Callers ask once per
+   * segment they miss blocks of, not once per block.
+   */
+  segment(name: string): StoredSegment | null {
+    if (this.budgetBytes <= 0) return null;
+    const entry = this.map.get(SEGMENT_MARK + name);
+    if (entry?.segment) {
+      entry.used = true;
+      return entry.segment;
+    }
+    const stored = this.disk?.read(name) ?? null;
+    if (stored)
+      this.remember(SEGMENT_MARK + name, { block: null, segment: stored, bytes: stored.bytes + BLOCK_OVERHEAD_BYTES, used: false });
+    return stored;
+  }
+
+  /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */
+  useDisk(disk: DiskBlocks | null): void {
+    this.disk = disk;
+  }
+
+  get diskTier(): DiskBlocks | null {
+    return this.disk;
+  }
+
+  private remember(key: string, entry: Entry): void {
     const old = this.map.get(key);
     if (old) {
       this.map.delete(key);
-      this.bytes -= old.block.byteLength + BLOCK_OVERHEAD_BYTES;
+      this.bytes -= old.bytes;
     }
-    this.map.set(key, { block, used: false });
-    this.bytes += block.byteLength + BLOCK_OVERHEAD_BYTES;
+    this.map.set(key, entry);
+    this.bytes += entry.bytes;
     if (this.bytes > this.budgetBytes) this.evict();
   }
 
@@ -48,7 +100,7 @@ export class BlockCache {
         entry.used = false;
         this.map.set(key, entry); // second chance: to the back of the queue
       } else {
-        this.bytes -= entry.block.byteLength + BLOCK_OVERHEAD_BYTES;
+        this.bytes -= entry.bytes;
       }
     }
   }
@@ -62,6 +114,7 @@ export class BlockCache {
     return this.budgetBytes > 0;
   }
 
+  /** Entries held (blocks, and segments read from disk). */
   get size(): number {
     return this.map.size;
   }
@@ -74,3 +127,57 @@ export function cacheBudgetMb(): number {
 }
 
 export const blockCache = new BlockCache(cacheBudgetMb() * 1024 * 1024);
+
+/** A run of rows that one run serves on one local day: [from, to) row indices. */
+export interface DayBlock {
+  from: number;
+  to: number;
+  key: string;
+  /** Which stretch of SEGMENT_HOURS its first hour falls in: a series' blocks in one stretch share a file on disk. */
+  stretch: number;
+}
+
+/** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
+export function dayBlocks(rows: StitchedRows): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  let from = 0;
+  for (let i = 1; i <= rows.valid.length; i++) {
+    // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
+    if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
+      const key = `${rows.created[from]}:${rows.valid[from]}:${i - from}`;
+      blocks.push({ from, to: i, key, stretch: Math.floor(rows.valid[from] / SEGMENT_HOURS) });
+      from = i;
+    }
+  }
+  return blocks;
+}
+
+/**
+ * A series over rows from the cache when every one of its blocks is there — each from memory, or
+ * else from its stretch's segment (read from disk at most once here: what an earlier process
+ * computed); otherwise `compute` fills it (all rows) and its blocks are cached, in memory and on
+ * disk. `prefix` names the series (target, metric, model).
+ */
+export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
+  const values = new Float64Array(n);
+  if (blockCache.enabled) {
+    const segments = new Map<number, StoredSegment | null>();
+    const segmentOf = (stretch: number) => {
+      let stored = segments.get(stretch);
+      if (stored === undefined) segments.set(stretch, (stored = blockCache.segment(`${prefix}:${stretch}`)));
+      return stored;
+    };
+    const copyCached = (b: DayBlock) => {
+      const hit = blockCache.get(`${prefix}:${b.key}`);
+      if (hit) values.set(hit, b.from);
+      return hit !== undefined || (segmentOf(b.stretch)?.copyInto(b.key, values, b.from) ?? false);
+    };
+    if (blocks.every(copyCached)) return values;
+  }
+  compute(values);
+  if (blockCache.enabled) {
+    for (const b of blocks)
+      blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
+  }
+  return values;
+}

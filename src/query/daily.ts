@@ -7,7 +7,7 @@
  * - actual: days that have ended (plus the publication lag), from 2023-01-01;
  * - backcast: continuous with days_ahead 1, latest_hour 10, optimized, from 2023-01-01.
  */
-import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
+import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, compareDates, daysBetween, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, runForDay, type StitchOptions } from './continuous.ts';
@@ -21,9 +21,12 @@ import {
   FORECAST_HISTORY_START,
   type ContinuousParams,
   type ForecastParams,
+  type Forecasts,
   type WindowParams,
 } from './kinds.ts';
-import { lastActualHour, runAsOf } from './runs.ts';
+import type { StitchedRows } from './continuous.ts';
+import { HOUR_MS } from '../time/hours.ts';
+import { lastActualHour } from './runs.ts';
 import { resolveWindow, type HourWindow } from './window.ts';
 
 /** Rows of a daily series: local days and, for forecasts, the run serving each. */
@@ -43,6 +46,31 @@ export interface DailySeriesGroup<T> {
   /** Values of each target on the rows' days; `model` null means truth. */
   source(rows: DailyRows, model: ForecastModel | null): (target: T) => Float64Array;
 }
+
+/**
+ * A synthetic model's forecasts of a daily group, as the request kinds see forecasts (kinds.ts
+ * Forecasts): a daily frame's rows are its days' first hours, each with its run.
+ */
+export function modelDailyForecasts<T>(group: DailySeriesGroup<T>, name: ForecastModelName): Forecasts<T> {
+  const model = FORECAST_MODELS[name];
+  const tz = group.timezone;
+  return {
+    name,
+    runs: modelSchedule(model),
+    values: (rows) => group.source(dailyRowsOf(tz, rows), model),
+    historyStart: FORECAST_HISTORY_START,
+    firstRunHour: localDayStartHour(tz, addDays(FORECAST_HISTORY_START, -1)),
+    noRunMessage: 'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
+  };
+}
+
+/** The days of rows whose hours are days' first hours. */
+function dailyRowsOf(timezone: string, rows: StitchedRows): DailyRows {
+  return { days: rows.valid.map((h) => localDateOfHour(timezone, h)), dayStart: rows.valid, created: rows.created };
+}
+
+/** The rows of days as forecasts read them: each day's first hour and its run. */
+const stitchedOf = (rows: DailyRows): StitchedRows => ({ valid: rows.dayStart, created: rows.created });
 
 function frameOf<T>(
   group: DailySeriesGroup<T>,
@@ -80,13 +108,19 @@ function noDays(p: { start?: { raw: string }; end?: { raw: string } }, window: H
 export function dailyContinuousFrame<T>(
   group: DailySeriesGroup<T>,
   p: ContinuousParams,
-  historyStart = FORECAST_HISTORY_START,
+  historyStart?: CivilDate,
   kind = 'continuous forecasts',
+  forecasts: Forecasts<T> = modelDailyForecasts(group, p.model),
 ): Frame {
   const tz = group.timezone;
-  const model = FORECAST_MODELS[p.model];
-  const stitch: StitchOptions = { timezone: tz, runs: modelSchedule(model), latestHour: p.latestHour, daysAhead: p.daysAhead };
-  const lastDay = lastStitchableDay(stitch, p.nowMs);
+  historyStart ??= forecasts.historyStart;
+  const stitch: StitchOptions = { timezone: tz, runs: forecasts.runs, latestHour: p.latestHour, daysAhead: p.daysAhead };
+  const stitchable = lastStitchableDay(stitch, p.nowMs);
+  // A stored source's data ends with its last valid day; a model's never does.
+  const lastDay =
+    forecasts.lastValidHour === undefined || compareDates(stitchable, localDateOfHour(tz, forecasts.lastValidHour)) <= 0
+      ? stitchable
+      : localDateOfHour(tz, forecasts.lastValidHour);
   const window = resolveWindow(p.start, p.end, tz, { lastHour: localDayStartHour(tz, addDays(lastDay, 1)) - 1, days: DEFAULT_WINDOW_DAYS });
   const days = daysIn(tz, window, historyStart, lastDay);
   if (days.length === 0) {
@@ -103,7 +137,8 @@ export function dailyContinuousFrame<T>(
     dayStart: days.map((d) => localDayStartHour(tz, d)),
     created: days.map((d) => runForDay(stitch, d)),
   };
-  return frameOf(group, p.model, null, rows, group.source(rows, model));
+  forecasts.prepare?.(stitchedOf(rows));
+  return frameOf(group, forecasts.name, null, rows, forecasts.values(stitchedOf(rows)));
 }
 
 export function dailyBackcastFrame<T>(group: DailySeriesGroup<T>, p: WindowParams): Frame {
@@ -115,21 +150,22 @@ export function dailyBackcastFrame<T>(group: DailySeriesGroup<T>, p: WindowParam
   );
 }
 
-export function dailyForecastFrame<T>(group: DailySeriesGroup<T>, p: ForecastParams): Frame {
+/** One run: the days from the local day of its first valid hour (a model's: its own day) to its horizon. */
+export function dailyForecastFrame<T>(
+  group: DailySeriesGroup<T>,
+  p: ForecastParams,
+  forecasts: Forecasts<T> = modelDailyForecasts(group, p.model),
+): Frame {
   const tz = group.timezone;
-  const model = FORECAST_MODELS[p.model];
-  const created = runAsOf(model, p.forecastedBy?.epochMs, p.nowMs);
-  if (created < localDayStartHour(tz, addDays(FORECAST_HISTORY_START, -1))) {
-    throw queryValueError(
-      'forecasted_by',
-      p.forecastedBy?.raw ?? null,
-      'no forecast run at or before forecasted_by: forecast history begins with the runs of 2025-12-31 (for 2026-01-01)',
-    );
-  }
+  const asOf = Math.min(p.forecastedBy?.epochMs ?? p.nowMs, p.nowMs);
+  const created = forecasts.runs.latestAtOrBefore(asOf / HOUR_MS);
+  if (!(created >= forecasts.firstRunHour)) throw queryValueError('forecasted_by', p.forecastedBy?.raw ?? null, forecasts.noRunMessage);
+  const { first, end } = forecasts.runs.span(created);
   const days: CivilDate[] = [];
-  for (let d = localDateOfHour(tz, created); localDayStartHour(tz, d) < created + model.horizonHours; d = addDays(d, 1)) days.push(d);
+  for (let d = localDateOfHour(tz, first); localDayStartHour(tz, d) < end; d = addDays(d, 1)) days.push(d);
   const rows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created: days.map(() => created) };
-  return frameOf(group, p.model, created, rows, group.source(rows, model));
+  forecasts.prepare?.(stitchedOf(rows));
+  return frameOf(group, forecasts.name, created, rows, forecasts.values(stitchedOf(rows)));
 }
 
 export function dailyActualFrame<T>(group: DailySeriesGroup<T>, p: WindowParams): Frame {

@@ -38,6 +38,7 @@ import { EnsembleShare } from '../world/weather/groups.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { blockCache } from './blockCache.ts';
+import type { StoredSegment } from './diskBlocks.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import type { Frame } from './frame.ts';
 import { regionOf } from './regions.ts';
@@ -149,12 +150,16 @@ function memberSource(
     metric === 'wind' || metric === 'solar'
       ? fleetProxy(world, iso, metric, region, model, created, layout)
       : loadMembers(world, metric, region, model, created, layout);
+  // The run's members share a segment on disk, read at most once here.
+  const segment = `ensemble:${model.name}:${metric}:${region.id}:${created}`;
+  let stored: StoredSegment | null | undefined;
   return (m: number): Float64Array => {
-    const key = `ensemble:${model.name}:${metric}:${region.id}:${created}:${m}`;
-    const hit = blockCache.enabled ? blockCache.get(key) : undefined;
+    if (!blockCache.enabled) return compute(m);
+    const key = `${segment}:${m}`;
+    const hit = blockCache.get(key) ?? (stored === undefined ? (stored = blockCache.segment(segment)) : stored)?.get(String(m));
     if (hit) return hit;
     const values = compute(m);
-    if (blockCache.enabled) blockCache.set(key, values);
+    blockCache.set(key, values, { segment, key: String(m) });
     return values;
   };
 }

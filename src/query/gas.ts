@@ -18,6 +18,9 @@ import { epochDay, GAS_DAY_SAMPLE_HOURS, gasPrint, lastKnownTradingDay, printKno
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { dailyQueriesFor, type DailyRows, type DailySeriesGroup } from './daily.ts';
 import { queryValueError } from './errors.ts';
+import type { SourceReader } from '../sources/reader.ts';
+import { heldSeries } from '../sources/stored.ts';
+import { heldTargetGroup, orderedTargets, storedDailyQueriesFor } from './stored.ts';
 
 /** The public gas hub record. */
 export function gasHubList(): Record<string, unknown>[] {
@@ -103,3 +106,40 @@ export function gasGroup(world: WeatherWorld, { id }: { id?: string }): DailySer
 
 /** forecast, continuous and backcast of gas prices (gas days). */
 export const gasQueries = dailyQueriesFor(gasGroup);
+
+/** Stored gas series: not tied to an ISO (stored with the ISO ''). */
+const GAS_KEY = { group: 'gas', iso: '', metric: 'gas_price' } as const;
+const catalogHubIds = GAS_HUBS.map((h) => h.id);
+
+/**
+ * Gas prices served from stored sources: the catalog's hubs by their ids, and the source's own
+ * hubs (any other id); one value per gas day, as the synthetic series.
+ */
+export const gasStored = storedDailyQueriesFor({
+  group: (_world: WeatherWorld, r: { id?: string }, held) => heldTargetGroup(GAS_TIMEZONE, unitOf('gas_price'), held, catalogHubIds, r.id),
+  key: () => GAS_KEY,
+  idOf: (id: string) => id,
+  id: (r) => r.id,
+});
+
+/**
+ * `/gas/list?source=NAME`: the hubs the source holds, as hub records with `source`: a catalog
+ * hub's record, or an own hub's (named by --catalog, else by its id; its point from the catalog
+ * file's coordinates, else null).
+ */
+export async function storedGasHubList(reader: SourceReader, source: string): Promise<Record<string, unknown>[]> {
+  const held = await heldSeries(reader, source, GAS_KEY, 'source');
+  const described = new Map((await reader.catalog(source, GAS_KEY.group, GAS_KEY.iso)).map((e) => [e.target, e]));
+  const hubs = new Map(gasHubList().map((h) => [h.id as string, h]));
+  return orderedTargets(
+    held.map((s) => s.target),
+    catalogHubIds,
+  ).map((id) => {
+    const entry = described.get(id);
+    const hub = hubs.get(id);
+    if (hub && !entry) return { ...hub, source };
+    const point =
+      entry?.latitude != null && entry.longitude != null ? { type: 'Point', coordinates: [entry.longitude, entry.latitude] } : null;
+    return { id, name: entry?.name ?? id, timezone: GAS_TIMEZONE, point, source };
+  });
+}

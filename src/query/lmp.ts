@@ -27,10 +27,12 @@ import { GAS_TIMEZONE, gasHubById } from '../catalog/gasHubs.ts';
 import { priceNodeById, priceNodesOf, type PriceNode } from '../catalog/priceNodes.ts';
 import { plantsByZone, regionById, regionsOf, zoneRegionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
-import { localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
+import { HOUR_MS } from '../time/hours.ts';
+import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
 import {
   dayAheadPremium,
   hourPrice,
+  LMP_PARAMS,
   LMP_ZONES,
   reserveConditions,
   systemGasHub,
@@ -43,11 +45,15 @@ import { dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNo
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
 import { modelSchedule } from '../sources/schedule.ts';
+import { ACTUAL_LAG_MINUTES, lastActualHour } from './runs.ts';
 import type { DailyRows } from './daily.ts';
 import { queryValueError } from './errors.ts';
 import { gasPrices } from './gas.ts';
-import { queriesFor, type SeriesGroup } from './kinds.ts';
+import { actualFrame, ACTUAL_HISTORY_START, queriesFor, type Actuals, type SeriesGroup, type WindowParams } from './kinds.ts';
 import { outageGroup, regionGroup } from './regions.ts';
+import type { SourceReader } from '../sources/reader.ts';
+import { heldSeries } from '../sources/stored.ts';
+import { heldTargetGroup, orderedTargets, storedQueriesFor } from './stored.ts';
 
 export const LMP_TYPES = metricsOf('lmp');
 export type LmpType = MetricsOf<'lmp'>;
@@ -116,6 +122,50 @@ function daysOfRows(timezone: string, rows: StitchedRows): { days: CivilDate[]; 
   return { days, created, dayOfRow };
 }
 
+/** Per zone region of the ISO, in order: its demand, wind and solar over the rows (the run of each row, or the truth). */
+function zoneSeries(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null) {
+  const demandOf = regionGroup(world, { iso, metric: 'demand' }).source(rows, model);
+  const windOf = regionGroup(world, { iso, metric: 'wind' }).source(rows, model);
+  const solarOf = regionGroup(world, { iso, metric: 'solar' }).source(rows, model);
+  return zoneRegionsOf(iso).map((z) => ({ region: z, demand: demandOf(z), wind: windOf(z), solar: solarOf(z) }));
+}
+
+/** ISO-wide sums of the zones' series (summed in zone order, so an hour's totals never depend on the other rows). */
+function totalsOf(zones: ReturnType<typeof zoneSeries>, n: number) {
+  const demand = new Float64Array(n);
+  const wind = new Float64Array(n);
+  const solar = new Float64Array(n);
+  for (const z of zones) {
+    for (let i = 0; i < n; i++) {
+      demand[i] += z.demand[i];
+      wind[i] += z.wind[i];
+      solar[i] += z.solar[i];
+    }
+  }
+  return { demand, wind, solar };
+}
+
+/**
+ * The true ISO net-load ramp into each row, as a share of its demand (0 when net load falls):
+ * real-time prices spike in steep ramps where the ISO says so (profile `rtRampSpikes`). The hour
+ * before a row that the rows do not hold is computed on its own, so the ramp of an hour is the
+ * same in any window.
+ */
+function netLoadRamps(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, totals: ReturnType<typeof totalsOf>): Float64Array {
+  const n = rows.valid.length;
+  const net = (t: ReturnType<typeof totalsOf>, i: number) => t.demand[i] - t.wind[i] - t.solar[i];
+  const before = rows.valid.map((h) => h - 1).filter((h, i) => i === 0 || rows.valid[i - 1] !== h);
+  const beforeRows: StitchedRows = { valid: before, created: before.map(() => Number.NaN) };
+  const beforeTotals = totalsOf(zoneSeries(world, iso, beforeRows, null), before.length);
+  const beforeNet = new Map(before.map((h, k) => [h, net(beforeTotals, k)]));
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const previous = i > 0 && rows.valid[i - 1] === rows.valid[i] - 1 ? net(totals, i - 1) : beforeNet.get(rows.valid[i] - 1)!;
+    out[i] = Math.max(0, net(totals, i) - previous) / totals.demand[i];
+  }
+  return out;
+}
+
 interface Inputs {
   n: number;
   total: HourInputs[];
@@ -125,15 +175,15 @@ interface Inputs {
   sd: Float64Array;
   /** ISO-wide reserves and tightness per row. */
   conditions: ReserveConditions[];
+  /** The true net-load ramp into each row (share of demand), where real-time truth needs it. */
+  rampShare?: Float64Array;
 }
 
-/** Every input of the formation over the rows, from the run of each row (or the truth). */
-function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null): Inputs {
+/** Every input of the formation over the rows, from the run of each row (or the truth); `ramps`: also the net-load ramps. */
+function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null, ramps = false): Inputs {
   const tz = ISOS[iso].timezone;
   const n = rows.valid.length;
-  const demandOf = regionGroup(world, { iso, metric: 'demand' }).source(rows, model);
-  const windOf = regionGroup(world, { iso, metric: 'wind' }).source(rows, model);
-  const solarOf = regionGroup(world, { iso, metric: 'solar' }).source(rows, model);
+  const zones = zoneSeries(world, iso, rows, model);
   const { days, created, dayOfRow } = daysOfRows(tz, rows);
   const outageRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created };
   const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
@@ -152,34 +202,31 @@ function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: 
   };
 
   const zone = new Map<string, { demand: Float64Array; renewables: Float64Array; gas: Float64Array }>();
-  const totalDemand = new Float64Array(n);
-  const totalWind = new Float64Array(n);
-  const totalSolar = new Float64Array(n);
-  for (const z of zoneRegionsOf(iso)) {
-    const demand = demandOf(z);
-    const wind = windOf(z);
-    const solar = solarOf(z);
-    const gas = hubSeries(zoneGasHub(iso, z.zone!));
-    zone.set(z.id, { demand, renewables: Float64Array.from(wind, (w, i) => w + solar[i]), gas });
-    for (let i = 0; i < n; i++) {
-      totalDemand[i] += demand[i];
-      totalWind[i] += wind[i];
-      totalSolar[i] += solar[i];
-    }
+  for (const { region, demand, wind, solar } of zones) {
+    const gas = hubSeries(zoneGasHub(iso, region.zone!));
+    zone.set(region.id, { demand, renewables: Float64Array.from(wind, (w, i) => w + solar[i]), gas });
   }
+  const totals = totalsOf(zones, n);
   const systemGas = hubSeries(systemGasHub(iso));
   const total: HourInputs[] = Array.from({ length: n }, (_, i) => ({
     hour: rows.valid[i],
-    demandMw: totalDemand[i],
-    windMw: totalWind[i],
-    solarMw: totalSolar[i],
+    demandMw: totals.demand[i],
+    windMw: totals.wind[i],
+    solarMw: totals.solar[i],
     outageMw: outage[dayOfRow[i]],
     gas: systemGas[i],
   }));
   const installed = [...installedRenewables(iso).values()].reduce((s, x) => s + x, 0);
   const sd = new Float64Array(n);
-  if (model) for (let i = 0; i < n; i++) sd[i] = netLoadSdMw(rows.valid[i] - rows.created[i], totalDemand[i], installed);
-  return { n, total, zone, sd, conditions: total.map((t) => reserveConditions(iso, t)) };
+  if (model) for (let i = 0; i < n; i++) sd[i] = netLoadSdMw(rows.valid[i] - rows.created[i], totals.demand[i], installed);
+  return {
+    n,
+    total,
+    zone,
+    sd,
+    conditions: total.map((t) => reserveConditions(iso, t)),
+    rampShare: ramps ? netLoadRamps(world, iso, rows, totals) : undefined,
+  };
 }
 
 /** The formation of every row's ISO-wide inputs at one gas hub's prices, for one kind of price. */
@@ -233,7 +280,8 @@ function zonePrices(iso: IsoCode, rows: StitchedRows, x: Inputs, kind: PriceKind
   return (regionId: string, stream: number): Float64Array => {
     const f = formedOf(regionId);
     return f.map((p, i) => {
-      const price = kind === 'rt-truth' ? realTimePrice(iso, p, rows.valid[i], x.conditions[i].tightness, stream) : p;
+      const price =
+        kind === 'rt-truth' ? realTimePrice(iso, p, rows.valid[i], x.conditions[i].tightness, stream, x.rampShare?.[i] ?? 0) : p;
       return premium ? price + dayAheadPremium(price) : price;
     });
   };
@@ -247,9 +295,8 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
 
 /** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
 function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
-  return !model && type === 'dalmp'
-    ? inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized)
-    : inputsOf(world, iso, rows, model);
+  if (!model && type === 'dalmp') return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized);
+  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined);
 }
 
 /** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */
@@ -284,6 +331,72 @@ export function lmpConditions(
   return priceInputs(world, iso, type, rows, model).conditions;
 }
 
+/**
+ * When each ISO publishes its prices, in the ISO's own clock (the zone of its profile):
+ * - `dayAhead`: the local time of the day before at which the day-ahead market's results for a
+ *   day are posted. PJM, MISO (13:30–14:00 EPT, i.e. 12:30 Central), ERCOT and ISO-NE post by
+ *   13:30, SPP at 14:00 Central (since its move of the day-ahead close to 09:30, FERC Order 809),
+ *   CAISO about 13:00 Pacific, NYISO (day-ahead close 05:00) by 11:00 Eastern.
+ * - `realTimeLagMinutes`: how long after an hour ends its real-time price is posted. Every ISO
+ *   prices real time in 5-minute (ERCOT 15-minute) intervals posted within minutes of each
+ *   interval; the hourly average is complete a few minutes after the hour, and gridcast publishes
+ *   it with the lag of every other actual (query/runs.ts). Settlement revisions are not modelled.
+ */
+export const LMP_PUBLICATION: Record<IsoCode, { dayAhead: { hour: number; minute: number }; realTimeLagMinutes: number }> = {
+  pjm: { dayAhead: { hour: 13, minute: 30 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  miso: { dayAhead: { hour: 12, minute: 30 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  spp: { dayAhead: { hour: 14, minute: 0 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  ercot: { dayAhead: { hour: 13, minute: 30 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  caiso: { dayAhead: { hour: 13, minute: 0 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  nyiso: { dayAhead: { hour: 11, minute: 0 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+  isone: { dayAhead: { hour: 13, minute: 30 }, realTimeLagMinutes: ACTUAL_LAG_MINUTES },
+};
+
+const clock = ({ hour, minute }: { hour: number; minute: number }) => `${hour}:${String(minute).padStart(2, '0')}`;
+
+/** The publication times in words, for the API's documentation: "pjm 13:30 America/New_York, …". */
+export function describeLmpPublication(): { dayAhead: string; realTime: string } {
+  const isos = Object.keys(LMP_PUBLICATION) as IsoCode[];
+  const lags = [...new Set(isos.map((iso) => LMP_PUBLICATION[iso].realTimeLagMinutes))];
+  return {
+    dayAhead: isos.map((iso) => `${iso} ${clock(LMP_PUBLICATION[iso].dayAhead)} ${ISOS[iso].timezone}`).join(', '),
+    realTime: isos
+      .filter((iso, i) => lags.length > 1 || i === 0)
+      .map((iso) => `${lags.length > 1 ? `${iso} ` : ''}${LMP_PUBLICATION[iso].realTimeLagMinutes} minutes`)
+      .join(', '),
+  };
+}
+
+/** The instant (epoch ms) at which the day-ahead prices of local day `day` are published. */
+export function dayAheadPublishedMs(iso: IsoCode, day: CivilDate): number {
+  const { hour, minute } = LMP_PUBLICATION[iso].dayAhead;
+  return localWallHourToEpochHour(ISOS[iso].timezone, addDays(day, -1), hour) * HOUR_MS + minute * 60_000;
+}
+
+/** The last hour whose price of `type` is published at `nowMs`: the end of the last cleared day, or the last real-time hour. */
+export function lastPublishedPriceHour(iso: IsoCode, type: LmpType, nowMs: number): number {
+  if (type === 'rtlmp') return lastActualHour(nowMs, LMP_PUBLICATION[iso].realTimeLagMinutes);
+  const tz = ISOS[iso].timezone;
+  const tomorrow = addDays(localDateOfHour(tz, Math.floor(nowMs / HOUR_MS)), 1);
+  const lastCleared = dayAheadPublishedMs(iso, tomorrow) <= nowMs ? tomorrow : addDays(tomorrow, -1);
+  return localDayStartHour(tz, addDays(lastCleared, 1)) - 1;
+}
+
+/** Realised prices: the day-ahead clearing (`dalmp`) or real-time prices (`rtlmp`), from 2023-01-01 as each is published. */
+function lmpActuals(group: SeriesGroup<PriceNode>, r: LmpRequest & WindowParams): Actuals<PriceNode> {
+  const what = r.type === 'dalmp' ? 'cleared day-ahead prices' : 'real-time prices';
+  const when =
+    r.type === 'dalmp'
+      ? `each day's published at ${clock(LMP_PUBLICATION[r.iso].dayAhead)} local time the day before`
+      : `each hour's published ${LMP_PUBLICATION[r.iso].realTimeLagMinutes} minutes after it ends`;
+  return {
+    firstHour: localDayStartHour(group.timezone, ACTUAL_HISTORY_START),
+    lastHour: lastPublishedPriceHour(r.iso, r.type, r.nowMs),
+    values: (rows) => group.source(rows, null),
+    noDataMessage: `no actuals in the requested window: ${what} exist from 2023-01-01 up to the last published (${when})`,
+  };
+}
+
 function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
   return {
     timezone: ISOS[r.iso].timezone,
@@ -294,6 +407,55 @@ function lmpGroup(world: WeatherWorld, r: LmpRequest): SeriesGroup<PriceNode> {
   };
 }
 
-/** forecast and continuous of LMPs (no actual or backcast routes, as in the public service). */
-export const lmpQueries = queriesFor(lmpGroup);
+/** forecast, continuous and actual (realised prices as published) of LMPs; no backcast. */
+export const lmpQueries = {
+  ...queriesFor(lmpGroup),
+  actual: (world: WeatherWorld, r: LmpRequest & WindowParams) => {
+    const group = lmpGroup(world, r);
+    return actualFrame(group, r, lmpActuals(group, r));
+  },
+};
 export const lmpVintages = vintageQueriesFor(lmpGroup);
+
+/**
+ * Prices served from stored sources: the catalog's nodes by their ids, and the source's own
+ * nodes (any other id) — whichever ids the source holds for the ISO and type.
+ */
+export const lmpStored = storedQueriesFor({
+  group: (_world: WeatherWorld, r: LmpRequest, held) =>
+    heldTargetGroup(
+      ISOS[r.iso].timezone,
+      unitOf(r.type),
+      held,
+      priceNodesOf(r.iso).map((n) => n.id),
+      r.id,
+    ),
+  key: (r) => ({ group: 'lmp', iso: r.iso, metric: r.type }),
+  idOf: (id: string) => id,
+  id: (r) => r.id,
+});
+
+/**
+ * `/lmp/{iso}/{type}/list?source=NAME`: the nodes the source holds, as node records with
+ * `source`: a catalog node's record, or an own node's (named by --catalog, else by its id;
+ * node_type `node`).
+ */
+export async function storedLmpNodeList(
+  reader: SourceReader,
+  source: string,
+  iso: IsoCode,
+  type: LmpType,
+): Promise<Record<string, unknown>[]> {
+  const held = await heldSeries(reader, source, { group: 'lmp', iso, metric: type }, 'source');
+  const described = new Map((await reader.catalog(source, 'lmp', iso)).map((e) => [e.target, e]));
+  const nodes = new Map(lmpNodeList(iso).map((n) => [n.id as string, n]));
+  return orderedTargets(
+    held.map((s) => s.target),
+    [...nodes.keys()],
+  ).map((id) => {
+    const entry = described.get(id);
+    const node = nodes.get(id);
+    if (node && !entry) return { ...node, source };
+    return { id, name: entry?.name ?? id, iso, timezone: ISOS[iso].timezone, node_type: node?.node_type ?? 'node', source };
+  });
+}

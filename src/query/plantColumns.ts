@@ -10,30 +10,9 @@ import type { ForecastModel } from '../models/forecastModels.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
-import { blockCache } from './blockCache.ts';
+import { cachedBlocks, dayBlocks, type DayBlock } from './blockCache.ts';
 import type { StitchedRows } from './continuous.ts';
 import { clearBeyondHorizon } from './runs.ts';
-
-/** A run of rows that one run serves on one local day: [from, to) row indices. */
-interface DayBlock {
-  from: number;
-  to: number;
-  key: string;
-}
-
-/** Splits rows into blocks: a block ends where the run changes or after 24 rows. */
-function dayBlocks(rows: StitchedRows): DayBlock[] {
-  const blocks: DayBlock[] = [];
-  let from = 0;
-  for (let i = 1; i <= rows.valid.length; i++) {
-    // Object.is: truth rows carry NaN as their run, and NaN !== NaN.
-    if (i === rows.valid.length || !Object.is(rows.created[i], rows.created[from]) || rows.valid[i] - rows.valid[from] >= 25) {
-      blocks.push({ from, to: i, key: `${rows.created[from]}:${rows.valid[from]}:${i - from}` });
-      from = i;
-    }
-  }
-  return blocks;
-}
 
 export class PlantColumns {
   private readonly blocks: DayBlock[];
@@ -66,20 +45,11 @@ export class PlantColumns {
 
   /** The plant's values on every row (NaN before it began operating or beyond a run's horizon). */
   values(plant: Plant): Float64Array {
-    const n = this.rows.valid.length;
     const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
-    const values = new Float64Array(n);
-    if (blockCache.enabled && this.blocks.every((b) => this.copyCached(`${prefix}:${b.key}`, values, b.from))) return values;
-    this.computerFor().compute(plant, plantFirstHour(plant), values);
-    // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
-    clearBeyondHorizon(values, this.rows, this.model);
-    if (blockCache.enabled) for (const b of this.blocks) blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to));
-    return values;
-  }
-
-  private copyCached(key: string, into: Float64Array, at: number): boolean {
-    const hit = blockCache.get(key);
-    if (hit) into.set(hit, at);
-    return hit !== undefined;
+    return cachedBlocks(prefix, this.blocks, this.rows.valid.length, (values) => {
+      this.computerFor().compute(plant, plantFirstHour(plant), values);
+      // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
+      clearBeyondHorizon(values, this.rows, this.model);
+    });
   }
 }

@@ -10,6 +10,9 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
 import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
+import type { SourceReader } from '../sources/reader.ts';
+import { heldSeries } from '../sources/stored.ts';
+import { heldTargetGroup, orderedTargets, recordId, storedQueriesFor } from './stored.ts';
 
 /** The public plant record (reference isoview-api.md §2) plus its physical parameters. */
 export function plantRecord(plant: Plant, nowMs: number): Record<string, unknown> {
@@ -69,3 +72,59 @@ export const plantQueries = queriesFor(plantGroup);
 export const plantContinuous = plantQueries.continuous;
 export type PlantContinuousRequest = TargetRequest<PlantMetric> & ContinuousParams;
 export const plantVintages = vintageQueriesFor(plantGroup);
+
+/** The catalog's plant ids of the ISO and the metric's plant type, in list order. */
+const catalogPlantIds = (iso: IsoCode, metric: PlantMetric) => plantsOf(iso, PLANT_METRIC_TYPE[metric]).map((p) => String(p.id));
+
+/**
+ * Plants served from stored sources: the catalog's plants by their ids, and the source's own
+ * plants (any other id) — whichever ids the source holds for the ISO and metric.
+ */
+export const plantStored = storedQueriesFor({
+  group: (_world: WeatherWorld, r: TargetRequest<PlantMetric>, held) =>
+    heldTargetGroup(ISOS[r.iso].timezone, unitOf(r.metric), held, catalogPlantIds(r.iso, r.metric), r.id),
+  key: (r) => ({ group: 'plant', iso: r.iso, metric: r.metric }),
+  idOf: (id: string) => id,
+  id: (r) => r.id,
+});
+
+/**
+ * `/plant/{iso}/{metric}/list?source=NAME`: the plants the source holds, as plant records with
+ * `source`. A plant the source describes (--catalog) has its name, capacity and coordinates; a
+ * catalog plant it does not describe is the catalog's record; any other is known by its id alone
+ * (null where nothing is known). Own plants are `operating` (they have data).
+ */
+export async function storedPlantList(
+  reader: SourceReader,
+  source: string,
+  iso: IsoCode,
+  metric: PlantMetric,
+  nowMs: number,
+): Promise<Record<string, unknown>[]> {
+  const held = await heldSeries(reader, source, { group: 'plant', iso, metric }, 'source');
+  const described = new Map((await reader.catalog(source, 'plant', iso)).map((e) => [e.target, e]));
+  const plants = new Map(plantsOf(iso, PLANT_METRIC_TYPE[metric]).map((p) => [String(p.id), p]));
+  return orderedTargets(
+    held.map((s) => s.target),
+    [...plants.keys()],
+  ).map((id) => {
+    const entry = described.get(id);
+    const plant = plants.get(id);
+    if (plant && !entry) return { ...plantRecord(plant, nowMs), source };
+    return {
+      id: recordId(id),
+      name: entry?.name ?? id,
+      plant_type: PLANT_METRIC_TYPE[metric],
+      capacity_mw: entry?.capacity_mw ?? null,
+      iso,
+      state: null,
+      latitude: entry?.latitude ?? null,
+      longitude: entry?.longitude ?? null,
+      operations_begin_date: null,
+      status: 'operating',
+      summary: null,
+      county_fips: null,
+      source,
+    };
+  });
+}

@@ -13,9 +13,9 @@ import type { HourWindow } from './window.ts';
 /** An actual for hour h is published once h has ended plus this lag. */
 export const ACTUAL_LAG_MINUTES = 15;
 
-/** The last hour whose actual is published at `nowMs`. */
-export function lastActualHour(nowMs: number): number {
-  return Math.floor((nowMs - ACTUAL_LAG_MINUTES * 60_000) / HOUR_MS) - 1;
+/** The last hour whose actual is published at `nowMs`, `lagMinutes` after each hour ends. */
+export function lastActualHour(nowMs: number, lagMinutes = ACTUAL_LAG_MINUTES): number {
+  return Math.floor((nowMs - lagMinutes * 60_000) / HOUR_MS) - 1;
 }
 
 /** Creation hour of the run a `forecast` request means. */

@@ -8,13 +8,19 @@ import type { Frame } from './frame.ts';
 import { listRuns, vintagesFrame, type RunRecord, type RunsParams, type VintagesParams } from './vintages.ts';
 import type { RequestInstant } from './window.ts';
 import type { SeriesKey } from '../store/sources.ts';
+import type { Unit } from '../catalog/metrics.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { SourceReader } from '../sources/reader.ts';
 import { storedActuals, storedForecasts, storedSeries } from '../sources/stored.ts';
+import { dailyContinuousFrame, dailyForecastFrame, type DailySeriesGroup } from './daily.ts';
 
 /** How a group's requests name stored series. */
 export interface StoredGroupSpec<R, T> {
-  group(world: WeatherWorld, request: R): SeriesGroup<T>;
+  /**
+   * The request's targets as a series group; `held` are the ids the source holds for the
+   * request's key (a group of own targets is made of them, one of catalog targets ignores them).
+   */
+  group(world: WeatherWorld, request: R, held: readonly string[]): SeriesGroup<T>;
   key(request: R): SeriesKey;
   idOf(target: T): string;
   id(request: R): string | undefined;
@@ -24,7 +30,7 @@ type Omitted<P> = Omit<P, 'model'>;
 
 export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
   const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R) =>
-    storedSeries(reader, source, spec.key(r), spec.group(world, r), spec.idOf, spec.id(r));
+    storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
   const withForecasts = async <F>(
     world: WeatherWorld,
     reader: SourceReader,
@@ -61,3 +67,82 @@ export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
 }
 
 export type StoredQueries<R> = ReturnType<typeof storedQueriesFor<R, unknown>>;
+
+/** How a daily group's requests (gas) name stored series. */
+export interface StoredDailyGroupSpec<R, T> extends Omit<StoredGroupSpec<R, T>, 'group'> {
+  group(world: WeatherWorld, request: R, held: readonly string[]): DailySeriesGroup<T>;
+}
+
+/**
+ * The request kinds of a daily group served from stored sources: a stored run holds one value
+ * per day at the day's first hour (as the daily frames' rows are), so the same stored forecasts
+ * serve it through the daily frame builders.
+ */
+export function storedDailyQueriesFor<R, T>(spec: StoredDailyGroupSpec<R, T>) {
+  const load = async (world: WeatherWorld, reader: SourceReader, source: string, r: R & { nowMs: number }) => {
+    const s = await storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
+    return { s, ...(await storedForecasts(reader, s, r.nowMs)) };
+  };
+  return {
+    forecast: async (
+      world: WeatherWorld,
+      reader: SourceReader,
+      source: string,
+      r: R & { forecastedBy?: RequestInstant; nowMs: number },
+    ) => {
+      const { s, forecasts, load: values } = await load(world, reader, source, r);
+      const frame = dailyForecastFrame(s.group, { ...r, model: 'optimized' }, forecasts);
+      await values();
+      return frame;
+    },
+    continuous: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams>) => {
+      const { s, forecasts, load: values } = await load(world, reader, source, r);
+      const frame = dailyContinuousFrame(s.group, { ...r, model: 'optimized' }, undefined, 'continuous forecasts', forecasts);
+      await values();
+      return frame;
+    },
+  };
+}
+
+/** The request kinds a group may serve from stored sources (a daily group: forecast and continuous). */
+export type StoredKinds<R> = Pick<StoredQueries<R>, 'forecast' | 'continuous'> & Partial<StoredQueries<R>>;
+
+/**
+ * The ids a source holds of a group that takes own targets (plants, price nodes), in the order
+ * of its lists: the synthetic catalog's ids in catalog order, then the source's own ids in
+ * natural order (`GEN_2` before `GEN_10`).
+ */
+export function orderedTargets(held: readonly string[], catalogIds: readonly string[]): string[] {
+  const holds = new Set(held);
+  const known = new Set(catalogIds);
+  const own = held.filter((t) => !known.has(t)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return [...catalogIds.filter((t) => holds.has(t)), ...own];
+}
+
+/**
+ * A series group of the target ids a source holds (own targets: no synthetic source). With `id`,
+ * only that one (none when the source does not hold it: storedSeries then names what it holds).
+ */
+export function heldTargetGroup(
+  timezone: string,
+  units: Unit,
+  held: readonly string[],
+  catalogIds: readonly string[],
+  id: string | undefined,
+): SeriesGroup<string> & DailySeriesGroup<string> {
+  const ordered = orderedTargets(held, catalogIds);
+  return {
+    timezone,
+    units,
+    targets: id === undefined ? ordered : ordered.filter((t) => t === id.trim()),
+    label: (target) => [target],
+    source: () => {
+      throw new Error('the values of stored targets come from their source');
+    },
+  };
+}
+
+/** A target id as list records carry it: an integer id (catalog plants have them) as a number, else the text. */
+export function recordId(id: string): number | string {
+  return /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id;
+}

@@ -11,7 +11,7 @@
  * - Outage is daily: each hour carries its local day's value.
  * - Then `[node_id, "dalmp", "forecast" | "actual"]` for the ISO's trading hubs (zones where it
  *   has none): the day-ahead LMP forecast of the same run, and the day-ahead market's prices
- *   for the days cleared by as_of (13:00 local the day before).
+ *   for the days cleared by as_of (published the day before at the ISO's time, lmp.ts).
  * - `units` is "mixed": demand, wind, solar and outage in MW, poptemp in °C, dalmp in USD/MWh.
  * - History follows the other kinds: actuals (and cleared day-ahead prices) only from local day
  *   2023-01-01, forecasts only from the first run of the forecast history (for 2026-01-01); a
@@ -21,9 +21,9 @@ import { ISOS, type IsoCode } from '../catalog/isos.ts';
 import { regionsOf, type Region } from '../catalog/regions.ts';
 import { FORECAST_MODELS } from '../models/forecastModels.ts';
 import { HOUR_MS } from '../time/hours.ts';
-import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, type CivilDate } from '../time/zones.ts';
+import { addDays, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { priceNodesOf } from '../catalog/priceNodes.ts';
-import { lmpSource } from './lmp.ts';
+import { dayAheadPublishedMs, lmpSource } from './lmp.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import type { DailyRows } from './daily.ts';
@@ -38,8 +38,6 @@ import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric } fro
 export const SUMMARY_DAYS_BEFORE = 2;
 export const SUMMARY_DAYS_AFTER = 7;
 const MODEL = FORECAST_MODELS.optimized;
-/** Local hour of the day before at which the day-ahead market's prices for a day are published. */
-const DAY_AHEAD_CLEARING_HOUR = 13;
 
 export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: RequestInstant | undefined, nowMs: number): Frame {
   const tz = ISOS[iso].timezone;
@@ -115,14 +113,13 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
   );
   // Day-ahead LMPs of the ISO's trading hubs (its zones where it has no hubs, as NYISO): the
   // forecast of the run at as_of, and the day-ahead market's prices for the days it has
-  // cleared by as_of (at 13:00 local the day before).
+  // cleared by as_of (published the day before, at the ISO's time: lmp.ts LMP_PUBLICATION) —
+  // the same numbers as /lmp/{iso}/dalmp/actual.
   const nodes = priceNodesOf(iso).filter((n) => n.node_type === 'hub');
   const lmpNodes = nodes.length > 0 ? nodes : priceNodesOf(iso).filter((n) => n.node_type === 'zone');
   const dalmpForecast = lmpSource(world, iso, 'dalmp', forecastRows, MODEL);
   const dalmpActual = lmpSource(world, iso, 'dalmp', truthRows, null);
-  const cleared = days.map(
-    (d, i) => dayStart[i] >= firstActual && localWallHourToEpochHour(tz, addDays(d, -1), DAY_AHEAD_CLEARING_HOUR) * HOUR_MS <= asOf,
-  );
+  const cleared = days.map((d, i) => dayStart[i] >= firstActual && dayAheadPublishedMs(iso, d) <= asOf);
   for (const node of lmpNodes) {
     columns.push(
       {

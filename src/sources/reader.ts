@@ -10,9 +10,22 @@
  */
 import type { SourceStore } from '../store/sources.ts';
 
-export type SourceReader = Pick<SourceStore, 'names' | 'kindsOf' | 'series' | 'runs' | 'runValues' | 'actuals' | 'actualSpan' | 'status'>;
+export type SourceReader = Pick<
+  SourceStore,
+  'names' | 'kindsOf' | 'series' | 'catalog' | 'runs' | 'runValues' | 'actuals' | 'actualSpan' | 'status'
+>;
 export type ReadMethod = keyof SourceReader;
-const READ_METHODS: readonly ReadMethod[] = ['names', 'kindsOf', 'series', 'runs', 'runValues', 'actuals', 'actualSpan', 'status'];
+const READ_METHODS: readonly ReadMethod[] = [
+  'names',
+  'kindsOf',
+  'series',
+  'catalog',
+  'runs',
+  'runValues',
+  'actuals',
+  'actualSpan',
+  'status',
+];
 
 /** A call from a worker's reader (protocol of compute/pool.ts ↔ worker.ts). */
 export interface ReadCall {

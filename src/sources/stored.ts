@@ -17,34 +17,39 @@ import { localDateOfHour } from '../time/zones.ts';
 import type { SourceReader } from './reader.ts';
 import { storedSchedule, type StoredRun } from './schedule.ts';
 
-/** The targets of a group a source holds, with their series ids. */
-export interface StoredSeries<T> {
+/** The targets of a group (hourly or daily) a source holds, with their series ids. */
+export interface StoredSeries<T, G extends TargetGroup<T> = SeriesGroup<T>> {
   source: string;
-  group: SeriesGroup<T>;
+  group: G;
   seriesOf: Map<T, number>;
 }
 
-const describeKey = (k: SeriesKey) => `${k.group} ${k.iso} ${k.metric}`;
+/** What a stored source needs of a series group: its targets and clock. */
+interface TargetGroup<T> {
+  timezone: string;
+  targets: readonly T[];
+}
+
+/** `region ercot demand`; gas, not tied to an ISO, is `gas gas_price`. */
+const describeKey = (k: SeriesKey) => [k.group, k.iso, k.metric].filter(Boolean).join(' ');
 
 /**
- * The group's targets that `source` holds for `key` (all of them, or the one `id` names), or a 422
- * naming what the source holds.
+ * The series `source` holds for `key` (target id → series id), or a 422 on `param` (the request's
+ * parameter naming the source) saying what the source holds.
  */
-export async function storedSeries<T>(
+export async function heldSeries(
   reader: SourceReader,
   source: string,
   key: SeriesKey,
-  group: SeriesGroup<T>,
-  idOf: (target: T) => string,
-  id: string | undefined,
-): Promise<StoredSeries<T>> {
+  param: 'model' | 'source' = 'model',
+): Promise<{ id: number; target: string }[]> {
   const series = await reader.series(source, key);
   if (series.length === 0) {
     const kinds = await reader.kindsOf(source);
     throw new QueryError([
       {
         type: 'value_error',
-        loc: ['query', 'model'],
+        loc: ['query', param],
         msg:
           `Value error, source '${source}' holds no ${describeKey(key)} series; ` +
           (kinds.length ? `it holds: ${kinds.map(describeKey).join(', ')}` : 'it holds nothing yet'),
@@ -52,6 +57,23 @@ export async function storedSeries<T>(
       },
     ]);
   }
+  return series;
+}
+
+/**
+ * The group's targets that `source` holds for `key` (all of them, or the one `id` names), or a 422
+ * naming what the source holds.
+ */
+export async function storedSeries<T, G extends TargetGroup<T>>(
+  reader: SourceReader,
+  source: string,
+  key: SeriesKey,
+  groupOf: (held: readonly string[]) => G,
+  idOf: (target: T) => string,
+  id: string | undefined,
+): Promise<StoredSeries<T, G>> {
+  const series = await heldSeries(reader, source, key);
+  const group = groupOf(series.map((s) => s.target));
   const idByTarget = new Map(series.map((s) => [s.target, s.id]));
   const seriesOf = new Map<T, number>();
   for (const t of group.targets) {
@@ -74,7 +96,7 @@ export async function storedSeries<T>(
 /** A stored source's forecasts; await `load()` after the frame is built, before it is written. */
 export async function storedForecasts<T>(
   reader: SourceReader,
-  s: StoredSeries<T>,
+  s: StoredSeries<T, TargetGroup<T>>,
   nowMs: number,
 ): Promise<{ forecasts: Forecasts<T>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];
@@ -140,7 +162,7 @@ export async function storedForecasts<T>(
 /** A stored source's actuals as published at or before `asOfMs`; await `load()` after the frame is built. */
 export async function storedActuals<T>(
   reader: SourceReader,
-  s: StoredSeries<T>,
+  s: StoredSeries<T, TargetGroup<T>>,
   asOfMs: number,
 ): Promise<{ actuals: Actuals<T>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];

@@ -121,6 +121,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'own targets of ingested sources: name, capacity, coordinates',
+    sql: `
+      -- The catalog entries a source brings for its own targets (plants, price nodes), from
+      -- \`gridcast ingest --catalog FILE\`; deleted with the source. A target without an entry
+      -- is described by the synthetic catalog when it is one of its ids, else by its id alone.
+      CREATE TABLE source_targets (
+        source       text NOT NULL REFERENCES sources(name) ON DELETE CASCADE,
+        grp          text NOT NULL,
+        iso          text NOT NULL,
+        target       text NOT NULL,
+        name         text NOT NULL,
+        capacity_mw  double precision,
+        latitude     double precision,
+        longitude    double precision,
+        PRIMARY KEY (source, grp, iso, target)
+      );
+    `,
+  },
 ];
 
 /** Advisory lock id serialising migrations of processes that start together on one database. */

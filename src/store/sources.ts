@@ -7,6 +7,7 @@
  * the questions of a stored source (src/sources/stored.ts): which runs exist, their values,
  * actuals as known at an instant.
  */
+import os from 'node:os';
 import type { Sql } from './sql.ts';
 
 /** What a series is: a target of a group in an ISO, for one metric. */
@@ -39,6 +40,17 @@ export interface IngestTarget extends SeriesKey {
   replace: boolean;
   /** A line for the ingest log (the file's name). */
   origin: string;
+  /** Catalog entries of the source's own targets (--catalog), stored with the data. */
+  catalog?: readonly CatalogEntry[];
+}
+
+/** What a source says about one of its own targets (a plant, a price node): `--catalog FILE`. */
+export interface CatalogEntry {
+  target: string;
+  name: string;
+  capacity_mw: number | null;
+  latitude: number | null;
+  longitude: number | null;
 }
 
 export interface IngestOutcome {
@@ -48,6 +60,8 @@ export interface IngestOutcome {
   actualsAdded: number;
   actualsReplaced: number;
   actualsUnchanged: number;
+  /** Catalog entries added or changed (only with --catalog). */
+  catalogEntries?: number;
 }
 
 /** Runs (or actuals) that exist with other values; nothing was stored. */
@@ -93,12 +107,10 @@ export class IngestWriter {
     const missing = [...new Set(targets)].filter((t) => !this.ids.has(t));
     if (missing.length > 0) {
       const k = this.target;
-      await insertRows(
-        this.tx,
-        'INSERT INTO source_series (source, grp, iso, metric, target)',
-        ['$', '$', '$', '$', '$'],
-        missing.map((t) => [k.source, k.group, k.iso, k.metric, t]),
-        'ON CONFLICT (source, grp, iso, metric, target) DO NOTHING',
+      await this.tx.query(
+        `INSERT INTO source_series (source, grp, iso, metric, target) SELECT $1, $2, $3, $4, t FROM unnest($5::text[]) AS t
+          ON CONFLICT (source, grp, iso, metric, target) DO NOTHING`,
+        [k.source, k.group, k.iso, k.metric, missing],
       );
       const rows = await this.tx.query<{ id: number; target: string }>(
         'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 AND target = ANY($5::text[])',
@@ -120,39 +132,44 @@ export class IngestWriter {
       minMs = Math.min(minMs, r.issuedMs);
       maxMs = Math.max(maxMs, r.issuedMs);
     }
-    const existing = new Map<string, { first: number; vals: Uint8Array }>();
-    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; vals: unknown }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, vals FROM source_runs
+    const existing = new Map<string, { first: number; hex: string }>();
+    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; hex: string }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, encode(vals, 'hex') AS hex FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
       [seriesIds, minMs, maxMs],
     );
-    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, vals: bytesOf(r.vals) });
-    const inserts: unknown[][] = [];
+    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex });
+    const added: Columns = { series: [], ms: [], first: [], hex: [] };
     for (const run of runs) {
       const id = ids.get(run.target)!;
-      const packed = packValues(run.values);
+      const hex = hexOf(packValues(run.values));
       const old = existing.get(`${id}@${run.issuedMs}`);
       if (!old) {
-        inserts.push([id, run.issuedMs / 1000, run.first, packed]);
+        added.series.push(id);
+        added.ms.push(run.issuedMs);
+        added.first.push(run.first);
+        added.hex.push(hex);
         this.outcome.runsAdded++;
-      } else if (old.first === run.first && sameBytes(old.vals, packed)) {
+      } else if (old.first === run.first && old.hex === hex) {
         this.outcome.runsUnchanged++;
       } else if (this.target.replace) {
         await this.tx.query(
-          `UPDATE source_runs SET first_hour = $3, vals = $4, revisions = revisions + 1, ingested_at = now()
-            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8)`,
-          [id, run.issuedMs / 1000, run.first, packed],
+          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), revisions = revisions + 1, ingested_at = now()
+            WHERE series_id = $1 AND issued_at = to_timestamp($2::float8 / 1000)`,
+          [id, run.issuedMs, run.first, hex],
         );
         this.outcome.runsReplaced++;
       } else {
         this.conflict(`run of ${run.target} issued ${iso(run.issuedMs)} is stored with other values (use --replace)`);
       }
     }
-    await insertRows(
-      this.tx,
-      'INSERT INTO source_runs (series_id, issued_at, first_hour, vals)',
-      ['$', 'to_timestamp($::float8)', '$', '$'],
-      inserts,
+    if (added.series.length === 0) return;
+    // One statement for the batch, its columns as array parameters; values travel as hex text
+    // (decoded by the database), which both drivers pass as is.
+    await this.tx.query(
+      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals)
+       SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex') FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[]) AS u(s, ms, f, h)`,
+      [added.series, added.ms, added.first, added.hex],
     );
   }
 
@@ -173,12 +190,15 @@ export class IngestWriter {
       [seriesIds, minHour, maxHour],
     );
     const existing = new Map(rows.map((r) => [`${r.series_id}@${r.valid_hour}@${Math.round(r.published_ms)}`, r.value]));
-    const inserts: unknown[][] = [];
+    const added = { series: [] as number[], hour: [] as number[], ms: [] as number[], value: [] as number[] };
     for (const a of actuals) {
       const id = ids.get(a.target)!;
       const old = existing.get(`${id}@${a.validHour}@${a.publishedMs}`);
       if (old === undefined) {
-        inserts.push([id, a.validHour, a.publishedMs / 1000, a.value]);
+        added.series.push(id);
+        added.hour.push(a.validHour);
+        added.ms.push(a.publishedMs);
+        added.value.push(a.value);
         this.outcome.actualsAdded++;
       } else if (Object.is(old, a.value)) {
         this.outcome.actualsUnchanged++;
@@ -195,11 +215,11 @@ export class IngestWriter {
         );
       }
     }
-    await insertRows(
-      this.tx,
-      'INSERT INTO source_actuals (series_id, valid_hour, published_at, value)',
-      ['$', '$', 'to_timestamp($::float8)', '$'],
-      inserts,
+    if (added.series.length === 0) return;
+    await this.tx.query(
+      `INSERT INTO source_actuals (series_id, valid_hour, published_at, value)
+       SELECT s, h, to_timestamp(ms / 1000), v FROM unnest($1::int[], $2::int[], $3::float8[], $4::float8[]) AS u(s, h, ms, v)`,
+      [added.series, added.hour, added.ms, added.value],
     );
   }
 }
@@ -216,7 +236,8 @@ export interface StoredRunRow {
 
 /** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
 export interface SourceStatus {
-  iso: string;
+  /** null for gas (not tied to an ISO). */
+  iso: string | null;
   model: string;
   last_run: string | null;
   next_run: null;
@@ -232,7 +253,8 @@ export interface SourceStatus {
 export interface SourceSummary {
   name: string;
   created_at: string;
-  series: { group: string; iso: string; metric: string; targets: number }[];
+  /** iso null for gas (not tied to an ISO). */
+  series: { group: string; iso: string | null; metric: string; targets: number }[];
   runs: number;
   forecast_values: number;
   actuals: number;
@@ -243,13 +265,15 @@ export interface SourceSummary {
 }
 
 const HOUR_MS = 3_600_000;
-/** Rows per INSERT statement (a handful of parameters each, well under PostgreSQL's 65535). */
-const INSERT_ROWS = 1000;
 /** Conflicts listed in an error (the rest are counted). */
 export const MAX_LISTED = 20;
 
+/** Whether this machine's float64 bytes are the stored order already (then packing is a view or a copy). */
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
 /** The values as stored: float64 little-endian. */
 export function packValues(values: Float64Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const bytes = new Uint8Array(values.length * 8);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) view.setFloat64(i * 8, values[i], true);
@@ -257,42 +281,68 @@ export function packValues(values: Float64Array): Uint8Array {
 }
 
 export function unpackValues(bytes: Uint8Array): Float64Array {
+  // A copy of the bytes is aligned for a Float64Array (the bytes of a Buffer may not be).
+  if (LITTLE_ENDIAN) return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const out = new Float64Array(bytes.byteLength / 8);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);
   return out;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Runs to insert, by column. */
+interface Columns {
+  series: number[];
+  ms: number[];
+  first: number[];
+  hex: string[];
+}
+
+/**
+ * Packed values as hex text, the form they travel to and from the database in: both drivers pass
+ * text as is, and Node encodes and decodes hex natively (PGlite's own bytea conversion goes a
+ * byte at a time in JavaScript).
+ */
+export function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+export function bytesOfHex(hex: string): Uint8Array {
+  return Buffer.from(hex, 'hex');
 }
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
 
-/** Bytes as the driver returns them (PGlite: Uint8Array; node-postgres: Buffer). */
-function bytesOf(v: unknown): Uint8Array {
-  return v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
-}
+/** Gas series are stored with the ISO '' (not tied to one): shown as null. */
+const shownIso = (stored: string) => (stored === '' ? null : stored);
+
+/** Catalog entries written per INSERT statement. */
+const INSERT_ROWS = 1000;
 
 /**
- * Multi-row INSERTs of `rows`, INSERT_ROWS at a time; `columns` gives each column's placeholder,
- * `$` standing for its parameter (e.g. `to_timestamp($::float8)`).
+ * Adds or updates the source's catalog entries (a later catalog file corrects an earlier one);
+ * returns how many were added or changed.
  */
-async function insertRows(tx: Sql, head: string, columns: string[], rows: unknown[][], tail = ''): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-    const chunk = rows.slice(i, i + INSERT_ROWS);
-    const params: unknown[] = [];
-    const tuples = chunk.map((row) => {
-      const ph = columns.map((template, c) => {
-        params.push(row[c]);
-        return template.replace('$', `$${params.length}`);
-      });
-      return `(${ph.join(',')})`;
+async function writeCatalog(tx: Sql, k: Pick<IngestTarget, 'source' | 'group' | 'iso'>, entries: readonly CatalogEntry[]): Promise<number> {
+  let changed = 0;
+  for (let i = 0; i < entries.length; i += INSERT_ROWS) {
+    const params: unknown[] = [k.source, k.group, k.iso];
+    const tuples = entries.slice(i, i + INSERT_ROWS).map((e) => {
+      params.push(e.target, e.name, e.capacity_mw, e.latitude, e.longitude);
+      const n = params.length;
+      return `($1, $2, $3, $${n - 4}, $${n - 3}, $${n - 2}::float8, $${n - 1}::float8, $${n}::float8)`;
     });
-    await tx.query(`${head} VALUES ${tuples.join(',')} ${tail}`, params);
+    const rows = await tx.query(
+      `INSERT INTO source_targets (source, grp, iso, target, name, capacity_mw, latitude, longitude) VALUES ${tuples.join(',')}
+         ON CONFLICT (source, grp, iso, target) DO UPDATE
+           SET name = EXCLUDED.name, capacity_mw = EXCLUDED.capacity_mw, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude
+         WHERE (source_targets.name, source_targets.capacity_mw, source_targets.latitude, source_targets.longitude)
+               IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.capacity_mw, EXCLUDED.latitude, EXCLUDED.longitude)
+         RETURNING target`,
+      params,
+    );
+    changed += rows.length;
   }
+  return changed;
 }
 
 export class SourceStore {
@@ -306,17 +356,38 @@ export class SourceStore {
     return this.sql.transaction(async (tx) => {
       await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [target.source]);
       const writer = new IngestWriter(tx, target);
+      if (target.catalog) writer.outcome.catalogEntries = await writeCatalog(tx, target, target.catalog);
       const result = await write(writer);
       if (writer.totalConflicts > 0) throw new IngestConflictError(writer.conflicts, writer.totalConflicts);
       const o = writer.outcome;
-      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced > 0) {
+      if (o.runsAdded + o.runsReplaced + o.actualsAdded + o.actualsReplaced + (o.catalogEntries ?? 0) > 0) {
         await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
           target.source,
           `${target.origin}: ${target.group} ${target.iso} ${target.metric}: runs +${o.runsAdded} replaced ${o.runsReplaced} ` +
-            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}`,
+            `unchanged ${o.runsUnchanged}; actuals +${o.actualsAdded} replaced ${o.actualsReplaced} unchanged ${o.actualsUnchanged}` +
+            (o.catalogEntries === undefined ? '' : `; catalog entries added or changed ${o.catalogEntries}`),
         ]);
       }
       return { result, outcome: { ...o } };
+    });
+  }
+
+  /**
+   * A catalog on its own (`POST /admin/catalog`): the source's entries for its own targets of a
+   * group in an ISO, added or updated in one transaction (the source is created if new). Returns
+   * how many were added or changed.
+   */
+  async describe(k: { source: string; group: string; iso: string; origin: string }, entries: readonly CatalogEntry[]): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO sources (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [k.source]);
+      const changed = await writeCatalog(tx, k, entries);
+      if (changed > 0) {
+        await tx.query('INSERT INTO source_ingests (source, summary) VALUES ($1, $2)', [
+          k.source,
+          `${k.origin}: ${k.group} ${k.iso} catalog: entries added or changed ${changed}`,
+        ]);
+      }
+      return changed;
     });
   }
 
@@ -337,6 +408,14 @@ export class SourceStore {
     return this.sql.query<{ id: number; target: string }>(
       'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 ORDER BY target',
       [source, key.group, key.iso, key.metric],
+    );
+  }
+
+  /** The catalog entries a source brought for its own targets of a group in an ISO (--catalog). */
+  async catalog(source: string, group: string, iso: string): Promise<CatalogEntry[]> {
+    return this.sql.query<CatalogEntry>(
+      'SELECT target, name, capacity_mw, latitude, longitude FROM source_targets WHERE source = $1 AND grp = $2 AND iso = $3 ORDER BY target',
+      [source, group, iso],
     );
   }
 
@@ -370,12 +449,12 @@ export class SourceStore {
   /** The packed values of the given runs (series id, issue time in epoch hours). */
   async runValues(seriesIds: number[], issued: number[]): Promise<{ seriesId: number; issued: number; vals: Uint8Array }[]> {
     if (seriesIds.length === 0 || issued.length === 0) return [];
-    const rows = await this.sql.query<{ series_id: number; issued_ms: number; vals: unknown }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, vals FROM source_runs
+    const rows = await this.sql.query<{ series_id: number; issued_ms: number; hex: string }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, encode(vals, 'hex') AS hex FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at = ANY(SELECT to_timestamp(x / 1000) FROM unnest($2::float8[]) AS x)`,
       [seriesIds, issued.map((h) => Math.round(h * HOUR_MS))],
     );
-    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOf(r.vals) }));
+    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOfHex(r.hex) }));
   }
 
   /** For each series and valid hour in [fromHour, toHour], the value last published at or before `asOfMs`. */
@@ -433,7 +512,7 @@ export class SourceStore {
       const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
       const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
       return {
-        iso: r.iso,
+        iso: shownIso(r.iso),
         model: r.source,
         last_run: r.latest === null ? null : iso(r.latest),
         next_run: null,
@@ -481,7 +560,7 @@ export class SourceStore {
       out.push({
         name: s.name,
         created_at: iso(s.created_ms),
-        series,
+        series: series.map((k) => ({ ...k, iso: shownIso(k.iso) })),
         runs: runs.n,
         forecast_values: runs.v ?? 0,
         actuals: acts.n,

@@ -79,6 +79,19 @@ const HEAT_CONVEX_BELOW_C = -5;
 const SMOOTH_WEIGHT = 0.6;
 /** Weights of today's, yesterday's and the day before's mean temperature. */
 const LAG_WEIGHTS = [0.5, 0.3, 0.2] as const;
+/**
+ * Day-type effects (the calendar factor, and the day's smoothed temperature) reach a local day
+ * through its night: from midnight the load carries the day before's factor and moves to the new
+ * day's over the first NIGHT_TRANSITION_HOURS (a smoothstep), as real load shapes do — Saturday's
+ * small hours look like a weekday night, and a holiday shows in its morning, never as a jump at
+ * 00:00. The weight of the new day at local hour h.
+ */
+const NIGHT_TRANSITION_HOURS = 6;
+export const NEW_DAY_WEIGHT = Float64Array.from({ length: 24 }, (_, h) => {
+  if (h >= NIGHT_TRANSITION_HOURS) return 1;
+  const x = (h + 1) / (NIGHT_TRANSITION_HOURS + 1);
+  return x * x * (3 - 2 * x);
+});
 /** Calendar factors: Saturday, Sunday (and holidays). */
 const SATURDAY = 0.94;
 const SUNDAY = 0.905;
@@ -304,13 +317,20 @@ function rowTerms(batch: WeatherBatch, validHours: ArrayLike<number>, timezone: 
     const k = dayNumber(date);
     rowDayNumber[i] = k;
     localHour[i] = localHourOfDay(timezone, h);
-    let cal = calendarCache.get(k);
-    if (!cal) {
-      cal = calendarFactors(date);
-      calendarCache.set(k, cal);
-    }
-    calendar[i] = created ? cal.nominal : cal.truth;
-    weekendLike[i] = cal.weekendLike ? 1 : 0;
+    const calendarOf = (day: number) => {
+      let cal = calendarCache.get(day);
+      if (!cal) {
+        const d = new Date(day * 86_400_000);
+        cal = calendarFactors({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
+        calendarCache.set(day, cal);
+      }
+      return cal;
+    };
+    const today = calendarOf(k);
+    const yesterday = calendarOf(k - 1);
+    const factor = (cal: ReturnType<typeof calendarFactors>) => (created ? cal.nominal : cal.truth);
+    calendar[i] = factor(yesterday) + (factor(today) - factor(yesterday)) * NEW_DAY_WEIGHT[localHour[i]];
+    weekendLike[i] = today.weekendLike ? 1 : 0;
     summer[i] = summerWeight(date);
     if (created) {
       const lead = Math.max(0, h + 0.5 - created[i]);
@@ -336,7 +356,7 @@ function dayStarts(timezone: string): (k: number) => number {
   };
 }
 
-/** The extended rows and, per requested row, where its hour and its three day blocks lie in them. */
+/** The extended rows and, per requested row, where its hour and its four day blocks lie in them. */
 interface ExtendedRows {
   valid: number[];
   /** The run of each extended row (NaN for truth). */
@@ -346,11 +366,12 @@ interface ExtendedRows {
   rowDay: Int32Array;
   rowDay1: Int32Array;
   rowDay2: Int32Array;
+  rowDay3: Int32Array;
 }
 
 /**
  * Extended rows: for each group of consecutive rows of one run, every hour of the local days
- * D−2..D of its rows.
+ * D−3..D of its rows (the smoothed temperature of D and, for the night's blend, of D−1).
  */
 function extendRows(
   validHours: ArrayLike<number>,
@@ -367,12 +388,13 @@ function extendRows(
   const rowDay = new Int32Array(n);
   const rowDay1 = new Int32Array(n);
   const rowDay2 = new Int32Array(n);
+  const rowDay3 = new Int32Array(n);
   for (let g0 = 0; g0 < n;) {
     let g1 = g0 + 1;
     while (g1 < n && (created ? created[g1] === created[g0] : true)) g1++;
     const run = created ? created[g0] : Number.NaN;
     const days = new Set<number>();
-    for (let i = g0; i < g1; i++) for (let lag = 0; lag <= 2; lag++) days.add(rowDayNumber[i] - lag);
+    for (let i = g0; i < g1; i++) for (let lag = 0; lag <= 3; lag++) days.add(rowDayNumber[i] - lag);
     const blockOf = new Map<number, number>();
     for (const k of [...days].sort((a, b) => a - b)) {
       const from = extValid.length;
@@ -391,11 +413,12 @@ function extendRows(
       rowDay[i] = b;
       rowDay1[i] = blockOf.get(k - 1)!;
       rowDay2[i] = blockOf.get(k - 2)!;
+      rowDay3[i] = blockOf.get(k - 3)!;
       rowExt[i] = blocks[b].from + (validHours[i] - startOfDay(k));
     }
     g0 = g1;
   }
-  return { valid: extValid, created: extCreated, blocks, rowExt, rowDay, rowDay1, rowDay2 };
+  return { valid: extValid, created: extCreated, blocks, rowExt, rowDay, rowDay1, rowDay2, rowDay3 };
 }
 
 /**
@@ -462,7 +485,7 @@ interface DayBlock {
   to: number;
 }
 
-/** Per load centre: hourly temperature on the requested rows and the smoothed daily temperature. */
+/** Per load centre: hourly temperature on the requested rows and the smoothed daily temperature (blended over the night). */
 interface CentreSeries {
   hourly: Float64Array;
   smooth: Float64Array;
@@ -482,6 +505,7 @@ export class RegionWeatherComputer {
   private readonly rowDay: Int32Array;
   private readonly rowDay1: Int32Array;
   private readonly rowDay2: Int32Array;
+  private readonly rowDay3: Int32Array;
   private readonly blocks: DayBlock[];
   /** Extended rows: which source batch computes each, and the row there. */
   private readonly extSource: Uint8Array;
@@ -528,6 +552,7 @@ export class RegionWeatherComputer {
     this.rowDay = ext.rowDay;
     this.rowDay1 = ext.rowDay1;
     this.rowDay2 = ext.rowDay2;
+    this.rowDay3 = ext.rowDay3;
     const sources = extendedSources(batch, validHours, ext);
     this.extSource = sources.extSource;
     this.extIndex = sources.extIndex;
@@ -601,8 +626,11 @@ export class RegionWeatherComputer {
     const smooth = new Float64Array(this.n);
     for (let i = 0; i < this.n; i++) {
       hourly[i] = t[this.rowExt[i]];
-      smooth[i] =
+      const today =
         LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
+      const yesterday =
+        LAG_WEIGHTS[0] * means[this.rowDay1[i]] + LAG_WEIGHTS[1] * means[this.rowDay2[i]] + LAG_WEIGHTS[2] * means[this.rowDay3[i]];
+      smooth[i] = yesterday + (today - yesterday) * NEW_DAY_WEIGHT[this.localHour[i]];
     }
     s = { hourly, smooth };
     this.centreCache.set(key, s);

@@ -72,9 +72,11 @@ const SPIKE_MIN_USD = 60;
 
 /**
  * Real-time truth from the formation `price` of the true inputs of an hour with tightness
- * `tight` (0…1). `stream` separates nodes' own share of the deviation.
+ * `tight` (0…1) and an upward net-load ramp of `rampShare` of demand over the hour before (it
+ * makes spikes likelier where the ISO sets rtRampSpikes). `stream` separates nodes' own share
+ * of the deviation.
  */
-export function realTimePrice(iso: IsoCode, price: number, hour: number, tight: number, stream: number): number {
+export function realTimePrice(iso: IsoCode, price: number, hour: number, tight: number, stream: number, rampShare = 0): number {
   const isoIndex = isoNumber(iso);
   const gain = 1 + RT_TIGHT_GAIN * tight;
   const common = smoothNormal(RT_SEED, isoIndex, hour, RT_DEVIATION_HOURS);
@@ -82,7 +84,9 @@ export function realTimePrice(iso: IsoCode, price: number, hour: number, tight: 
   const fast = gaussianish(RT_SEED, 4000 + isoIndex, hour);
   let rt = price + gain * (Math.abs(price) * RT_SHARE + RT_USD) * (0.85 * common + 0.4 * own + 0.3 * fast);
   const spike = smoothNormal(RT_SEED, 2000 + isoIndex, hour, RT_SPIKE_HOURS);
-  const threshold = Math.max(0.3, SPIKE_THRESHOLD - SPIKE_TIGHT_DROP * tight);
+  const ramps = LMP_PARAMS[iso].rtRampSpikes;
+  const rampDrop = ramps ? ramps.drop * Math.min(1, Math.max(0, rampShare / ramps.share - 1)) : 0;
+  const threshold = Math.max(0.3, SPIKE_THRESHOLD - SPIKE_TIGHT_DROP * tight - rampDrop);
   if (spike > threshold) rt += SPIKE_MIN_USD + SPIKE_USD_PER_SD * (spike - threshold) * (1 + tight);
   return Math.min(LMP_PARAMS[iso].cap, rt);
 }

@@ -7,7 +7,7 @@
 /** @typedef {import('./stats.js').Point} Point */
 /** @typedef {import('./stats.js').Bands} Bands */
 
-import { localMidnights } from './stats.js';
+import { clippedRange, localMidnights } from './stats.js';
 
 const COLORS = { actual: '#1d1d1f', dayAhead: '#d9730d', latest: '#2563c9', fan: '#2563c9', vintage: '#7a3fc9' };
 const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
@@ -117,10 +117,16 @@ function line(name, data, color, extra = {}) {
 
 /**
  * Latest forecast vs actuals: actuals, the day-ahead continuous forecast and the latest run.
+ * `axis` 'clipped' (prices): the value axis spans the 1st–99th percentile of what is shown, and
+ * the few spikes beyond it run off the chart (the tooltip still gives their value); 'full' shows
+ * everything.
  * @param {{ units: string, timezone: string, createdAt: string, actual: Point[] | null, dayAhead: Point[], latest: Point[] }} d
+ * @param {'full' | 'clipped'} [axis]
  */
-export function overviewOption(d) {
+export function overviewOption(d, axis = 'full') {
   const { fmt, axes } = timeAxes(d.timezone, d.units, instantsOf(d.actual ?? [], d.dayAhead, d.latest));
+  const range = axis === 'clipped' ? clippedRange(d.actual ?? [], d.dayAhead, d.latest) : null;
+  const yAxis = range ? { ...axes.yAxis, ...range, name: `${d.units} (clipped: 1st–99th percentile)` } : axes.yAxis;
   const series = [];
   if (d.actual) series.push(line('Actual', d.actual, COLORS.actual, { lineStyle: { width: 2, color: COLORS.actual } }));
   series.push(
@@ -137,7 +143,7 @@ export function overviewOption(d) {
       },
     }),
   );
-  return { ...axes, tooltip: axisTooltip(fmt.full, d.units), series };
+  return { ...axes, yAxis, tooltip: axisTooltip(fmt.full, d.units), series };
 }
 
 /**
@@ -230,6 +236,52 @@ export function vintagesOption(d) {
     },
     tooltip: axisTooltip((ms) => `run of ${fmt.full(ms)}`, d.units),
     series: [line(name, data, COLORS.vintage, { showSymbol: true, symbolSize: 4, markLine })],
+  };
+}
+
+/** Line colours of the models and sources in the Skill panel, in order. */
+const MODEL_COLORS = ['#2563c9', '#d9730d', '#6b7280', '#7a3fc9', '#15803d', '#b91c1c'];
+
+/**
+ * Skill by lead day: one line per model or source, the score at each days_ahead.
+ * @param {{ measure: { field: string, label: string }, byLead: any[] }} d
+ */
+export function skillLeadOption(d) {
+  const models = [...new Set(d.byLead.map((r) => r.model))];
+  const leads = [...new Set(d.byLead.map((r) => r.days_ahead))].sort((a, b) => a - b);
+  return {
+    animation: false,
+    grid: { left: 8, right: 24, top: 28, bottom: 56, containLabel: true },
+    legend: { bottom: 0, type: 'scroll' },
+    tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v === null ? '–' : number.format(v)) },
+    xAxis: { type: 'category', name: 'days ahead', nameLocation: 'middle', nameGap: 26, data: leads.map(String) },
+    yAxis: { type: 'value', name: d.measure.label, nameTextStyle: { align: 'left' } },
+    series: models.map((model, i) => {
+      const color = MODEL_COLORS[i % MODEL_COLORS.length];
+      const at = new Map(d.byLead.filter((r) => r.model === model).map((r) => [r.days_ahead, r[d.measure.field]]));
+      return line(
+        model,
+        leads.map((l) => at.get(l) ?? null),
+        color,
+        { showSymbol: true, symbolSize: 5 },
+      );
+    }),
+  };
+}
+
+/**
+ * Drift: the rolling 30-day score of the day-ahead forecast, one point per local day (at its
+ * local midnight, the x axis in the ISO's zone).
+ * @param {{ timezone: string, measure: { field: string, label: string }, days: { ms: number, value: number | null }[] }} d
+ */
+export function driftOption(d) {
+  /** @type {Point[]} */
+  const data = d.days.map((p) => [p.ms, p.value]);
+  const { fmt, axes } = timeAxes(d.timezone, d.measure.label, instantsOf(data));
+  return {
+    ...axes,
+    tooltip: axisTooltip((ms) => `30 days to ${fmt.tick(ms).replace('\n', ' ')}`, ''),
+    series: [line('optimized, day ahead (rolling 30 days)', data, COLORS.dayAhead)],
   };
 }
 

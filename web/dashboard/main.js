@@ -6,7 +6,18 @@
  */
 import { ApiError, createApi, fetchOpenApi, parameterEnum } from './api.js';
 import { createCellMap } from './cellmap.js';
-import { clearChart, fanOption, formatValue, overviewOption, renderChart, resizeCharts, timeFormat, vintagesOption } from './charts.js';
+import {
+  clearChart,
+  driftOption,
+  fanOption,
+  formatValue,
+  overviewOption,
+  renderChart,
+  resizeCharts,
+  skillLeadOption,
+  timeFormat,
+  vintagesOption,
+} from './charts.js';
 import {
   actualAt,
   cellMapData,
@@ -16,6 +27,7 @@ import {
   listPriceNodes,
   listRegions,
   overviewData,
+  skillData,
 } from './sources.js';
 import { hoursOfLocalDay, isoHour, wallClock } from './stats.js';
 
@@ -62,6 +74,7 @@ const ui = {
   region: /** @type {HTMLSelectElement} */ ($('#region')),
   priceType: /** @type {HTMLSelectElement} */ ($('#price-type')),
   priceNode: /** @type {HTMLSelectElement} */ ($('#price-node')),
+  priceAxis: /** @type {HTMLSelectElement} */ ($('#price-axis')),
   cards: /** @type {HTMLElement[]} */ ([...document.querySelectorAll('#overview .card')]),
   ensemble: /** @type {HTMLElement} */ ($('#ensemble')),
   ensembleMetric: /** @type {HTMLSelectElement} */ ($('#ensemble-metric')),
@@ -71,6 +84,8 @@ const ui = {
   vintagesHour: /** @type {HTMLSelectElement} */ ($('#vintages-hour')),
   vintagesDays: /** @type {HTMLSelectElement} */ ($('#vintages-days')),
   vintagesGo: /** @type {HTMLButtonElement} */ ($('#vintages-go')),
+  skill: /** @type {HTMLElement} */ ($('#skill')),
+  skillMetric: /** @type {HTMLSelectElement} */ ($('#skill-metric')),
   cells: /** @type {HTMLElement} */ ($('#cells')),
   cellsMetric: /** @type {HTMLSelectElement} */ ($('#cells-metric')),
   cellsResolution: /** @type {HTMLSelectElement} */ ($('#cells-resolution')),
@@ -108,7 +123,7 @@ function markLoading(panel) {
 }
 
 /** Every panel of the page (each has a .panel-status). */
-const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.cells];
+const allPanels = () => [...ui.cards, ui.ensemble, ui.vintages, ui.skill, ui.cells];
 
 /** Load counter per panel: only the latest load of a panel may draw or report. */
 const generations = new WeakMap();
@@ -167,7 +182,9 @@ function loadOverviewCard(card) {
           : /** @type {const} */ ({ kind: 'region', metric, id: ui.region.value });
       const data = await overviewData(api, ui.iso.value, target);
       if (!isCurrent()) return '';
-      renderChart(chartOf(card), overviewOption(data));
+      // Prices spike far above their usual range: the axis is clipped unless asked otherwise.
+      const axis = metric === 'price' && ui.priceAxis.value === 'clipped' ? 'clipped' : 'full';
+      renderChart(chartOf(card), overviewOption(data, axis));
       return [`${target.id}, run of ${timeFormat(data.timezone).full(Date.parse(data.createdAt))}.`, data.note].filter(Boolean).join(' ');
     },
     () => clearChart(chartOf(card)),
@@ -245,6 +262,28 @@ function loadVintages() {
   );
 }
 
+function loadSkill() {
+  const lead = /** @type {HTMLElement} */ ($('#skill-lead .chart'));
+  const drift = /** @type {HTMLElement} */ ($('#skill-drift .chart'));
+  return loadPanel(
+    ui.skill,
+    async (isCurrent) => {
+      const id = ui.region.value;
+      const data = await skillData(api, ui.iso.value, ui.skillMetric.value, id, timezone);
+      if (!isCurrent()) return '';
+      renderChart(lead, skillLeadOption(data));
+      const days = data.drift.map((/** @type {any} */ r) => ({ ms: hoursOfLocalDay(r.date, timezone)[0], value: r[data.measure.field] }));
+      renderChart(drift, driftOption({ timezone, measure: data.measure, days }));
+      const hours = Math.max(0, ...data.byLead.map((/** @type {any} */ r) => r.n));
+      return `${id}: ${data.measure.label} by lead day over ${hours} hours; drift over ${days.length} days.`;
+    },
+    () => {
+      clearChart(lead);
+      clearChart(drift);
+    },
+  );
+}
+
 /**
  * Colours the map for the hour on the slider (no request: the whole run is loaded). The scale
  * runs to the largest cell of that hour, so each hour uses every colour (solar at night would
@@ -294,7 +333,7 @@ function loadCells() {
 }
 
 function loadRegionPanels() {
-  return Promise.all([...ui.cards.map(loadOverviewCard), loadEnsemble(), loadVintages()]);
+  return Promise.all([...ui.cards.map(loadOverviewCard), loadEnsemble(), loadVintages(), loadSkill()]);
 }
 
 async function loadPriceNodes() {
@@ -352,6 +391,7 @@ async function start() {
   const hourly = parameterEnum(doc, '/region/{iso}/{metric}/ensemble', 'metric');
   fillSelect(ui.ensembleMetric, plainOptions(hourly), 'demand');
   fillSelect(ui.vintagesMetric, plainOptions(hourly), 'demand');
+  fillSelect(ui.skillMetric, plainOptions(parameterEnum(doc, '/region/{iso}/{metric}/skill', 'metric')), 'demand');
   fillSelect(ui.cellsMetric, plainOptions(parameterEnum(doc, '/cells/{iso}/{metric}/forecast', 'metric')), 'wind');
 
   ui.keyForm.addEventListener('submit', (event) => {
@@ -382,12 +422,15 @@ async function start() {
     );
     if (card.dataset.state === 'ready') void loadOverviewCard(card);
   });
-  ui.priceNode.addEventListener(
-    'change',
-    () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
-  );
+  for (const select of [ui.priceNode, ui.priceAxis]) {
+    select.addEventListener(
+      'change',
+      () => void loadOverviewCard(/** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'))),
+    );
+  }
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
   ui.vintagesMetric.addEventListener('change', () => void loadVintages());
+  ui.skillMetric.addEventListener('change', () => void loadSkill());
   ui.vintagesDay.addEventListener('change', () => fillVintageHours());
   ui.vintagesGo.addEventListener('click', () => void loadVintages());
   ui.cellsMetric.addEventListener('change', () => void loadCells());

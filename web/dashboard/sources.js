@@ -4,7 +4,7 @@
  * one function, so a panel can move to a better endpoint by changing only its source.
  */
 import { ApiError } from './api.js';
-import { columnPoints, isoHour, memberBands, plantsPerCell } from './stats.js';
+import { columnPoints, isoHour, memberBands, plantsPerCell, wallClock } from './stats.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./api.js').Timeseries} Timeseries */
@@ -39,27 +39,19 @@ export async function listPriceNodes(api, iso, type) {
 }
 
 /**
- * Actuals for the overview between two instants, or a note saying why there are none. Regions
- * have an `actual` route; for prices the API publishes only the day-ahead market's cleared
- * prices of trading hubs (and NYISO's zones), in the ISO summary.
+ * Actuals for the overview between two instants: observed values of a region, or realised
+ * prices of a node (cleared day-ahead prices for dalmp — tomorrow's once published — and
+ * real-time prices for rtlmp), each up to the last the API has published.
  * @param {Api} api
  * @param {string} iso
  * @param {OverviewTarget} target
  * @param {string} start
  * @param {string} end
- * @returns {Promise<{ points: Point[] | null, note: string }>}
+ * @returns {Promise<Point[]>}
  */
 async function overviewActuals(api, iso, target, start, end) {
-  if (target.kind === 'region') {
-    const ts = await api.get(`/region/${iso}/${target.metric}/actual`, { id: target.id, start, end });
-    return { points: columnPoints(ts), note: '' };
-  }
-  if (target.type !== 'dalmp') return { points: null, note: 'Real-time prices have no published actuals in the API.' };
-  /** @type {Timeseries} */
-  const summary = await api.get(`/region/${iso}/summary`);
-  const column = summary.columns.findIndex((c) => c[0] === target.id && c[1] === 'dalmp' && c[2] === 'actual');
-  if (column < 0) return { points: null, note: `The ISO summary carries no cleared prices for ${target.id}.` };
-  return { points: columnPoints(summary, column).filter(([, v]) => v !== null), note: 'Actuals: cleared day-ahead prices (ISO summary).' };
+  const path = target.kind === 'region' ? `/region/${iso}/${target.metric}/actual` : `/lmp/${iso}/${target.type}/actual`;
+  return columnPoints(await api.get(path, { id: target.id, start, end }));
 }
 
 /**
@@ -77,15 +69,21 @@ export async function overviewData(api, iso, target) {
     api.get(`${base}/continuous`, { id: target.id }),
   ]);
   const createdAt = /** @type {string} */ (latest.created_at);
-  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, createdAt);
+  const latestPoints = columnPoints(latest).slice(0, LATEST_HOURS);
+  // Up to the run for regions; prices reach further when the day-ahead market has cleared tomorrow.
+  const end = target.kind === 'price' ? isoHour(latestPoints[latestPoints.length - 1]?.[0] ?? Date.parse(createdAt)) : createdAt;
+  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, end);
   return {
     units: latest.units,
     timezone: latest.timezone,
     createdAt,
-    latest: columnPoints(latest).slice(0, LATEST_HOURS),
+    latest: latestPoints,
     dayAhead: columnPoints(dayAhead),
-    actual: actual.points,
-    note: actual.note,
+    actual,
+    note:
+      target.kind === 'price'
+        ? `Actuals: ${target.type === 'dalmp' ? 'cleared day-ahead prices' : 'real-time prices'} (/lmp/${iso}/${target.type}/actual).`
+        : '',
   };
 }
 
@@ -185,4 +183,44 @@ export async function cellMapData(api, iso, metric, resolution) {
     timezone: ts.timezone,
     createdAt: ts.created_at,
   };
+}
+
+/**
+ * The score a skill record is read by for a metric, and its label: MAPE for demand, MAE as % of
+ * capacity for wind and solar, MAE in the unit otherwise.
+ * @param {string} metric
+ * @returns {{ field: 'mape' | 'nmae_pct_capacity' | 'mae', label: string }}
+ */
+export function skillMeasure(metric) {
+  if (metric === 'demand') return { field: 'mape', label: 'MAPE %' };
+  if (metric === 'wind' || metric === 'solar') return { field: 'nmae_pct_capacity', label: 'MAE % of capacity' };
+  return { field: 'mae', label: metric === 'poptemp' ? 'MAE °C' : 'MAE' };
+}
+
+/**
+ * The Skill panel's requests: every model by lead day over the last 30 days (the default
+ * window), and the day-ahead optimized forecast's rolling 30-day score over the year before the
+ * last published actual (from /status: the service's clock, not the browser's), leaving out the
+ * days whose window holds less than 90 % of the hours of the fullest (before forecasts began).
+ * @param {Api} api
+ * @param {string} iso
+ * @param {string} metric
+ * @param {string} id
+ * @param {string} timezone the ISO's zone (the drift window starts on a local day)
+ */
+export async function skillData(api, iso, metric, id, timezone) {
+  const path = `/region/${iso}/${metric}/skill`;
+  /** @type {{ iso: string, model: string, last_actual_hour: string | null }[]} */
+  const status = await api.get('/status');
+  const last = status.find((s) => s.iso === iso && s.model === 'optimized')?.last_actual_hour;
+  if (!last) throw new Error(`/status has no published actual for ${iso}`);
+  const yearAgo = wallClock(Date.parse(last) - 364 * 24 * HOUR_MS, timezone).date;
+  const [byLead, drift] = await Promise.all([
+    api.get(path, { id }),
+    api.get(path, { id, model: 'optimized', days_ahead: 1, window: '30d', start: yearAgo }),
+  ]);
+  // A rolling window that reaches back before the forecasts begin (or over a gap) scores fewer days:
+  // only windows with at least 90 % of the fullest one's hours are drawn.
+  const fullest = Math.max(0, ...drift.map((/** @type {any} */ r) => r.n));
+  return { measure: skillMeasure(metric), byLead, drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest) };
 }

@@ -29,6 +29,24 @@ export function quantile(sorted, p) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
 }
 
+/**
+ * A value axis that keeps the bulk of the values readable when a few spike far above it (prices):
+ * from the 1st to the 99th percentile of every value shown, widened by 10 % of that span on each
+ * side, or null (the full scale) when nothing lies outside it.
+ * @param {Point[][]} series
+ * @returns {{ min: number, max: number } | null}
+ */
+export function clippedRange(...series) {
+  const values = series.flatMap((points) => points.map(([, v]) => v)).filter((v) => v !== null);
+  const sorted = /** @type {number[]} */ (values).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const lo = /** @type {number} */ (quantile(sorted, 0.01));
+  const hi = /** @type {number} */ (quantile(sorted, 0.99));
+  const pad = 0.1 * Math.max(hi - lo, 1);
+  const range = { min: Math.floor(lo - pad), max: Math.ceil(hi + pad) };
+  return sorted[0] < range.min || sorted[sorted.length - 1] > range.max ? range : null;
+}
+
 /** @typedef {{ min: (number | null)[], p10: (number | null)[], median: (number | null)[], p90: (number | null)[], max: (number | null)[] }} Bands */
 
 /**

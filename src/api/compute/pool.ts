@@ -9,7 +9,9 @@
  * HTTP thread, through the same messages: one code path either way.
  *
  * Each worker keeps its own cache of computed blocks (query/blockCache.ts), so the budget
- * GRIDCAST_CACHE_MB is shared out between them.
+ * GRIDCAST_CACHE_MB is shared out between them. Under them all lies one disk tier in the data
+ * directory (query/diskBlocks.ts): each worker reads and writes its files, safely alongside the
+ * others and other processes; a stopping pool lets the workers finish their writes first.
  *
  * Each worker runs under resource limits (its V8 heap, GRIDCAST_WORKER_HEAP_MB) and this pool is
  * its supervisor: a worker that runs out of memory or otherwise dies takes only its own jobs
@@ -19,11 +21,21 @@
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
-import { cacheBudgetMb } from '../../query/blockCache.ts';
+import { blockCache, cacheBudgetMb } from '../../query/blockCache.ts';
+import { DiskBlocks, prepareDiskCache, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
+import { worldVersion } from '../../query/worldVersion.ts';
 import { startModuleWorker } from '../../util/moduleWorker.ts';
 import { serviceError } from '../errors.ts';
 import { SOCKET_WRITE_BYTES } from '../sendTimeout.ts';
-import { deserializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import {
+  deserializeError,
+  type FromWorker,
+  type Job,
+  type TestFault,
+  type ToWorker,
+  type WorkerControl,
+  type WorkerNotice,
+} from './protocol.ts';
 import { INITIAL_CREDIT, JobRunner, warmCatalog } from './runner.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
@@ -68,8 +80,6 @@ interface Pending {
   outstanding: number;
   settled: boolean;
   detach(): void;
-  /** May its columns be shared out to another worker (a large all-target response)? */
-  splittable: boolean;
   /** The other half of a split body: computed by another worker, sent after this job's part. */
   split?: SplitHalf;
   /** For the other half's job: the job whose body it completes. */
@@ -101,7 +111,12 @@ export interface PoolOptions {
   warm?: boolean;
   /** The store's stored sources: the workers' reads are answered from it on this thread. */
   sources?: SourceReader;
+  /** The disk tier of the block cache: its directory (DATA_DIR/block-cache) and budget in MB (0: none). */
+  diskCache?: { root: string; budgetMb: number };
 }
+
+/** How long a stopping pool waits for its workers' disk writes. */
+const SETTLE_TIMEOUT_MS = 5_000;
 
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
 export const DEFAULT_WORKER_HEAP_MB = 1536;
@@ -126,9 +141,28 @@ export class ComputePool {
   /** Bodies shared out between two workers so far. */
   splits = 0;
 
+  /** Where the workers keep blocks on disk, or null. */
+  private readonly disk: DiskBlocksOptions | null;
+  /** Why the disk tier is off although asked for: its directory cannot be written (the service runs without it). */
+  diskCacheOff: Error | null = null;
+
   constructor(private readonly options: PoolOptions) {
+    this.disk = this.diskTier();
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
+  }
+
+  /** Where the disk tier is, if it is on and its directory can be written (else it is off, and said so). */
+  private diskTier(): DiskBlocksOptions | null {
+    const diskCache = this.options.diskCache;
+    if (!diskCache || diskCache.budgetMb <= 0) return null;
+    const version = worldVersion(this.options.seed);
+    const error = prepareDiskCache(diskCache.root, version);
+    if (error) {
+      this.diskCacheOff = error;
+      return null;
+    }
+    return { root: diskCache.root, budgetBytes: diskCache.budgetMb * 1024 * 1024, version };
   }
 
   get workers(): number {
@@ -141,11 +175,11 @@ export class ComputePool {
   }
 
   /**
-   * Runs a job; `signal` aborts it (the client has gone). With `splittable`, a large body's
-   * columns are shared out between two workers when another one has nothing to do: each
-   * computes half, and the halves go out in order.
+   * Runs a job; `signal` aborts it (the client has gone). A large body that can be written in
+   * parts (JSON's columns, a wide table's blocks) is shared out between two workers when another
+   * one has nothing to do: each computes half, and the halves go out in order.
    */
-  run(job: Omit<Job, 'id'>, signal: AbortSignal, options: { splittable?: boolean } = {}): Promise<ComputeResult> {
+  run(job: Omit<Job, 'id'>, signal: AbortSignal): Promise<ComputeResult> {
     if (signal.aborted) return Promise.reject(new JobAborted());
     const id = this.nextId++;
     const lane = this.leastBusy();
@@ -161,7 +195,6 @@ export class ComputePool {
         reject,
         outstanding: 0,
         settled: false,
-        splittable: options.splittable ?? false,
         detach: () => signal.removeEventListener('abort', onAbort),
       });
       lane.jobs++;
@@ -173,12 +206,16 @@ export class ComputePool {
     return this.lanes.filter((l) => l !== except).reduce((best, l) => (l.jobs < best.jobs ? l : best));
   }
 
-  /** Hands the second half of job `id`'s columns to an idle worker, if there is one. */
-  private trySplit(id: number, p: Pending, columns: number): void {
-    if (!p.splittable || this.lanes.length < 2 || columns < 4) return;
+  /**
+   * Hands the second half of job `id`'s parts to an idle worker, if there is one. It computes
+   * ahead of the client (its chunks wait here until the first half is out), so the time of a
+   * split body is about half the time of the whole, and the HTTP thread may hold up to half of it.
+   */
+  private trySplit(id: number, p: Pending, parts: number): void {
+    if (this.lanes.length < 2 || parts < 2) return;
     const other = this.leastBusy(p.lane);
     if (other.jobs > 0) return;
-    const mid = Math.ceil(columns / 2);
+    const mid = Math.ceil(parts / 2);
     this.splits++;
     p.lane.post({ type: 'limit', id, to: mid });
     const halfId = this.nextId++;
@@ -188,17 +225,16 @@ export class ComputePool {
       job: p.job,
       resolve: () => {},
       reject: () => {},
-      outstanding: columns,
+      outstanding: 0,
       settled: true,
-      splittable: false,
       halfOf: id,
       detach: () => {},
     });
     other.jobs++;
-    // The second half runs ahead of the client (its chunks wait here until the first half is out).
+    // The second half runs ahead of the client, without waiting for credit.
     other.post({
       type: 'run',
-      job: { ...p.job, id: halfId, part: { from: mid, to: columns, header: false, close: true }, credit: columns },
+      job: { ...p.job, id: halfId, part: { from: mid, to: parts, header: false, close: true }, credit: Number.MAX_SAFE_INTEGER },
     });
   }
 
@@ -286,7 +322,7 @@ export class ComputePool {
         const begin = () => {
           if (!this.pending.has(event.id)) return;
           // The split first: the worker must know where its part ends before it computes any of it.
-          this.trySplit(event.id, p, event.columns);
+          this.trySplit(event.id, p, event.parts);
           p.outstanding += INITIAL_CREDIT;
           lane.post({ type: 'credit', id: event.id, n: INITIAL_CREDIT });
         };
@@ -299,7 +335,9 @@ export class ComputePool {
         return;
       case 'end':
         if (p.split) {
-          // The first half is out: the second follows, as far as it has come.
+          // The first half is out: the second follows, as far as it has come, and is told what the first ended with.
+          if (event.summary !== undefined)
+            this.pending.get(p.split.id)?.lane.post({ type: 'earlier', id: p.split.id, summary: event.summary });
           p.split.firstDone = true;
           for (const data of p.split.queue) if (p.stream) pushInWrites(p.stream, data);
           p.split.queue = [];
@@ -329,13 +367,24 @@ export class ComputePool {
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
     if (this.options.warm) setImmediate(warmCatalog);
+    // With no workers, the cache of this thread (one per process) gets this pool's disk tier.
+    const disk = this.disk ? new DiskBlocks(this.disk) : null;
+    if (disk) blockCache.useDisk(disk);
     const runner = new JobRunner(
       this.options.seed,
       (event) => queueMicrotask(() => this.receive(event)),
       this.options.testFault,
       this.options.sources,
     );
-    return { post: (message) => setImmediate(() => runner.handle(message)), jobs: 0, stop: async () => {} };
+    return {
+      post: (message) => setImmediate(() => runner.handle(message)),
+      jobs: 0,
+      stop: async () => {
+        if (!disk) return;
+        await disk.settle();
+        if (blockCache.diskTier === disk) blockCache.useDisk(null);
+      },
+    };
   }
 
   private workerLane(index: number): Lane {
@@ -344,24 +393,41 @@ export class ComputePool {
       jobs: 0,
       post: (message) => lane.worker?.postMessage(message),
       stop: async () => {
-        await lane.worker?.terminate();
+        const worker = lane.worker;
+        if (!worker) return;
+        if (this.disk) {
+          // Its queued disk writes first (bounded: a stuck disk does not hold the shutdown).
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
+            const done = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+            worker.on('message', (notice: WorkerNotice) => {
+              if (notice.type === 'settled') done();
+            });
+            worker.once('exit', done);
+            worker.postMessage({ type: 'settle' } satisfies WorkerControl);
+          });
+        }
+        await worker.terminate();
       },
     };
     const spawn = () => {
       const worker = startModuleWorker(import.meta.url, 'worker', {
         // One worker warms the cell geometry (~3 s of CPU); the others build it on first use,
         // rather than every worker spending those seconds at start-up.
-        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault },
+        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault, disk: this.disk },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
         resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
       });
-      worker.on('message', (event: FromWorker | { type: 'ready' } | ReadCall) => {
+      worker.on('message', (event: FromWorker | WorkerNotice | ReadCall) => {
         if (isReadCall(event)) {
           const sources = this.options.sources;
           if (sources) void serveRead(sources, event).then((reply) => worker.postMessage(reply));
           else worker.postMessage({ type: 'readError', call: event.call, message: 'no store' });
-        } else if (event.type !== 'ready') this.receive(event);
+        } else if (event.type !== 'ready' && event.type !== 'settled') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

@@ -27,7 +27,7 @@ export interface Job {
   head: boolean;
   /** The body's format, layout and reshaping (writers/registry.ts). */
   output: OutputOptions;
-  /** Only this part of a large JSON body (its other columns are computed by another worker). */
+  /** Only this part of a large body (its other parts are computed by another worker). */
   part?: BodyPart;
   /** Chunks the job may send before the HTTP thread grants more (default INITIAL_CREDIT). */
   credit?: number;
@@ -49,8 +49,14 @@ export type ToWorker =
   | { type: 'credit'; id: number; n: number }
   /** The client has gone: stop computing job `id`. */
   | { type: 'cancel'; id: number }
-  /** Stop job `id` before column `to` (another worker computes the rest), and leave out the close. */
-  | { type: 'limit'; id: number; to: number };
+  /** Stop job `id` before part `to` (another worker computes the rest), and leave out the close. */
+  | { type: 'limit'; id: number; to: number }
+  /** What the part before job `id`'s part returned at its end (writers/table.ts Work.earlier). */
+  | { type: 'earlier'; id: number; summary: unknown };
+
+/** Besides jobs: a stopping pool asks each worker to finish its disk writes (query/diskBlocks.ts), and waits for 'settled'. */
+export type WorkerControl = { type: 'settle' };
+export type WorkerNotice = { type: 'ready' } | { type: 'settled' };
 
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }
@@ -62,10 +68,11 @@ export type FromWorker =
   | { type: 'records'; id: number; body: Uint8Array; count: number }
   /** A small time series, whole; `values` = rows × columns. */
   | { type: 'body'; id: number; body: Uint8Array; values: number }
-  /** A large time series of `columns` columns: chunks follow, then 'end'. */
-  | { type: 'start'; id: number; values: number; columns: number }
+  /** A large time series whose body can be written in `parts` parts apart (writers/registry.ts Body): chunks follow, then 'end'. */
+  | { type: 'start'; id: number; values: number; parts: number }
   | { type: 'chunk'; id: number; data: Uint8Array }
-  | { type: 'end'; id: number }
+  /** The body is out; `summary`: what a part that does not close returned, for the part after it. */
+  | { type: 'end'; id: number; summary?: unknown }
   /** HEAD: the time series exists. */
   | { type: 'head'; id: number; values: number }
   | { type: 'error'; id: number; error: SerializedError };

@@ -13,8 +13,8 @@ import { buildAllRegions } from '../../catalog/regions.ts';
 import type { Frame } from '../../query/frame.ts';
 import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
-import { frameJsonPieces, isLargeFrame, type BodyPart } from '../writer.ts';
-import { isPlainJson, outputPieces } from '../writers/registry.ts';
+import { frameJsonPieces, isLargeFrame, WHOLE_BODY, type BodyPart } from '../writer.ts';
+import { isPlainJson, outputBody } from '../writers/registry.ts';
 import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
 import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import type { SourceReader } from '../../sources/reader.ts';
@@ -31,8 +31,8 @@ interface Streaming {
   id: number;
   pieces: Iterator<string | Uint8Array> | AsyncIterator<string | Uint8Array>;
   credit: number;
-  /** The JSON part being written (a split body), or null for another writer. */
-  part: BodyPart | null;
+  /** The part of the body being written (all of it unless it was shared out). */
+  part: BodyPart;
   /** Aborts the writer's own work (the tabular writers check it between batches). */
   abort: AbortController;
   /** A piece of it is being computed (at most one at a time). */
@@ -42,6 +42,18 @@ interface Streaming {
 }
 
 const encoder = new TextEncoder();
+
+/** A value that arrives later, by message: what the part before a job's part returned (protocol.ts 'earlier'). */
+interface Earlier {
+  promise: Promise<unknown>;
+  resolve(summary: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Is the array the whole of its buffer (so that transferring the buffer moves nothing else)? */
+function ownsItsBuffer(piece: Uint8Array): boolean {
+  return piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength && piece.buffer instanceof ArrayBuffer;
+}
 
 /** The pieces in one array of its own (its buffer is transferred to the HTTP thread, so never a pooled Buffer's). */
 function joined(pieces: Uint8Array[], bytes: number): Uint8Array {
@@ -81,6 +93,8 @@ export class JobRunner {
   /** The streaming jobs in the order they started. */
   private turn: number[] = [];
   private scheduled = false;
+  /** The earlier parts' summaries of jobs that write a later part, made by whichever comes first: the message or the writer's asking. */
+  private readonly earlier = new Map<number, Earlier>();
 
   constructor(
     seed: number,
@@ -106,6 +120,8 @@ export class JobRunner {
         part.to = Math.min(part.to, message.to);
         part.close = false;
       }
+    } else if (message.type === 'earlier') {
+      if (this.streaming.has(message.id) || this.starting.has(message.id)) this.earlierOf(message.id).resolve(message.summary);
     } else if (this.starting.has(message.id)) {
       this.cancelled.add(message.id);
     } else {
@@ -133,7 +149,10 @@ export class JobRunner {
         sources: this.sources,
       });
       this.starting.delete(job.id);
-      if (this.cancelled.delete(job.id)) return;
+      if (this.cancelled.delete(job.id)) {
+        this.earlier.delete(job.id);
+        return;
+      }
       const plain = isPlainJson(job.output);
       if (Array.isArray(result) && plain) {
         const body = encoder.encode(JSON.stringify(result));
@@ -148,35 +167,32 @@ export class JobRunner {
         const body = encoder.encode([...frameJsonPieces(frame)].join(''));
         this.emit({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
       } else {
-        const columns = frame?.columns.length ?? 0;
-        this.emit({ type: 'start', id: job.id, values, columns });
         const abort = new AbortController();
-        let pieces: Streaming['pieces'];
-        let part: BodyPart | null = null;
-        if (plain && frame) {
-          part = job.part ? { ...job.part } : { from: 0, to: columns, header: true, close: true };
-          pieces = frameJsonPieces(frame, undefined, part);
-        } else {
-          const all = outputPieces(result, job.output, {
-            signal: abort.signal,
-            turn: values >= DEFAULT_HEAVY_VALUES ? this.largeTurn : undefined,
-          });
-          pieces = Symbol.asyncIterator in all ? all[Symbol.asyncIterator]() : all[Symbol.iterator]();
-        }
+        const large = values >= DEFAULT_HEAVY_VALUES;
+        const part = { ...(job.part ?? WHOLE_BODY) };
+        const body = outputBody(result, job.output, {
+          signal: abort.signal,
+          turn: large ? this.largeTurn : undefined,
+          part,
+          earlier: () => this.earlierOf(job.id).promise,
+        });
+        this.emit({ type: 'start', id: job.id, values, parts: body.parts });
+        const pieces = body.pieces;
         this.streaming.set(job.id, {
           id: job.id,
-          pieces,
+          pieces: Symbol.asyncIterator in pieces ? pieces[Symbol.asyncIterator]() : pieces[Symbol.iterator](),
           credit: job.credit ?? INITIAL_CREDIT,
           part,
           abort,
           stepping: false,
-          large: values >= DEFAULT_HEAVY_VALUES,
+          large,
         });
         this.turn.push(job.id);
         this.schedule();
       }
     } catch (e) {
       this.starting.delete(job.id);
+      this.earlier.delete(job.id);
       if (!this.cancelled.delete(job.id)) this.emit({ type: 'error', id: job.id, error: serializeError(e) });
     }
   }
@@ -213,6 +229,19 @@ export class JobRunner {
     });
   }
 
+  private earlierOf(id: number): Earlier {
+    let earlier = this.earlier.get(id);
+    if (!earlier) {
+      let resolve!: (summary: unknown) => void;
+      let reject!: (error: Error) => void;
+      const promise = new Promise<unknown>((res, rej) => ((resolve = res), (reject = rej)));
+      // A job cancelled while it waits rejects it, and nothing else may be awaiting it.
+      promise.catch(() => {});
+      this.earlier.set(id, (earlier = { promise, resolve, reject }));
+    }
+    return earlier;
+  }
+
   /** Is a small streaming job waiting to compute (its client has room for more)? */
   private hasSmallWork(): boolean {
     for (const job of this.streaming.values()) if (!job.large && job.credit > 0) return true;
@@ -236,27 +265,29 @@ export class JobRunner {
       const pieces: Uint8Array[] = [];
       let bytes = 0;
       let done = false;
+      let summary: unknown;
       const started = performance.now();
       while (bytes < CHUNK_BYTES && performance.now() - started < STEP_MS) {
         const next = await job.pieces.next();
         if (!this.streaming.has(job.id)) return; // cancelled meanwhile
         if (next.done) {
           done = true;
+          summary = next.value;
           break;
         }
-        // A copy for writers that reuse their buffers; the copy's memory moves to the HTTP thread.
-        const data = typeof next.value === 'string' ? encoder.encode(next.value) : new Uint8Array(next.value);
+        const data = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
         pieces.push(data);
         bytes += data.length;
       }
       if (bytes > 0) {
         job.credit--;
-        const data = pieces.length === 1 ? pieces[0] : joined(pieces, bytes);
+        // Its memory moves to the HTTP thread: a piece the writer handed over whole (writers/registry.ts) as it is, else a copy.
+        const data = pieces.length === 1 && ownsItsBuffer(pieces[0]) ? pieces[0] : joined(pieces, bytes);
         this.emit({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
       }
       if (done) {
         this.finish(job.id);
-        this.emit({ type: 'end', id: job.id });
+        this.emit({ type: 'end', id: job.id, summary });
       }
     } catch (e) {
       if (!this.streaming.has(job.id)) return;
@@ -266,6 +297,8 @@ export class JobRunner {
   }
 
   private finish(id: number): void {
+    this.earlier.get(id)?.reject(new Error('the job has ended'));
+    this.earlier.delete(id);
     const job = this.streaming.get(id);
     if (!job) return;
     this.streaming.delete(id);

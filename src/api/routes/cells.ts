@@ -2,13 +2,15 @@
 import { cellVintages } from '../../query/cells.ts';
 import { loadCells } from '../../catalog/cellCatalog.ts';
 import { DEFAULT_CELL_RESOLUTION, MAX_CELL_RESOLUTION, MIN_CELL_RESOLUTION } from '../../catalog/cells.ts';
-import type { IsoCode } from '../../catalog/isos.ts';
+import { ISOS, type IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
 import { CELL_METRICS, cellQueries, cellRecord, requestResolution, type CellMetric, type CellRequest } from '../../query/cells.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { skillRoute, type SkillGroupSpec } from './skill.ts';
+import { CONTINUOUS_MODEL_NAMES } from '../../models/forecastModels.ts';
 
 const METRIC_PARAM: ParamSpec = {
   name: 'metric',
@@ -40,6 +42,27 @@ async function cellTarget(ctx: RouteContext): Promise<CellRequest> {
   return { ...target, cells: await loadCells(target.iso, requestResolution(target.id, asked)) };
 }
 
+const cellSeries: GroupRoutesSpec<CellRequest> = {
+  segment: 'cells',
+  tag: 'cells',
+  level: 'advanced',
+  pathParams: [ISO_PARAM, METRIC_PARAM],
+  targetParams: [RESOLUTION_PARAM],
+  target: cellTarget,
+  queries: cellQueries,
+  vintages: cellVintages,
+  kinds: GROUP_KINDS.cells,
+  forecastSummary: 'Get Cells Forecast',
+  note: 'Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).',
+};
+
+/** Cells' skill: one cell (`id`), or without it the sum of the ISO's cells (its total); no climatology, no capacity. */
+const cellSkill: SkillGroupSpec<CellRequest> = {
+  models: CONTINUOUS_MODEL_NAMES,
+  timezone: (r) => ISOS[r.iso].timezone,
+  metric: (r) => r.metric,
+};
+
 export const cellRoutes: RouteDef[] = [
   {
     path: '/cells/{iso}/{metric}/list',
@@ -55,17 +78,6 @@ export const cellRoutes: RouteDef[] = [
     response: { kind: 'records', schema: 'Cell' },
     handle: async ({ params }) => (await loadCells(params.iso as IsoCode, params.resolution as number)).map(cellRecord),
   },
-  ...timeseriesRoutes<CellRequest>({
-    segment: 'cells',
-    tag: 'cells',
-    level: 'advanced',
-    pathParams: [ISO_PARAM, METRIC_PARAM],
-    targetParams: [RESOLUTION_PARAM],
-    target: cellTarget,
-    queries: cellQueries,
-    vintages: cellVintages,
-    kinds: GROUP_KINDS.cells,
-    forecastSummary: 'Get Cells Forecast',
-    note: 'Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).',
-  }),
+  ...timeseriesRoutes(cellSeries),
+  skillRoute(cellSeries, cellSkill),
 ];

@@ -3,9 +3,36 @@
  * subscription at the core level for any ISO grants it (backcast: enterprise for any ISO).
  */
 import { GROUP_KINDS } from '../../catalog/metrics.ts';
-import { gasHubList, gasQueries } from '../../query/gas.ts';
+import { gasHubList, gasQueries, gasStored, storedGasHubList } from '../../query/gas.ts';
 import type { RouteDef } from '../route.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { listSourceParam, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { skillRoute, type SkillGroupSpec } from './skill.ts';
+import { CONTINUOUS_MODEL_NAMES } from '../../models/forecastModels.ts';
+import { GAS_TIMEZONE } from '../../catalog/gasHubs.ts';
+
+const gasSeries: GroupRoutesSpec<{ id?: string }> = {
+  segment: 'gas',
+  tag: 'gas',
+  level: 'core',
+  pathParams: [],
+  target: ({ params }) => ({ id: params.id as string | undefined }),
+  queries: gasQueries,
+  stored: gasStored,
+  kinds: GROUP_KINDS.gas,
+  forecastSummary: 'Get Gas Price Forecast',
+  continuousSummary: 'Get Continuous Gas Forecast',
+  note:
+    'Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in ' +
+    "Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.",
+};
+
+/** Gas skill: one hub (default Henry Hub), by gas day; no climatology, no capacity. */
+const gasSkill: SkillGroupSpec<{ id?: string }> = {
+  models: CONTINUOUS_MODEL_NAMES,
+  timezone: () => GAS_TIMEZONE,
+  single: (r) => ({ ...r, id: r.id ?? 'henry_hub' }),
+  metric: () => 'gas_price',
+};
 
 export const gasRoutes: RouteDef[] = [
   {
@@ -15,25 +42,13 @@ export const gasRoutes: RouteDef[] = [
     summary: 'List Gas Hubs',
     description:
       "The natural gas trading hubs: id, name, timezone (America/Chicago, the gas day's clock) and point (GeoJSON Point, " +
-      'approximate hub location).',
+      'approximate hub location); with source, the hubs a stored source holds.',
     tag: 'gas',
     level: 'core',
-    params: [],
+    params: [listSourceParam('gas hubs')],
     response: { kind: 'records', schema: 'GasHub' },
-    handle: () => gasHubList(),
+    handle: ({ params, sources }) => (params.source === undefined ? gasHubList() : storedGasHubList(sources!, params.source as string)),
   },
-  ...timeseriesRoutes<{ id?: string }>({
-    segment: 'gas',
-    tag: 'gas',
-    level: 'core',
-    pathParams: [],
-    target: ({ params }) => ({ id: params.id as string | undefined }),
-    queries: gasQueries,
-    kinds: GROUP_KINDS.gas,
-    forecastSummary: 'Get Gas Price Forecast',
-    continuousSummary: 'Get Continuous Gas Forecast',
-    note:
-      'Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in ' +
-      "Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.",
-  }),
+  ...timeseriesRoutes(gasSeries),
+  skillRoute(gasSeries, gasSkill),
 ];

@@ -1,12 +1,23 @@
-/** The LMP group: /lmp/{iso}/{type}/list|forecast|continuous (access level: core). */
+/** The LMP group: /lmp/{iso}/{type}/list|forecast|continuous|actual|runs|vintages (access level: core). */
 import { lmpVintages } from '../../query/lmp.ts';
 import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, GROUP_KINDS } from '../../catalog/metrics.ts';
-import { LMP_TYPES, lmpNodeList, lmpQueries, type LmpRequest, type LmpType } from '../../query/lmp.ts';
+import {
+  describeLmpPublication,
+  LMP_TYPES,
+  lmpNodeList,
+  lmpQueries,
+  lmpStored,
+  storedLmpNodeList,
+  type LmpRequest,
+  type LmpType,
+} from '../../query/lmp.ts';
 import type { ParamSpec } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM } from './common.ts';
-import { timeseriesRoutes } from './timeseries.ts';
+import { listSourceParam, timeseriesRoutes } from './timeseries.ts';
+
+const PUBLICATION = describeLmpPublication();
 
 const TYPE_PARAM: ParamSpec = {
   name: 'type',
@@ -23,12 +34,17 @@ export const lmpRoutes: RouteDef[] = [
     name: 'list_lmp_nodes',
     catalog: true,
     summary: 'List LMP Nodes',
-    description: "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node).",
+    description:
+      "The ISO's pricing nodes: trading hubs, load zones and generated load and generator nodes (node_type hub | zone | node); " +
+      'with source, the nodes a stored source holds.',
     tag: 'lmp',
     level: 'core',
-    params: [ISO_PARAM, TYPE_PARAM],
+    params: [ISO_PARAM, TYPE_PARAM, listSourceParam('price nodes')],
     response: { kind: 'records', schema: 'LmpNode' },
-    handle: ({ params }) => lmpNodeList(params.iso as IsoCode),
+    handle: ({ params, sources }) =>
+      params.source === undefined
+        ? lmpNodeList(params.iso as IsoCode)
+        : storedLmpNodeList(sources!, params.source as string, params.iso as IsoCode, params.type as LmpType),
   },
   ...timeseriesRoutes<LmpRequest>({
     segment: 'lmp',
@@ -38,8 +54,16 @@ export const lmpRoutes: RouteDef[] = [
     target: ({ params }) => ({ iso: params.iso as IsoCode, type: params.type as LmpType, id: params.id as string | undefined }),
     queries: lmpQueries,
     vintages: lmpVintages,
+    stored: lmpStored,
     kinds: GROUP_KINDS.lmp,
     forecastSummary: 'Get LMP Forecast',
+    actualSummary: 'Get LMP Actuals',
+    actualDescription:
+      "Realised prices, from 2023-01-01 up to the last published: for dalmp the day-ahead market's cleared prices, each " +
+      `local day published the day before (${PUBLICATION.dayAhead}), so tomorrow's prices appear in the afternoon; for ` +
+      `rtlmp the real-time prices, an hour published ${PUBLICATION.realTime} after it ends. Real-time prices spike in ` +
+      'tight hours and go negative where wind and solar exceed what can leave a zone; forecasts are expectations and do ' +
+      'not. The dalmp values are those of the ISO summary\'s "actual" columns. `model` and `created_at` are null.',
     note:
       'Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; ' +
       'dalmp includes the small day-ahead premium over expected real-time prices.',

@@ -1,6 +1,5 @@
 /** The region group: /region/{iso}/{metric}/… (access level: core; backcast: enterprise). */
 import { regionVintages } from '../../query/regions.ts';
-import type { IsoCode } from '../../catalog/isos.ts';
 import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
 import { REGION_METRICS, regionList, regionQueries, regionStored, type RegionMetric } from '../../query/regions.ts';
 import type { ParamSpec } from '../params.ts';
@@ -8,7 +7,12 @@ import { isoSummary } from '../../query/summary.ts';
 import type { RouteDef } from '../route.ts';
 import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM, requestInstant } from './common.ts';
 import { ensembleRoute } from './ensemble.ts';
-import { isoMetricTarget, timeseriesRoutes } from './timeseries.ts';
+import { isoMetricTarget, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { skillRoute, type SkillGroupSpec } from './skill.ts';
+import { FORECAST_MODEL_NAMES } from '../../models/forecastModels.ts';
+import { ISOS, type IsoCode } from '../../catalog/isos.ts';
+import { capacityInOperation } from '../../catalog/plants.ts';
+import { regionPlants } from '../../catalog/regions.ts';
 import type { TargetRequest } from '../../query/kinds.ts';
 
 const METRIC_PARAM: ParamSpec = {
@@ -18,6 +22,31 @@ const METRIC_PARAM: ParamSpec = {
   values: REGION_METRICS,
   required: true,
   description: `Forecast metric type: ${describeMetrics(REGION_METRICS)}. Wind and solar are the sums of the region's plants.`,
+};
+
+const regionSeries: GroupRoutesSpec<TargetRequest<RegionMetric>> = {
+  segment: 'region',
+  tag: 'regions',
+  level: 'core',
+  pathParams: [ISO_PARAM, METRIC_PARAM],
+  target: isoMetricTarget,
+  queries: regionQueries,
+  vintages: regionVintages,
+  stored: regionStored,
+  kinds: GROUP_KINDS.region,
+  forecastSummary: 'Get Regional Forecast',
+  forecastModelParam: REGION_FORECAST_MODEL_PARAM,
+};
+
+/** Regions' skill: the ISO total unless `id` names a zone; wind and solar also as % of the region's plants' capacity. */
+const regionSkill: SkillGroupSpec<TargetRequest<RegionMetric>> = {
+  models: FORECAST_MODEL_NAMES,
+  baseline: 'normal',
+  timezone: (r) => ISOS[r.iso].timezone,
+  single: (r) => ({ ...r, id: r.id ?? `${r.iso}_total` }),
+  metric: (r) => r.metric,
+  capacityAt: (r) => (r.metric === 'wind' || r.metric === 'solar' ? capacityInOperation(regionPlants(r.iso, r.metric, r.id!)) : undefined),
+  storedKey: (r) => ({ group: 'region', iso: r.iso, metric: r.metric }),
 };
 
 export const regionRoutes: RouteDef[] = [
@@ -33,19 +62,8 @@ export const regionRoutes: RouteDef[] = [
     response: { kind: 'records', schema: 'Region' },
     handle: ({ params }) => regionList(params.iso as IsoCode),
   },
-  ...timeseriesRoutes<TargetRequest<RegionMetric>>({
-    segment: 'region',
-    tag: 'regions',
-    level: 'core',
-    pathParams: [ISO_PARAM, METRIC_PARAM],
-    target: isoMetricTarget,
-    queries: regionQueries,
-    vintages: regionVintages,
-    stored: regionStored,
-    kinds: GROUP_KINDS.region,
-    forecastSummary: 'Get Regional Forecast',
-    forecastModelParam: REGION_FORECAST_MODEL_PARAM,
-  }),
+  ...timeseriesRoutes(regionSeries),
+  skillRoute(regionSeries, regionSkill),
   ensembleRoute,
 ];
 
@@ -69,8 +87,9 @@ export const summaryRoute: RouteDef = {
     'before as_of through the seventh day after; columns [region_id, metric, "forecast" | "actual"]; actuals up to the ' +
     "last hour published at as_of, forecasts from the latest optimized run at as_of; outage (daily) repeats its day's " +
     'value on each hour. Then [node_id, "dalmp", "forecast" | "actual"] for the ISO\'s trading hubs (its zones where it has ' +
-    'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (13:00 ' +
-    `local the day before). units is "mixed": ${describeUnits(metricsOf('summary'))}.`,
+    'none): the day-ahead LMP forecast of the same run, and the day-ahead market prices of the days cleared by as_of (as ' +
+    '/lmp/{iso}/dalmp/actual publishes them: the day before, at 11:00 (NYISO) to 14:00 (SPP) local time). units is ' +
+    `"mixed": ${describeUnits(metricsOf('summary'))}.`,
   tag: 'regions',
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],

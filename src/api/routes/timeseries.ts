@@ -6,9 +6,10 @@
 import type { IsoCode } from '../../catalog/isos.ts';
 import type { RequestKind } from '../../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
-import type { StoredQueries } from '../../query/stored.ts';
+import type { StoredKinds } from '../../query/stored.ts';
 import type { SourceReader } from '../../sources/reader.ts';
-import type { GroupQueries, TargetRequest } from '../../query/kinds.ts';
+import type { ContinuousParams, GroupQueries, TargetRequest } from '../../query/kinds.ts';
+import type { Frame } from '../../query/frame.ts';
 import type { VintageQueries } from '../../query/vintages.ts';
 import type { Level } from '../../store/keys.ts';
 import type { ParamSpec } from '../params.ts';
@@ -43,6 +44,9 @@ export interface GroupRoutesSpec<R> {
   forecastSummary: string;
   /** The continuous summary, when the client's method name needs another than "Get Continuous Forecast" (gas). */
   continuousSummary?: string;
+  /** The actual route's summary and description when they are not the regional ones (LMPs: realised prices). */
+  actualSummary?: string;
+  actualDescription?: string;
   /** A sentence added to every description (what the values mean for this group). */
   note?: string;
   /** `model` of the forecast route when the group has more models than continuous (regions: + normal). */
@@ -50,11 +54,11 @@ export interface GroupRoutesSpec<R> {
   /** The group's runs and vintages (`…/runs`, `…/vintages`), for groups with hourly forecast runs. */
   vintages?: VintageQueries<R>;
   /** The group's requests served from stored (ingested) sources: `model=<source>`, `/actual?source=<source>`. */
-  stored?: StoredQueries<R>;
+  stored?: StoredKinds<R>;
 }
 
 /** Where stored sources are read; every runner has one (compute/runner.ts). */
-function readerOf(ctx: RouteContext): SourceReader {
+export function readerOf(ctx: RouteContext): SourceReader {
   if (!ctx.sources) throw new Error('stored sources are not available here');
   return ctx.sources;
 }
@@ -73,6 +77,19 @@ const SOURCE_PARAM: ParamSpec = {
   description:
     "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist.",
 };
+
+/** `source` of a list route: the targets a stored source holds instead of the catalog's. */
+export function listSourceParam(targets: string): ParamSpec {
+  return {
+    name: 'source',
+    in: 'query',
+    kind: 'string',
+    minLength: 1,
+    description:
+      `A stored source (ingested with \`gridcast ingest\`): the ${targets} it holds — the catalog's and its own — each with ` +
+      '`source`, instead of the catalog; see /v1/status for the sources that exist.',
+  };
+}
 
 const ACTUAL_AS_OF_PARAM: ParamSpec = {
   name: 'as_of',
@@ -118,6 +135,22 @@ const VINTAGE_ID_PARAM: ParamSpec = {
 /** The `iso`, `metric` and `id` of a request, for groups whose path is /{segment}/{iso}/{metric}/…. */
 export function isoMetricTarget<M extends string>({ params }: RouteContext): TargetRequest<M> {
   return { iso: params.iso as IsoCode, metric: params.metric as M, id: params.id as string | undefined };
+}
+
+/**
+ * The continuous series `model` names for a request — a synthetic model, or else a stored source —
+ * as the continuous route serves it (and the skill route scores it).
+ */
+export function continuousOf<R>(
+  spec: GroupRoutesSpec<R>,
+  ctx: RouteContext,
+  request: R & Omit<ContinuousParams, 'model'>,
+  model: string,
+): Frame | Promise<Frame> {
+  if (spec.stored && !(FORECAST_MODEL_NAMES as readonly string[]).includes(model)) {
+    return spec.stored.continuous(ctx.world, readerOf(ctx), model, request);
+  }
+  return spec.queries.continuous(ctx.world, { ...request, model: model as ForecastModelName });
 }
 
 const windowOf = ({ params, raw, nowMs }: RouteContext) => ({
@@ -180,28 +213,27 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           latestHour: ctx.params.latest_hour as number,
           daysAhead: ctx.params.days_ahead as number,
         };
-        const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.continuous(ctx.world, readerOf(ctx), source, request);
-        return spec.queries.continuous(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
+        return continuousOf(spec, ctx, request, ctx.params.model as string);
       },
     },
     actual: {
       ...common,
       path: path('actual'),
       name: 'actual',
-      summary: 'Get Historical Actuals',
+      summary: spec.actualSummary ?? 'Get Historical Actuals',
       description: describe(
-        'Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). ' +
-          '`model` and `created_at` are null.',
+        spec.actualDescription ??
+          'Observed values, from 2023-01-01 up to the last hour published (an hour is published 15 minutes after it ends). ' +
+            '`model` and `created_at` are null.',
       ),
       level: spec.level,
-      params: spec.stored
+      params: spec.stored?.actual
         ? params(START_PARAM, END_PARAM, ID_PARAM, SOURCE_PARAM, ACTUAL_AS_OF_PARAM)
         : params(START_PARAM, END_PARAM, ID_PARAM),
       handle: async (ctx) => {
         const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
         const source = ctx.params.source as string | undefined;
-        if (source !== undefined && spec.stored) {
+        if (source !== undefined && spec.stored?.actual) {
           const asOf = requestInstant(ctx.params.as_of, ctx.raw.as_of);
           return spec.stored.actual(ctx.world, readerOf(ctx), source, { ...request, asOfMs: asOf?.epochMs });
         }
@@ -242,7 +274,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
       handle: async (ctx) => {
         const request = { ...(await spec.target(ctx)), ...windowOf(ctx) };
         const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.runs(ctx.world, readerOf(ctx), source, request);
+        if (source && spec.stored?.runs) return spec.stored.runs(ctx.world, readerOf(ctx), source, request);
         return vintages.runs(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
       },
     },
@@ -269,7 +301,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           nowMs: ctx.nowMs,
         };
         const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.vintages(ctx.world, readerOf(ctx), source, request);
+        if (source && spec.stored?.vintages) return spec.stored.vintages(ctx.world, readerOf(ctx), source, request);
         return vintages.vintages(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
       },
     },

@@ -46,9 +46,9 @@ function columnTexts(field: TableField, column: ColumnData, utcText: (ms: number
   return (r) => (items[r] === null ? '' : quoted(String(items[r])));
 }
 
-/** The table as CSV text, one piece per batch of rows. */
-export async function* csvPieces(table: Table, work?: Work): AsyncGenerator<string> {
-  yield table.fields.map((f) => quoted(f.name)).join(',') + '\r\n';
+/** The table as CSV text (or the `work.part` of it), one piece per batch of rows; the header row is the header, and there is no close. */
+export async function* csvPieces(table: Table, work: Work = {}): AsyncGenerator<string> {
+  if (work.part?.header ?? true) yield table.fields.map((f) => quoted(f.name)).join(',') + '\r\n';
   const utcText = timestampWriter();
   for await (const batch of table.batches(work)) {
     if (batch.rows === 0) continue;

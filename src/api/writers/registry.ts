@@ -14,7 +14,7 @@ import { AGGREGATIONS, RESAMPLE_PERIODS, resampleFrame, timeZoneOf, type Aggrega
 import type { ParamSpec, ParamValue } from '../params.ts';
 import type { RouteDef } from '../route.ts';
 import { frameJsonPieces, valueTextWriter } from '../writer.ts';
-import { arrowStream } from './arrow.ts';
+import { arrowPieces } from './arrow.ts';
 import { csvPieces } from './csv.ts';
 import { parquetPieces } from './parquet.ts';
 import {
@@ -38,11 +38,21 @@ export interface WriteOptions extends Work {
   layout: Layout;
 }
 
+/**
+ * A response body: its pieces, computed as they are pulled, and how many parts it can be written
+ * in apart and joined (WriteOptions.part): a JSON body's columns, a wide table's blocks; 1 when
+ * it cannot be shared out.
+ */
+export interface Body {
+  pieces: Pieces;
+  parts: number;
+}
+
 export interface OutputWriter {
   name: string;
   contentType: string;
   extension: string;
-  pieces(content: Content, options: WriteOptions): Pieces;
+  body(content: Content, options: WriteOptions): Body;
 }
 
 export function isFrame(content: Content): content is Frame {
@@ -55,18 +65,26 @@ function tableOf(content: Content, layout: Layout): Table {
 
 /** A writer of the tabular formats: the content as a table, then the format's encoding of it. */
 function tabular(name: string, contentType: string, extension: string, encode: (table: Table, work: Work) => Pieces): OutputWriter {
-  return { name, contentType, extension, pieces: (content, { layout, ...work }) => encode(tableOf(content, layout), work) };
+  return {
+    name,
+    contentType,
+    extension,
+    body: (content, { layout, ...work }) => {
+      const table = tableOf(content, layout);
+      return { pieces: encode(table, work), parts: table.parts };
+    },
+  };
 }
 
 const JSON_WRITER: OutputWriter = {
   name: 'json',
   contentType: 'application/json',
   extension: 'json',
-  pieces: (content, { layout, ...work }) => {
-    if (!isFrame(content)) return [JSON.stringify(content)];
+  body: (content, { layout, ...work }) => {
+    if (!isFrame(content)) return { pieces: [JSON.stringify(content)], parts: 1 };
     // The long layout has no JSON form of its own: as JSON it is the table's rows as records.
-    if (layout === 'long') return longJsonPieces(frameTable(content, 'long'), work);
-    return frameJsonPieces(content, work.signal);
+    if (layout === 'long') return { pieces: longJsonPieces(frameTable(content, 'long'), work), parts: 1 };
+    return { pieces: frameJsonPieces(content, work.signal, work.part), parts: content.columns.length };
   },
 };
 
@@ -113,7 +131,7 @@ export const OUTPUT_WRITERS: readonly OutputWriter[] = [
   JSON_WRITER,
   tabular('csv', 'text/csv; charset=utf-8', 'csv', csvPieces),
   tabular('parquet', 'application/vnd.apache.parquet', 'parquet', parquetPieces),
-  tabular('arrow', 'application/vnd.apache.arrow.stream', 'arrows', arrowStream),
+  tabular('arrow', 'application/vnd.apache.arrow.stream', 'arrows', arrowPieces),
 ];
 
 const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLowerCase();
@@ -273,15 +291,20 @@ function reshape(frame: Frame, o: OutputOptions): Frame {
 }
 
 /**
- * The body in pieces, computed as they are pulled, stopping when `signal` aborts: a pure function
- * of the content and the options, for whichever thread computes the content.
+ * The body (or the `work.part` of it), computed as it is pulled, stopping when `work.signal`
+ * aborts: a pure function of the content and the options, for whichever thread computes the content.
  */
-export function outputPieces(content: Content, options: OutputOptions, work: Work = {}): Pieces {
+export function outputBody(content: Content, options: OutputOptions, work: Work = {}): Body {
   const shaped = isFrame(content) ? reshape(content, options) : content;
-  return writerNamed(options.format).pieces(shaped, { layout: options.layout, ...work });
+  return writerNamed(options.format).body(shaped, { layout: options.layout, ...work });
 }
 
-/** Plain JSON (the TimeseriesResponse, wide, not reshaped): the one format whose body can be computed in parts and joined. */
+/** The whole body in pieces. */
+export function outputPieces(content: Content, options: OutputOptions): Pieces {
+  return outputBody(content, options).pieces;
+}
+
+/** Plain JSON (the TimeseriesResponse, wide, not reshaped): a small one is written whole, in one piece. */
 export function isPlainJson(options: OutputOptions): boolean {
   return (
     options.format === JSON_WRITER.name && options.layout === 'wide' && options.resample === undefined && options.timezone === undefined

@@ -15,6 +15,7 @@
  * any format equals the number in the JSON response.
  */
 import type { Frame } from '../../query/frame.ts';
+import { WHOLE_BODY, type BodyPart } from '../writer.ts';
 import { formatUtcInstant, HOUR_MS } from '../../time/hours.ts';
 import { formatLocalHour } from '../../time/zones.ts';
 
@@ -50,10 +51,18 @@ export interface TableBatch {
  * How a table's batches are computed: `signal` stops them (the client has gone); `turn` is
  * awaited every few milliseconds of computing — by default one turn of the event loop; the
  * compute runner passes one that also lets smaller jobs go first (compute/runner.ts).
+ *
+ * A body shared out between two workers (compute/pool.ts) is written in parts: `part` says which
+ * of the table's parts (its batches, Table.parts) this writer writes, and whether it writes the
+ * format's header and close. A writer whose close needs to know the parts before its own
+ * (Parquet's footer indexes every row group) awaits `earlier()`: what the writer of those parts
+ * returned when it ended (its generator's return value).
  */
 export interface Work {
   signal?: AbortSignal;
   turn?: () => Promise<void>;
+  part?: BodyPart;
+  earlier?: () => Promise<unknown>;
 }
 
 export interface Table {
@@ -66,6 +75,12 @@ export interface Table {
    * `signal` aborts.
    */
   batches(work?: Work): AsyncGenerator<TableBatch>;
+  /**
+   * How many parts the table's batches can be written in apart and joined (each part a run of
+   * batches): a wide table's blocks; 1 for a table whose batches share state (the long layout's
+   * dictionaries) or that is one batch.
+   */
+  parts: number;
 }
 
 export type Layout = 'wide' | 'long';
@@ -175,9 +190,9 @@ const TIME_FIELDS: TableField[] = [
   { name: 'time_local', type: 'string' },
 ];
 
-/** Column `c` of `frame`, computed and rounded. */
-function columnOf(frame: Frame, c: number): Float64Array {
-  const values = new Float64Array(frame.hours.length).fill(Number.NaN);
+/** Column `c` of `frame`, computed and rounded (into `values`, one per row of the frame, when given). */
+function columnOf(frame: Frame, c: number, values = new Float64Array(frame.hours.length)): Float64Array {
+  values.fill(Number.NaN);
   frame.columns[c].fill(values);
   roundInPlace(values, frame.columns[c].decimals ?? frame.decimals);
   return values;
@@ -193,26 +208,32 @@ function wideTable(frame: Frame): Table {
     ...TIME_FIELDS,
     ...frame.columns.map((c) => ({ name: wideColumnName(c.label), type: 'double' as const, decimals: c.decimals ?? frame.decimals })),
   ];
+  const hours = frame.hours.length;
+  const width = frame.columns.length;
+  const rowsPerBlock = Math.max(1, Math.floor(BLOCK_VALUES / Math.max(1, width)));
+  // At least one block, so that a frame without hours still gives a file with its columns.
+  const blocks = Math.max(1, Math.ceil(hours / rowsPerBlock));
   return {
     fields,
     metadata: frameMetadata(frame),
+    parts: blocks,
     async *batches(work = {}) {
       const signal = work.signal;
-      const hours = frame.hours.length;
-      const width = frame.columns.length;
-      const rowsPerBlock = Math.max(1, Math.floor(BLOCK_VALUES / Math.max(1, width)));
+      const part = work.part ?? WHOLE_BODY;
       const pace = pacer(work);
       const whole = frame.slice ? undefined : (frame as Frame);
-      // At least one batch, so that a frame without hours still gives a file with its columns.
-      let start = 0;
-      do {
+      // part.to is read on every block: it may be lowered meanwhile (the rest goes to another worker).
+      for (let b = part.from; b < Math.min(part.to, blocks); b++) {
+        const start = b * rowsPerBlock;
         const end = Math.min(hours, start + rowsPerBlock);
         const block = whole ?? frame.slice!(start, end);
+        // A slice's columns in one array (an allocation per block, not per column of it).
+        const rows = end - start;
+        const all = whole ? undefined : new Float64Array(width * rows);
         const columns: Float64Array[] = [];
         for (let c = 0; c < width; c++) {
           if (signal?.aborted) return;
-          const values = columnOf(block, c);
-          columns.push(whole ? values.subarray(start, end) : values);
+          columns.push(all ? columnOf(block, c, all.subarray(c * rows, (c + 1) * rows)) : columnOf(block, c).subarray(start, end));
           await pace();
         }
         if (signal?.aborted) return;
@@ -223,8 +244,7 @@ function wideTable(frame: Frame): Table {
           local[i - start] = formatLocalHour(frame.timezone, frame.hours[i]);
         }
         yield { rows: end - start, columns: [utc, local, ...columns] };
-        start = end;
-      } while (start < hours);
+      }
     },
   };
 }
@@ -252,6 +272,7 @@ function longTable(frame: Frame): Table {
   return {
     fields: [...TIME_FIELDS, ...levelNames.map((name) => ({ name, type: 'string' as const })), { name: 'value', type: 'double' }],
     metadata: frameMetadata(frame),
+    parts: 1,
     async *batches(work = {}) {
       const signal = work.signal;
       const hours = frame.hours.length;
@@ -344,6 +365,7 @@ export function recordsTable(records: readonly unknown[]): Table {
   return {
     fields: names.map((name, i) => ({ name, type: types[i] === 'json' ? 'string' : (types[i] as ColumnType) })),
     metadata: {},
+    parts: 1,
     async *batches() {
       yield { rows: rows.length, columns: columns.map((col, i) => recordColumn(col, types[i])) };
     },

@@ -165,6 +165,12 @@ export interface LmpParams {
   unofferedMw: number;
   /** How the ISO prices reserve shortages (world/scarcity.ts). */
   shortage: ShortageCurve;
+  /**
+   * Real-time spikes in steep net-load ramps (world/marketNoise.ts): above an upward ramp of
+   * `share` of demand in an hour, the spike threshold falls by up to `drop` SDs (at twice that
+   * ramp). For markets whose 5-minute dispatch runs short of ramp capability; none by default.
+   */
+  rtRampSpikes?: { share: number; drop: number };
 }
 
 /**

@@ -108,6 +108,10 @@ export const spp = defineIsoProfile({
       ],
       sdMw: 900,
     },
+    // SPP's real-time prices spike in steep net-load ramps, in every season: wind is 38 % of its
+    // energy, and when it falls off in the evening the 5-minute dispatch runs short of ramp
+    // capability. 5 %/h of demand is about the steepest 15 % of SPP's hourly net-load ramps.
+    rtRampSpikes: { share: 0.05, drop: 2.5 },
   },
   /** Per-zone pricing: load pockets and export congestion. */
   lmpZones: { north: { exportShare: 0.4, exportPrice: 8 }, central: { exportShare: 0.5, exportPrice: 6 }, south: { pocket: 0.03 } },

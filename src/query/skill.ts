@@ -1,0 +1,219 @@
+/**
+ * Forecast skill as records: the continuous series of each model at each days_ahead, scored
+ * against the actual series of the same window (query/skillScores.ts), bucketed by lead day,
+ * month, local hour of day, day of week, not at all, or as a rolling window of local days.
+ *
+ * The inputs are the values the `continuous` and `actual` requests return, rounded as they
+ * are written, so every figure can be reproduced from those two responses. Rows are aligned by
+ * their hour; a row missing from either series, or null in it, does not count.
+ */
+import { addDays, compareDates, formatDate, localDateOfHour, localHourOfDay, parseDate, type CivilDate } from '../time/zones.ts';
+import { decimalsOf, metricSpec, type MetricName } from '../catalog/metrics.ts';
+import { scoreRows, type PairedSeries, type ScoreRules, type Scores } from './skillScores.ts';
+
+export const SKILL_BY = ['lead_day', 'month', 'hour_of_day', 'day_of_week', 'none'] as const;
+export type SkillBy = (typeof SKILL_BY)[number];
+
+/** How a metric is scored: its rules (solar: daylight hours) and the decimals its values are served with. */
+export function scoringOf(metric: MetricName): { rules: ScoreRules; decimals: number } {
+  return { rules: { daylightOnly: metricSpec(metric).errorMeasure === 'nmae_daylight' }, decimals: decimalsOf(metric) };
+}
+
+/** A series as a request returns it: period-beginning epoch hours and their values (NaN = null). */
+export interface HourSeries {
+  hours: ArrayLike<number>;
+  values: Float64Array;
+}
+
+/** One model's continuous series at one days_ahead. */
+export interface ForecastSeries extends HourSeries {
+  model: string;
+  daysAhead: number;
+  /** P10, P50, P90 on the same rows, when the forecast has quantiles. */
+  quantiles?: readonly [Float64Array, Float64Array, Float64Array];
+  /** Ensemble members on the same rows, for CRPS. */
+  members?: readonly Float64Array[];
+}
+
+export interface SkillInput {
+  /** The ISO's (or the gas day's) zone: buckets are local months, hours and days. */
+  timezone: string;
+  actual: HourSeries;
+  /** In the order the records should follow (model, then days_ahead). */
+  forecasts: readonly ForecastSeries[];
+  /** The model every other is compared with (skill_vs_normal), when the group has it. */
+  baselineModel?: string;
+  /** Capacity in operation at an hour (MW), for nMAE; absent for metrics without one. */
+  capacityAt?: (hour: number) => number;
+  rules: ScoreRules;
+  /** Decimal places the served values have (they are scored as written). */
+  decimals: number;
+  by: SkillBy;
+  /** A rolling window of this many local days: one record per day (`date`), by lead day. */
+  windowDays?: number;
+  /** The first local day of the request's window: a rolling record needs its whole window inside it. */
+  firstDay?: CivilDate;
+}
+
+export type SkillRecord = {
+  model: string;
+  month?: string;
+  hour_of_day?: number;
+  day_of_week?: number;
+  date?: string;
+  days_ahead: number | null;
+} & Scores;
+
+const DAY_NAMES_ISO = [7, 1, 2, 3, 4, 5, 6] as const;
+
+/** ISO 8601 day of week of a civil date: 1 Monday … 7 Sunday. */
+export function isoDayOfWeek(d: CivilDate): number {
+  return DAY_NAMES_ISO[new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay()];
+}
+
+/** Rounds as the writers round a value with `decimals` places (NaN stays NaN). */
+function rounder(decimals: number): (x: number) => number {
+  const f = 10 ** decimals;
+  return (x) => (Number.isFinite(x) ? Math.round(x * f) / f : Number.NaN);
+}
+
+/** Values of `series` at `hours` (NaN where it has no row). */
+function alignedTo(series: HourSeries, hours: ArrayLike<number>, round: (x: number) => number): Float64Array {
+  const index = new Map<number, number>();
+  for (let i = 0; i < series.hours.length; i++) index.set(series.hours[i], i);
+  const out = new Float64Array(hours.length);
+  for (let i = 0; i < hours.length; i++) {
+    const at = index.get(hours[i]);
+    out[i] = at === undefined ? Number.NaN : round(series.values[at]);
+  }
+  return out;
+}
+
+/** A forecast paired with the actual (and the baseline and capacity) over the forecast's rows. */
+function paired(input: SkillInput, f: ForecastSeries, baseline: ForecastSeries | undefined): PairedSeries {
+  const round = rounder(input.decimals);
+  const hours = f.hours;
+  return {
+    forecast: Float64Array.from(f.values, round),
+    actual: alignedTo(input.actual, hours, round),
+    capacity: input.capacityAt ? Float64Array.from({ length: hours.length }, (_, i) => input.capacityAt!(hours[i])) : undefined,
+    baseline: baseline ? alignedTo(baseline, hours, round) : undefined,
+    quantiles: f.quantiles?.map((q) => Float64Array.from(q, round)) as PairedSeries['quantiles'],
+    members: f.members?.map((m) => Float64Array.from(m, round)),
+  };
+}
+
+/** Several pairings as one (for `by=none`, which pools the lead days of a model). */
+function concatenated(parts: readonly PairedSeries[]): PairedSeries {
+  const cat = (pick: (p: PairedSeries) => Float64Array | undefined) => {
+    const arrays = parts.map(pick);
+    if (arrays.some((a) => a === undefined)) return undefined;
+    const out = new Float64Array(arrays.reduce((n, a) => n + a!.length, 0));
+    let at = 0;
+    for (const a of arrays) {
+      out.set(a!, at);
+      at += a!.length;
+    }
+    return out;
+  };
+  return {
+    forecast: cat((p) => p.forecast)!,
+    actual: cat((p) => p.actual)!,
+    capacity: cat((p) => p.capacity),
+    baseline: cat((p) => p.baseline),
+  };
+}
+
+/** Rounds a record's scores for the response: unit scores to two places more than the values, the rest to 4. */
+function rounded(scores: Scores, decimals: number): Scores {
+  const inUnit = rounder(decimals + 2);
+  const fine = rounder(4);
+  const r = (x: number | null, f: (x: number) => number) => (x === null ? null : f(x));
+  return {
+    n: scores.n,
+    mae: r(scores.mae, inUnit),
+    rmse: r(scores.rmse, inUnit),
+    bias: r(scores.bias, inUnit),
+    mape: r(scores.mape, fine),
+    mape_skipped: scores.mape_skipped,
+    nmae_pct_capacity: r(scores.nmae_pct_capacity, fine),
+    skill_vs_normal: r(scores.skill_vs_normal, fine),
+    coverage_p10_p90: r(scores.coverage_p10_p90, fine),
+    pinball: r(scores.pinball, inUnit),
+    crps: r(scores.crps, inUnit),
+  };
+}
+
+type BucketKey = Pick<SkillRecord, 'month' | 'hour_of_day' | 'day_of_week'>;
+
+/** The bucket of each row of `hours` for `by` (lead_day and none: one bucket). */
+function bucketsOf(by: SkillBy, timezone: string, hours: ArrayLike<number>): Map<string, { key: BucketKey; rows: number[] }> {
+  const buckets = new Map<string, { key: BucketKey; rows: number[] }>();
+  // A lead day is one bucket even when it has no row (a horizon that stops before it): n = 0.
+  if (by === 'lead_day') buckets.set('{}', { key: {}, rows: Array.from({ length: hours.length }, (_, i) => i) });
+  else
+    for (let i = 0; i < hours.length; i++) {
+      let key: BucketKey = {};
+      if (by === 'month') key = { month: formatDate(localDateOfHour(timezone, hours[i])).slice(0, 7) };
+      else if (by === 'hour_of_day') key = { hour_of_day: localHourOfDay(timezone, hours[i]) };
+      else if (by === 'day_of_week') key = { day_of_week: isoDayOfWeek(localDateOfHour(timezone, hours[i])) };
+      const name = JSON.stringify(key);
+      let bucket = buckets.get(name);
+      if (!bucket) buckets.set(name, (bucket = { key, rows: [] }));
+      bucket.rows.push(i);
+    }
+  const order = (k: BucketKey) => k.month ?? k.hour_of_day ?? k.day_of_week ?? 0;
+  return new Map([...buckets].sort(([, a], [, b]) => (order(a.key) < order(b.key) ? -1 : order(a.key) > order(b.key) ? 1 : 0)));
+}
+
+/** One record per local day D with the scores over D − windowDays + 1 … D (whole window inside the request's). */
+function rollingRecords(input: SkillInput, f: ForecastSeries, s: PairedSeries, windowDays: number): SkillRecord[] {
+  const days = Array.from({ length: f.hours.length }, (_, i) => formatDate(localDateOfHour(input.timezone, f.hours[i])));
+  const rowsOfDay = new Map<string, number[]>();
+  days.forEach((d, i) => {
+    let rows = rowsOfDay.get(d);
+    if (!rows) rowsOfDay.set(d, (rows = []));
+    rows.push(i);
+  });
+  const first = input.firstDay ?? localDateOfHour(input.timezone, f.hours[0]);
+  const out: SkillRecord[] = [];
+  for (const day of rowsOfDay.keys()) {
+    const end = parseDate(day);
+    const start = addDays(end, -(windowDays - 1));
+    if (compareDates(start, first) < 0) continue;
+    const rows: number[] = [];
+    for (let d = start; compareDates(d, end) <= 0; d = addDays(d, 1)) rows.push(...(rowsOfDay.get(formatDate(d)) ?? []));
+    out.push({ model: f.model, date: day, days_ahead: f.daysAhead, ...rounded(scoreRows(s, rows, input.rules), input.decimals) });
+  }
+  return out;
+}
+
+/** The skill records of every forecast series, in input order. */
+export function skillRecords(input: SkillInput): SkillRecord[] {
+  const baselineOf = (f: ForecastSeries) =>
+    input.baselineModel === undefined
+      ? undefined
+      : input.forecasts.find((b) => b.model === input.baselineModel && b.daysAhead === f.daysAhead);
+  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f)) }));
+  const out: SkillRecord[] = [];
+  if (input.by === 'none') {
+    for (const model of new Set(input.forecasts.map((f) => f.model))) {
+      const mine = pairs.filter((p) => p.f.model === model);
+      const s = concatenated(mine.map((p) => p.s));
+      const all = Array.from({ length: s.forecast.length }, (_, i) => i);
+      const daysAhead = mine.length === 1 ? mine[0].f.daysAhead : null;
+      out.push({ model, days_ahead: daysAhead, ...rounded(scoreRows(s, all, input.rules), input.decimals) });
+    }
+    return out;
+  }
+  for (const { f, s } of pairs) {
+    if (input.windowDays !== undefined) {
+      out.push(...rollingRecords(input, f, s, input.windowDays));
+      continue;
+    }
+    for (const { key, rows } of bucketsOf(input.by, input.timezone, f.hours).values()) {
+      out.push({ model: f.model, ...key, days_ahead: f.daysAhead, ...rounded(scoreRows(s, rows, input.rules), input.decimals) });
+    }
+  }
+  return out;
+}

@@ -3416,6 +3416,10 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. */
+        source?: string | null;
+        /** @description With source: the actuals as published at this instant (a stored source keeps every revision); a datetime without an offset is UTC. Default: now. */
+        as_of?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */

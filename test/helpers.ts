@@ -139,8 +139,11 @@ export function rawRequest(
   headers: Record<string, string> = {},
   method = 'GET',
   body?: string | Buffer,
+  /** Sends the body in pieces of this many bytes without a content length (chunked). */
+  inPiecesOf?: number,
 ): Promise<Response> {
   const url = new URL(baseUrl);
+  const sized = body !== undefined && inPiecesOf === undefined;
   return new Promise((resolve, reject) => {
     const req = http.request(
       // A body is sent with its length: without one, a GET's body would be read as a second request.
@@ -149,7 +152,7 @@ export function rawRequest(
         port: url.port,
         path: pathAndQuery,
         method,
-        headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
+        headers: sized ? { 'content-length': String(Buffer.byteLength(body)), ...headers } : headers,
         agent: false,
       },
       (res) => {
@@ -172,7 +175,11 @@ export function rawRequest(
       },
     );
     req.on('error', reject);
-    req.end(body);
+    if (body !== undefined && inPiecesOf !== undefined) {
+      const bytes = Buffer.from(body);
+      for (let i = 0; i < bytes.length; i += inPiecesOf) req.write(bytes.subarray(i, i + inPiecesOf));
+      req.end();
+    } else req.end(body);
   });
 }
 

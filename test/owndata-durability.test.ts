@@ -11,24 +11,12 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeRunsFile, type RunsFileSpec } from '../bench/runsFile.ts';
+import { writeRunsFile, YEAR_OF_RUNS, type RunsFileSpec } from '../bench/runsFile.ts';
 import { ROOT, TEST_BACKEND, createTestDatabase, waitFor } from './helpers.ts';
 
-const TARGETS = [
-  'miso_total',
-  'miso_lrz1',
-  'miso_lrz2',
-  'miso_lrz3',
-  'miso_lrz4',
-  'miso_lrz5',
-  'miso_lrz6',
-  'miso_lrz7',
-  'miso_lrz8',
-  'miso_lrz9',
-];
 /** 60 days of runs, 460,800 values: the ingest writes a batch (200,000 values) before half the file is read. */
-const BIG: RunsFileSpec = { start: '2026-03-01T00:00:00Z', days: 60, runsPerDay: 4, horizon: 192, targets: TARGETS };
-const SMALL: RunsFileSpec = { ...BIG, start: '2026-01-01T00:00:00Z', days: 1, targets: TARGETS.slice(0, 2) };
+const BIG: RunsFileSpec = { start: '2026-03-01T00:00:00Z', days: 60, runsPerDay: 4, horizon: 192, targets: YEAR_OF_RUNS.targets };
+const SMALL: RunsFileSpec = { ...BIG, start: '2026-01-01T00:00:00Z', days: 1, targets: YEAR_OF_RUNS.targets.slice(0, 2) };
 /** The share of the file read when the ingest is killed. */
 const KILL_AT = 0.6;
 

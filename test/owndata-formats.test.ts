@@ -9,12 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ROOT, startTestApp, type TestApp } from './helpers.ts';
+import { ROOT, rawRequest, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'formats-admin-token';
 const REGION = '/v1/region/ercot/demand';
@@ -477,26 +476,7 @@ describe('own data formats: the size limit holds for every format', () => {
           .raw;
         assert.ok(body.length > 4096);
         // Sent in pieces without a length: the limit is met while the file is read.
-        const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-          const url = new URL(small.baseUrl);
-          const req = http.request(
-            {
-              host: url.hostname,
-              port: url.port,
-              method: 'POST',
-              path: '/admin/ingest?source=too_big&iso=ercot&metric=demand',
-              headers: ADMIN,
-            },
-            (r) => {
-              let text = '';
-              r.on('data', (c) => (text += c));
-              r.on('end', () => resolve({ status: r.statusCode!, text }));
-            },
-          );
-          req.on('error', reject);
-          for (let i = 0; i < body.length; i += 1024) req.write(body.subarray(i, i + 1024));
-          req.end();
-        });
+        const res = await rawRequest(small.baseUrl, '/admin/ingest?source=too_big&iso=ercot&metric=demand', ADMIN, 'POST', body, 1024);
         assert.equal(res.status, 413, `${format}: ${res.text}`);
         assert.equal(res.text, '{"detail":[{"type":"error","msg":"The file is larger than 4096 bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}');
       }

@@ -8,12 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ingestFile, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
-import { ROOT, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+import { ROOT, rawRequest, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
 
 const REGION = '/v1/region/ercot/demand';
 const ID = 'ercot_total';
@@ -333,26 +332,7 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
     const res = await ingest(big, { source: 'vendor_big' });
     assert.equal(res.status, 413);
     assert.equal(res.text, '{"detail":[{"type":"error","msg":"The file is larger than 65536 bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}');
-    const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const url = new URL(t.baseUrl);
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          method: 'POST',
-          path: '/admin/ingest?source=vendor_big&iso=ercot&metric=demand',
-          headers: admin,
-        },
-        (r) => {
-          let text = '';
-          r.on('data', (c) => (text += c));
-          r.on('end', () => resolve({ status: r.statusCode!, text }));
-        },
-      );
-      req.on('error', reject);
-      for (let i = 0; i < big.length; i += 8192) req.write(big.slice(i, i + 8192));
-      req.end();
-    });
+    const chunked = await rawRequest(t.baseUrl, '/admin/ingest?source=vendor_big&iso=ercot&metric=demand', admin, 'POST', big, 8192);
     assert.equal(chunked.status, 413, chunked.text);
     assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
   });

@@ -114,22 +114,25 @@ describe('aborted requests give back everything they took', () => {
       // Warm: the bound is about waiting behind heavy work, not about this series' first computation.
       assert.equal((await small()).status, 200);
       const until = Date.now() + 5000;
+      // At least 5 s and at least 10 samples (a loaded machine answers fewer in 5 s), at most 20 s.
+      let sampling = true;
       let aborted = 0;
       const heavyLoop = async (n: number) => {
-        while (Date.now() < until) {
+        while (sampling) {
           await abortAfter(server.baseUrl, HEAVY.replace('2025-12-31', `2025-12-${20 + n}`), 150 + 100 * n);
           aborted++;
         }
       };
       const latencies: number[] = [];
       const smallLoop = async () => {
-        while (Date.now() < until) {
+        while ((Date.now() < until || latencies.length < 10) && Date.now() < until + 15_000) {
           const started = performance.now();
           const res = await small();
           latencies.push(performance.now() - started);
           assert.equal(res.status, 200);
           await new Promise((r) => setTimeout(r, 50));
         }
+        sampling = false;
       };
       await Promise.all([heavyLoop(0), heavyLoop(1), heavyLoop(2), heavyLoop(3), smallLoop()]);
       assert.ok(aborted >= 12, `aborted ${aborted}`);

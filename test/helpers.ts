@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -325,6 +326,21 @@ export interface ServeProcess {
   stderr(): string;
   /** Resolves when the process exits. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs the gridcast CLI from source to its end (asynchronously: a server it talks to may run on the caller's thread). */
+export function runGridcast(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: ROOT, encoding: 'utf8', env },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+    ),
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ROOT, rawRequest, startTestApp, type TestApp } from './helpers.ts';
+import { ROOT, rawRequest, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'formats-admin-token';
 const REGION = '/v1/region/ercot/demand';
@@ -539,26 +539,7 @@ describe('own data formats: gridcast ingest with the formats', () => {
     const env = { ...process.env };
     delete env.DATABASE_URL;
     const run = (args: string[]) =>
-      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'src/cli/main.ts',
-            'ingest',
-            ...args,
-            '--iso',
-            'ercot',
-            '--metric',
-            'demand',
-            '--data',
-            path.join(dir, 'data'),
-          ],
-          { cwd: ROOT, encoding: 'utf8', env },
-          (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-        ),
-      );
+      runGridcast(['ingest', ...args, '--iso', 'ercot', '--metric', 'demand', '--data', path.join(dir, 'data')], env);
     try {
       const actuals = { start: '2026-06-01', end: '2026-06-02', layout: 'long' };
       const arrow = path.join(dir, 'actuals.arrows');

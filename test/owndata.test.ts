@@ -6,13 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ingestFile, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
-import { ROOT, rawRequest, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+import { rawRequest, runGridcast, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
 
 const REGION = '/v1/region/ercot/demand';
 const ID = 'ercot_total';
@@ -346,30 +345,20 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
       fs.writeFileSync(bad, vendorCsv().replace(',50001,', ',5x,'));
       // Asynchronously: the server answering it runs on this test's thread.
       const cli = (file: string) =>
-        new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-          execFile(
-            process.execPath,
-            [
-              '--import',
-              'tsx',
-              'src/cli/main.ts',
-              'ingest',
-              file,
-              '--source',
-              'vendor_e',
-              '--iso',
-              'ercot',
-              '--metric',
-              'demand',
-              '--server',
-              t.baseUrl,
-              '--token',
-              TOKEN,
-            ],
-            { cwd: ROOT, encoding: 'utf8' },
-            (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-          ),
-        );
+        runGridcast([
+          'ingest',
+          file,
+          '--source',
+          'vendor_e',
+          '--iso',
+          'ercot',
+          '--metric',
+          'demand',
+          '--server',
+          t.baseUrl,
+          '--token',
+          TOKEN,
+        ]);
       const ok = await cli(good);
       assert.equal(ok.status, 0, ok.stderr);
       assert.match(

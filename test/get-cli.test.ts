@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { GET_USAGE } from '../src/cli/get.ts';
+import { GET_USAGE } from '../src/cli/usage.ts';
 import { okJson, ROOT, startTestApp, type TestApp } from './helpers.ts';
 import { closedPort, startFaultServer } from './network-faults.ts';
 

@@ -5,7 +5,8 @@
  * GRIDCAST_TEST_DATABASE_URL (created per store, dropped on close).
  *
  * Opening a PGlite store takes seconds, so a test file opens one store and shares it; any
- * number of apps (e.g. with different clocks) may run on that one Store object.
+ * number of apps (e.g. with different clocks) may run on that one Store object. A fresh embedded
+ * store starts from a copy of an initialised PGlite directory (see freshDataDir).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { buildApp, type AppOptions } from '../src/api/app.ts';
 import type { LogOption } from '../src/api/logging.ts';
 import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
+import { EMBEDDED_DB_DIR } from '../src/store/embedded.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 import { fixedClock, type Clock } from '../src/time/clock.ts';
 
@@ -70,13 +72,44 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/** Where the initialised PGlite directory of this PGlite version is kept between test files and runs. */
+function pgliteTemplateDir(): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
+  return path.join(os.tmpdir(), `gridcast-test-pglite-${version}`);
+}
+
+/**
+ * A new temporary data directory whose embedded database is initialised but empty (no
+ * migrations: the store applies them as on a first start). PGlite's initdb costs ~10 s of CPU
+ * and a copy of its result ~0.1 s, so the first test file to need one creates the template and
+ * every fresh store copies it. Two files creating it at once each build their own and rename it
+ * into place; the rename that loses keeps the winner's.
+ */
+export async function freshDataDir(prefix = 'gridcast-test-'): Promise<string> {
+  const template = pgliteTemplateDir();
+  if (!fs.existsSync(template)) {
+    const building = fs.mkdtempSync(`${template}-building-`);
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create(building);
+    await db.close();
+    try {
+      fs.renameSync(building, template);
+    } catch {
+      fs.rmSync(building, { recursive: true, force: true });
+    }
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.cpSync(template, path.join(dataDir, EMBEDDED_DB_DIR), { recursive: true });
+  return dataDir;
+}
+
 /**
  * A fresh store: embedded in a new temporary directory, or a new PostgreSQL database (see
  * TEST_BACKEND); close() deletes the directory or drops the database.
  */
 export async function openTestStore(): Promise<TestStore> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-test-'));
   const database = TEST_BACKEND === 'postgres' ? await createTestDatabase() : null;
+  const dataDir = database ? fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-test-')) : await freshDataDir();
   const store = await openStore({ dataDir, databaseUrl: database?.url, command: 'test' });
   return {
     store,

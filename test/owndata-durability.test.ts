@@ -9,10 +9,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { writeRunsFile, YEAR_OF_RUNS, type RunsFileSpec } from '../bench/runsFile.ts';
-import { ROOT, TEST_BACKEND, createTestDatabase, waitFor } from './helpers.ts';
+import { ROOT, TEST_BACKEND, createTestDatabase, freshDataDir, waitFor } from './helpers.ts';
 
 /** 60 days of runs, 460,800 values: the ingest writes a batch (200,000 values) before half the file is read. */
 const BIG: RunsFileSpec = { start: '2026-03-01T00:00:00Z', days: 60, runsPerDay: 4, horizon: 192, targets: YEAR_OF_RUNS.targets };
@@ -28,10 +27,10 @@ let bigFile: string;
 let smallFile: string;
 
 before(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-kill-'));
+  dir = await freshDataDir('gridcast-kill-');
   env = { ...process.env };
   delete env.DATABASE_URL;
-  storeArgs = ['--data', path.join(dir, 'data')];
+  storeArgs = ['--data', dir];
   if (TEST_BACKEND === 'postgres') {
     const db = await createTestDatabase();
     env.DATABASE_URL = db.url;

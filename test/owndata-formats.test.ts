@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ROOT, rawRequest, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { ROOT, freshDataDir, rawRequest, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'formats-admin-token';
 const REGION = '/v1/region/ercot/demand';
@@ -535,11 +535,10 @@ describe('own data formats: gridcast ingest with the formats', () => {
   });
 
   test('without --server, into the embedded store: an Arrow export is stored; a truncated Parquet file and a bad JSON row are exit 2', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-formats-'));
+    const dir = await freshDataDir('gridcast-formats-');
     const env = { ...process.env };
     delete env.DATABASE_URL;
-    const run = (args: string[]) =>
-      runGridcast(['ingest', ...args, '--iso', 'ercot', '--metric', 'demand', '--data', path.join(dir, 'data')], env);
+    const run = (args: string[]) => runGridcast(['ingest', ...args, '--iso', 'ercot', '--metric', 'demand', '--data', dir], env);
     try {
       const actuals = { start: '2026-06-01', end: '2026-06-02', layout: 'long' };
       const arrow = path.join(dir, 'actuals.arrows');

@@ -40,17 +40,6 @@ import type { Frame } from '../query/frame.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { HelpRequested, isHelpFlag, UsageError } from './args.ts';
 
-export const GET_USAGE = `  gridcast get GROUP [PATH PARAMETERS…] KIND [--PARAMETER VALUE …] --format json|csv|parquet|arrow -o FILE
-      Downloads an endpoint into FILE (- for stdout), e.g.
-        gridcast get region ercot demand continuous --start 2026-01-01 --end 2026-06-30 --format parquet -o ercot.parquet
-        gridcast get plant ercot wind list --format csv -o plants.csv
-        gridcast get region ercot demand skill --by month --format csv -o skill.csv
-      Query parameters are options (--id, --start, --end, --model, --latest-hour, …). Windows over
-      365 days are fetched in chunks saved in FILE.parts/: after a failure, the same command resumes.
-      The key comes from --key or GRIDCAST_API_KEY; the service from --url or GRIDCAST_URL
-      (default http://127.0.0.1:8000/v1). --timeout SECONDS bounds each request (default: none
-      of its own). A progress bar shows on a terminal.`;
-
 /** Client errors that may pass by themselves (a time-out, a rate limit): the parts are kept for a resume. */
 const RESUMABLE_4XX: ReadonlySet<number> = new Set([408, 429]);
 

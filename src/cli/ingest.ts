@@ -12,30 +12,9 @@ import { readCatalog } from '../ingest/catalog.ts';
 import { rulesOf } from '../ingest/groups.ts';
 import { checkOptions, describeIngest, ingestFile, IngestError, type IngestOptions, type IngestSummary } from '../ingest/ingest.ts';
 import { DataDirBusyError } from '../store/embedded.ts';
-import { IngestConflictError, MAX_LISTED, type SourceSummary } from '../store/sources.ts';
+import { IngestConflictError, type SourceSummary } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
 import { optionValue, parseArgs, UsageError, type ParsedArgs } from './args.ts';
-
-export const INGEST_USAGE = `  gridcast ingest FILE --source NAME --group region|plant|lmp|gas --iso ISO --metric METRIC (lmp: --type dalmp|rtlmp; gas: no --iso)
-                [--catalog FILE] [--timezone ZONE] [--unit MW|GW|kW] [--replace]
-                [--format csv|json|parquet|arrow] [--column NAME=TARGET]... [--value NAME] [--created-at TIME]
-                [--server URL [--token TOKEN]]
-      Loads a file into the stored source NAME, served as model=NAME (and /actual?source=NAME).
-      Formats: CSV, JSON (records or lines), Parquet, Arrow IPC (told by --format, the file's
-      name or its first bytes). Layouts, told by the header: gridcast's long layout (time_utc,
-      id, value; with created_at or --created-at: forecast runs, else actuals with an optional
-      published_at), gridstatus-style columns (Interval Start, Publish Time, one column per
-      target: --column 'NAME=TARGET', --value NAME for the ISO's total) and EIA-930 balancing-
-      authority files (actuals). Plants and price nodes may be the source's own ids; --catalog
-      FILE (CSV: id,name,capacity_mw,latitude,longitude) names and places them. All or nothing;
-      a run stored with other values is refused unless --replace. Exit 2 on a bad file (up to
-      ${MAX_LISTED} bad rows listed).
-      Without --server it writes to the store (DATABASE_URL or --data); the embedded store is
-      locked while \`gridcast serve\` runs, so then send the file to the server with --server
-      (admin token: --token or GRIDCAST_ADMIN_TOKEN).`;
-
-export const SOURCES_USAGE = `  gridcast sources list | delete NAME [--server URL [--token TOKEN]]
-      The stored sources (series, runs, values, span), or delete one with everything it holds.`;
 
 /** The admin API of a running server, for --server. */
 interface Remote {

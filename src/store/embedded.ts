@@ -94,12 +94,15 @@ function wrap(db: Pick<PGlite, 'query' | 'exec'>): Omit<Sql, 'transaction' | 'cl
   };
 }
 
+/** The embedded database's directory inside the data directory. */
+export const EMBEDDED_DB_DIR = 'pg';
+
 /** Opens (creating if needed) the embedded database in `dataDir`/pg. */
 export async function openEmbedded(dataDir: string, command: string): Promise<Sql> {
   const release = lockDataDir(dataDir, command);
   let db: PGlite;
   try {
-    db = await PGlite.create(path.join(dataDir, 'pg'));
+    db = await PGlite.create(path.join(dataDir, EMBEDDED_DB_DIR));
   } catch (e) {
     release();
     throw e;

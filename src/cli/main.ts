@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const run = command === undefined ? undefined : COMMANDS[command];
   try {
+    // A help flag anywhere after the command answers with its usage before the command's module loads.
+    if (run && rest.some(isHelpFlag)) throw new HelpRequested();
     if (run) await run(rest);
     else if (command === undefined || command === 'help' || isHelpFlag(command)) process.stdout.write(USAGE + '\n');
     else throw new UsageError(`unknown command '${command}' (one of ${Object.keys(COMMANDS).join(', ')})`);

@@ -101,3 +101,55 @@ test('realism sample: weather tails, winter peaks and cold outages over the four
   ];
   assert.deepEqual(check(values, 'winters', expected), []);
 });
+
+test('realism: published monthly means and annual peaks of 2023–2025 (issue 22)', async () => {
+  const { DEMAND_FIGURES, demandFigureId } = await import('../scripts/realism/targets.ts');
+  const { monthsOf } = await import('../scripts/realism/audit.ts');
+  const values = new Map<string, number>();
+  for (const iso of ISO_CODES) {
+    const figures = DEMAND_FIGURES.filter((f) => f.iso === iso);
+    if (!figures.length) continue;
+    // Every day of the months the ISO's figures span.
+    const keys = new Set<string>();
+    const wanted: Day[] = [];
+    for (const { year, month } of figures.flatMap((f) => monthsOf(f.period))) {
+      for (let d: Day = { year, month, day: 1 }; d.month === month; d = addDays(d, 1)) {
+        const k = `${d.year}-${d.month}-${d.day}`;
+        if (!keys.has(k)) wanted.push(d);
+        keys.add(k);
+      }
+    }
+    wanted.sort(compareDates);
+    const audit = auditIso({
+      iso,
+      timezone: ISOS[iso].timezone,
+      demand: seriesOf(world, iso, 'demand', wanted, NOW_MS),
+      windCapacityAt: capacityAt(iso, 'wind'),
+      demandMape: new Map(),
+    });
+    for (const [id, v] of audit) values.set(id, v);
+  }
+  const expected = DEMAND_FIGURES.map(demandFigureId);
+  const problems = [
+    ...expected.filter((id) => !Number.isFinite(values.get(id))).map((id) => `${id}: not computed`),
+    ...TARGETS.filter((t) => expected.includes(t.id) && ['LOW', 'HIGH'].includes(verdictOf(values.get(t.id), t.band))).map(
+      (t) => `${t.id} = ${values.get(t.id)!.toFixed(2)}, band ${formatBand(t.band)}`,
+    ),
+  ];
+  assert.deepEqual(problems, []);
+});
+
+test('realism: ERCOT November 2026 looks like a November (issue 22)', () => {
+  const monthMean = (year: number, month: number) => {
+    const wanted: Day[] = [];
+    for (let d: Day = { year, month, day: 1 }; d.month === month; d = addDays(d, 1)) wanted.push(d);
+    const s = seriesOf(world, 'ercot', 'demand', wanted, Date.parse('2026-12-31T00:00:00Z'));
+    return s.values.reduce((a, b) => a + b, 0) / s.values.length / 1000;
+  };
+  const nov2025 = monthMean(2025, 11);
+  const nov2026 = monthMean(2026, 11);
+  const summer2026 = Math.min(monthMean(2026, 7), monthMean(2026, 8));
+  // Spring and autumn sit well below summer; a year's growth (5 %) and a cooler month, not 28 %.
+  assert.ok(nov2026 < 0.9 * summer2026, `Nov 2026 ${nov2026.toFixed(1)} GW vs the lower of Jul/Aug 2026 ${summer2026.toFixed(1)} GW`);
+  assert.ok(nov2026 / nov2025 < 1.15, `Nov 2026 ${nov2026.toFixed(1)} GW vs Nov 2025 ${nov2025.toFixed(1)} GW`);
+});

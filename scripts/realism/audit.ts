@@ -9,7 +9,7 @@ import type { IsoCode } from '../../src/catalog/isos.ts';
 import { LMP_PARAMS } from '../../src/world/lmp.ts';
 import { nercHolidayOf } from '../../src/world/demand.ts';
 import { addDays, localDateOfHour, localHourOfDay, type CivilDate } from '../../src/time/zones.ts';
-import { MAIN_NODE, RECORD_PEAK_GW } from './targets.ts';
+import { DEMAND_FIGURES, MAIN_NODE, RECORD_PEAK_GW, demandFigureId, type DemandFigure } from './targets.ts';
 
 /** Hourly (or daily, at local midnight) values keyed by epoch hour. */
 export interface HourlySeries {
@@ -275,6 +275,46 @@ function auditLoad(x: IsoAuditInput, demand: HourlySeries, set: Setter): void {
   if (effects.length) set(`load.bridgeDays.${iso}`, meanOf(effects));
 
   auditMidnight(tz, demand, years, (id, v) => set(`${id}.${iso}`, v));
+  for (const f of DEMAND_FIGURES) {
+    if (f.iso !== iso) continue;
+    const v = demandFigureValue(f, days);
+    if (v !== undefined) set(demandFigureId(f), v);
+  }
+}
+
+/** The months (year, month) a demand figure's period spans. */
+export function monthsOf(period: string): { year: number; month: number }[] {
+  const [from, to = from] = period.split('..');
+  const parse = (p: string, end: boolean) => {
+    const [y, m] = p.split('-').map(Number);
+    return { year: y, month: m ?? (end ? 12 : 1) };
+  };
+  const a = parse(from, false);
+  const b = parse(to, true);
+  const out: { year: number; month: number }[] = [];
+  for (let y = a.year, m = a.month; y < b.year || (y === b.year && m <= b.month); m === 12 ? (y++, (m = 1)) : m++) out.push({ year: y, month: m });
+  return out;
+}
+
+/**
+ * A demand figure's value (GW) from the daily summaries: the peak hour of the year, or the mean
+ * over every hour of the months; undefined unless the series holds every day of the period.
+ */
+function demandFigureValue(f: DemandFigure, days: Map<number, Day>): number | undefined {
+  let sum = 0;
+  let hours = 0;
+  let peak = -Infinity;
+  for (const { year, month } of monthsOf(f.period)) {
+    const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    for (let day = 1; day <= length; day++) {
+      const d = days.get(dateKey({ year, month, day }));
+      if (!d || d.hours < 23) return undefined;
+      sum += d.mean * d.hours;
+      hours += d.hours;
+      peak = Math.max(peak, d.max);
+    }
+  }
+  return (f.stat === 'peak' ? peak : sum / hours) / 1000;
 }
 
 /**

@@ -153,3 +153,52 @@ test('realism: ERCOT November 2026 looks like a November (issue 22)', () => {
   assert.ok(nov2026 < 0.9 * summer2026, `Nov 2026 ${nov2026.toFixed(1)} GW vs the lower of Jul/Aug 2026 ${summer2026.toFixed(1)} GW`);
   assert.ok(nov2026 / nov2025 < 1.15, `Nov 2026 ${nov2026.toFixed(1)} GW vs Nov 2025 ${nov2025.toFixed(1)} GW`);
 });
+
+test('realism: no scarcity in a mild autumn — ERCOT October–November 2023–2025 and the week of 2026-11-17 (issue 22)', async () => {
+  const { priceTruth } = await import('../scripts/realism/sample.ts');
+  const { lmpQueries } = await import('../src/query/lmp.ts');
+  const { dayInstant } = await import('../scripts/realism/sample.ts');
+  const autumnDays: Day[] = [];
+  for (const year of [2023, 2024, 2025])
+    for (let d: Day = { year, month: 10, day: 1 }; d.month <= 11; d = addDays(d, 1)) autumnDays.push(d);
+  const audit = auditIso({
+    iso: 'ercot',
+    timezone: ISOS.ercot.timezone,
+    windCapacityAt: capacityAt('ercot', 'wind'),
+    demandMape: new Map(),
+    prices: priceTruth(world, 'ercot', autumnDays),
+  });
+  const ids = ['price.ercotAutumnDaMean', 'price.ercotAutumnDaHoursOver500'];
+  const problems = ids.flatMap((id) => {
+    const t = TARGETS.find((x) => x.id === id)!;
+    const v = audit.get(id);
+    return ['in band'].includes(verdictOf(v, t.band)) ? [] : [`${id} = ${v}, band ${formatBand(t.band)}`];
+  });
+  assert.deepEqual(problems, []);
+
+  // The week the issue found at $208 (forecast) and $1,618 (cleared), evenings near $2,000 at ~4 °C.
+  const week = {
+    iso: 'ercot' as const,
+    type: 'dalmp' as const,
+    id: 'HB_NORTH',
+    start: dayInstant({ year: 2026, month: 11, day: 17 }),
+    end: dayInstant({ year: 2026, month: 11, day: 23 }),
+    nowMs: Date.parse('2026-11-25T00:00:00Z'),
+  };
+  const valuesOf = (frame: { hours: ArrayLike<number>; columns: { fill(out: Float64Array): void }[] }) => {
+    const v = new Float64Array(frame.hours.length);
+    frame.columns[0].fill(v);
+    return Array.from(v);
+  };
+  const forecast = valuesOf(lmpQueries.continuous(world, { ...week, model: 'optimized', daysAhead: 1, latestHour: 10 }));
+  const cleared = valuesOf(lmpQueries.actual(world, week));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  assert.ok(
+    mean(forecast) < 60 && Math.max(...forecast) < 500,
+    `DA forecast mean ${mean(forecast).toFixed(0)}, max ${Math.max(...forecast).toFixed(0)}`,
+  );
+  assert.ok(
+    mean(cleared) < 60 && Math.max(...cleared) < 500,
+    `DA cleared mean ${mean(cleared).toFixed(0)}, max ${Math.max(...cleared).toFixed(0)}`,
+  );
+});

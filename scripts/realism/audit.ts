@@ -292,7 +292,8 @@ export function monthsOf(period: string): { year: number; month: number }[] {
   const a = parse(from, false);
   const b = parse(to, true);
   const out: { year: number; month: number }[] = [];
-  for (let y = a.year, m = a.month; y < b.year || (y === b.year && m <= b.month); m === 12 ? (y++, (m = 1)) : m++) out.push({ year: y, month: m });
+  for (let y = a.year, m = a.month; y < b.year || (y === b.year && m <= b.month); m === 12 ? (y++, (m = 1)) : m++)
+    out.push({ year: y, month: m });
   return out;
 }
 
@@ -466,6 +467,15 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
   }
   if (spikes) set(`price.spikesInTightHours.${iso}`, (100 * tightSpikes) / spikes);
 
+  // Days with any DA hour ≥ $1,000, a year (issue 22).
+  const fullPriceYears = [...new Set(dates.map((d) => d.year))].filter(inYear);
+  if (fullPriceYears.length && (iso === 'pjm' || iso === 'miso' || iso === 'spp' || iso === 'ercot')) {
+    const scarceDays = new Set<number>();
+    for (let i = 0; i < da.length; i++) if (da[i] >= 1000) scarceDays.add(dateKey(dates[i]));
+    const perYear = fullPriceYears.map((y) => [...scarceDays].filter((k) => Math.floor(k / 10000) === y).length);
+    set(`price.daysDaOver1000.${iso}`, meanOf(perYear));
+  }
+
   if (iso === 'nyiso' || iso === 'isone') {
     const top = threshold(load, 0.99);
     set(`price.topLoadRatio.${iso}`, meanWhere(rt, (i) => load[i] >= top) / meanOf(rt));
@@ -484,6 +494,14 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
       set('price.ercotHoursOver1000', meanOf(years.map((y) => Array.from(rt).filter((r, i) => dates[i].year === y && r >= 1000).length)));
     }
     set('price.ercotRtMax', Math.max(...rt));
+    // October–November of each year the prices cover whole: no scarcity in a mild autumn (issue 22).
+    const autumn = [...new Set(dates.map((d) => d.year))]
+      .map((y) => p.hours.map((_, i) => i).filter((i) => dates[i].year === y && (dates[i].month === 10 || dates[i].month === 11)))
+      .filter((ix) => ix.length >= 0.95 * 61 * 24);
+    if (autumn.length) {
+      set('price.ercotAutumnDaMean', Math.max(...autumn.map((ix) => meanOf(ix.map((i) => da[i])))));
+      set('price.ercotAutumnDaHoursOver500', Math.max(...autumn.map((ix) => ix.filter((i) => da[i] > 500).length)));
+    }
     const byMonth = Array.from({ length: 12 }, (_, m) => meanWhere(rt, (i) => dates[i].month === m + 1));
     if (byMonth.every(Number.isFinite)) set('price.ercotTopMonth', byMonth.indexOf(Math.max(...byMonth)) + 1);
     const west = p.nodes.indexOf('HB_WEST');

@@ -149,32 +149,62 @@ export const DEMAND_FIGURES: readonly DemandFigure[] = [
     period: '2024-01..2024-09',
     stat: 'mean',
     gw: 53.9,
-    source: 'derived: 372 TWh ÷ 1.05 (the same report\'s +5 % on the year before) ÷ 6,575 h of January–September 2024',
+    source: "derived: 372 TWh ÷ 1.05 (the same report's +5 % on the year before) ÷ 6,575 h of January–September 2024",
   },
   // PJM
-  { iso: 'pjm', period: '2024-01..2024-12', stat: 'mean', gw: 89.3, source: 'PJM mean hourly load 89.3 GW in 2024 (Monitoring Analytics, 2024 State of the Market) [S40]' },
+  {
+    iso: 'pjm',
+    period: '2024-01..2024-12',
+    stat: 'mean',
+    gw: 89.3,
+    source: 'PJM mean hourly load 89.3 GW in 2024 (Monitoring Analytics, 2024 State of the Market) [S40]',
+  },
   { iso: 'pjm', period: '2023', stat: 'peak', gw: 147, source: 'PJM 2023 peak ~147 GW (PJM 2025 summer outlook) [S60]' },
   { iso: 'pjm', period: '2024', stat: 'peak', gw: 152.7, source: 'PJM 2024 peak 152.7 GW (PJM 2025 summer outlook) [S60]' },
   { iso: 'pjm', period: '2025', stat: 'peak', gw: 161.8, source: 'PJM preliminary peak ~161.8 GW on 2025-06-23 [S61]' },
   // MISO
-  { iso: 'miso', period: '2024-10', stat: 'mean', gw: 69, source: 'MISO October 2024 average load 69 GW (MISO monthly operations report) [S64]' },
-  { iso: 'miso', period: '2025-02', stat: 'mean', gw: 80, source: 'MISO February 2025 average load 80 GW (MISO monthly operations report) [S65]' },
+  {
+    iso: 'miso',
+    period: '2024-10',
+    stat: 'mean',
+    gw: 69,
+    source: 'MISO October 2024 average load 69 GW (MISO monthly operations report) [S64]',
+  },
+  {
+    iso: 'miso',
+    period: '2025-02',
+    stat: 'mean',
+    gw: 80,
+    source: 'MISO February 2025 average load 80 GW (MISO monthly operations report) [S65]',
+  },
   // CAISO, NYISO
   { iso: 'caiso', period: '2024', stat: 'peak', gw: 48.3, source: 'CAISO 2024 peak 48.3 GW (summary citing CAISO) [S73]' },
   { iso: 'nyiso', period: '2024', stat: 'peak', gw: 28.99, source: 'NYISO 2024 peak 28,990 MW (NYISO 2025 summer assessment) [S74]' },
   // ISO-NE: peaks, and months from the ISO's monthly reports (2023 from the reports' changes on the year before).
   { iso: 'isone', period: '2024', stat: 'peak', gw: 24.87, source: 'ISO-NE 2024 peak 24,871 MW (ISO-NE key stats) [S76]' },
-  { iso: 'isone', period: '2025', stat: 'peak', gw: 26.59, source: 'ISO-NE 2025 peak 26,586 MW on 2025-06-24 (ISO-NE summer 2025 recap) [S77]' },
+  {
+    iso: 'isone',
+    period: '2025',
+    stat: 'peak',
+    gw: 26.59,
+    source: 'ISO-NE 2025 peak 26,586 MW on 2025-06-24 (ISO-NE summer 2025 recap) [S77]',
+  },
   isoneMonth('2024-05', 8338, 744, 'weather-normalised use', ISONE_POSTS.may2024),
-  isoneMonth('2023-05', 8363, 744, 'weather-normalised use (8,338 GWh ÷ 0.997, the report\'s −0.3 % on May 2023)', ISONE_POSTS.may2024),
+  isoneMonth('2023-05', 8363, 744, "weather-normalised use (8,338 GWh ÷ 0.997, the report's −0.3 % on May 2023)", ISONE_POSTS.may2024),
   isoneMonth('2024-06', 10110, 720, 'total use (the weather-normalised figure printed, 29,657 GWh, is a typo)', ISONE_POSTS.jun2024),
   isoneMonth('2023-06', 9222, 720, 'total use', ISONE_POSTS.jun2024),
   isoneMonth('2024-09', 9094, 720, 'weather-normalised use', ISONE_POSTS.sep2024),
-  isoneMonth('2023-09', 8872, 720, 'weather-normalised use (9,094 GWh ÷ 1.025, the report\'s +2.5 % on September 2023)', ISONE_POSTS.sep2024),
+  isoneMonth(
+    '2023-09',
+    8872,
+    720,
+    "weather-normalised use (9,094 GWh ÷ 1.025, the report's +2.5 % on September 2023)",
+    ISONE_POSTS.sep2024,
+  ),
   isoneMonth('2024-10', 8543, 744, 'weather-normalised use', ISONE_POSTS.oct2024),
-  isoneMonth('2023-10', 8682, 744, 'weather-normalised use (8,543 GWh ÷ 0.984, the report\'s −1.6 % on October 2023)', ISONE_POSTS.oct2024),
+  isoneMonth('2023-10', 8682, 744, "weather-normalised use (8,543 GWh ÷ 0.984, the report's −1.6 % on October 2023)", ISONE_POSTS.oct2024),
   isoneMonth('2024-11', 9067, 721, 'weather-normalised use', ISONE_POSTS.nov2024),
-  isoneMonth('2023-11', 9058, 721, 'weather-normalised use (9,067 GWh ÷ 1.001, the report\'s +0.1 % on November 2023)', ISONE_POSTS.nov2024),
+  isoneMonth('2023-11', 9058, 721, "weather-normalised use (9,067 GWh ÷ 1.001, the report's +0.1 % on November 2023)", ISONE_POSTS.nov2024),
 ];
 
 /** Relative bands of DEMAND_FIGURES (issue 22): monthly means ±8 %, annual peaks ±5 %. */
@@ -575,6 +605,35 @@ export const TARGETS: readonly Target[] = [
     figure: "largest step at 00:00 beyond the night's own movement (|Δ00| − max |Δ23|, |Δ01|) ÷ typical morning pickup",
     band: [-Infinity, 1],
     source: "day types and holidays arrive through the night's shape, never as a jump at midnight (issue 22)",
+  })),
+  // Scarcity where it belongs (issue 22).
+  {
+    id: 'price.ercotAutumnDaMean',
+    scope: 'years',
+    item: 0,
+    figure: 'ERCOT HB_NORTH DA mean over October–November, the highest of the years ($/MWh)',
+    band: [-Infinity, 60],
+    source:
+      'autumn is mild and well supplied: ERCOT North DA ~$25–45 in Oct–Nov 2023–2024 (Potomac SOM); prices near the cap need a grid-wide emergency (Uri, Elliott) [S43]',
+  },
+  {
+    id: 'price.ercotAutumnDaHoursOver500',
+    scope: 'years',
+    item: 0,
+    figure: 'ERCOT HB_NORTH DA hours above $500 in October–November, the most of the years',
+    band: [0, 9],
+    source: 'fewer than 10 hours a year: no autumn scarcity outside emergencies (issue 22) [S43]',
+  },
+  ...(['pjm', 'miso', 'spp', 'ercot'] as const).map((iso): Target => ({
+    id: `price.daysDaOver1000.${iso}`,
+    scope: 'years',
+    item: 0,
+    figure: `days a year with any ${MAIN_NODE[iso]} DA hour ≥ $1,000 (mean over full years)`,
+    band: iso === 'ercot' ? [1, 12] : [0, 2],
+    source:
+      iso === 'ercot'
+        ? 'a handful a year: the summer-evening scarcity of 2023 (August–September) and a few tight days since, under the $5,000 cap (ERCOT SOM 2023–2024) [S43][S115] (C: no public count)'
+        : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000) and clear that high only in system emergencies (market monitors' annual reports) [S40][S105] (C: no public count)",
   })),
   // Demand shape: published monthly means and annual peaks (issue 22).
   ...DEMAND_FIGURES.map((f): Target => {

@@ -127,7 +127,10 @@ export const ercot = defineIsoProfile({
     cap: 5000,
     markup: 8,
     oilSwitch: Infinity,
-    reserveMw: 0,
+    // Emergency response service, DC-tie imports and large flexible loads (crypto mining, some
+    // data centres) that curtail when reserves run short: counted at 1.5 GW in tight hours (issue 22: the
+    // January 2024 cold otherwise priced at the cap for a day; ERCOT's 2024 DA mean was $27).
+    reserveMw: 1_500,
     storageMw: [
       // Batteries on 1 July (EIA-860M / ERCOT capacity changes by fuel: ~3 GW in January 2023,
       // ~5 GW at the end of 2023, ~10 GW at the end of 2024, ~15 GW by late 2025).

@@ -181,11 +181,12 @@ interface Inputs {
 
 /**
  * Every input of the formation over the rows, from the run of each row (or the truth); `ramps`:
- * also the net-load ramps. `outagesAsCleared`: the day-ahead market's own clearing, which runs on
- * the units offered when it clears — the outages in place the day before (forced outages are
- * unplanned: a unit that trips tomorrow still offers today) — not on a forecast of tomorrow's
- * freeze-ups, whose steep cold response priced a cold day at the cap on a forecast a few degrees
- * too cold (ERCOT, January 2024: day-ahead $136 against real time $40 for the month; issue 22).
+ * also the net-load ramps. `outagesAsCleared`: the day-ahead market (its clearing and forecasts of
+ * it) runs on the units offered when it clears — the outages of the day before, as the row's run
+ * sees them (forced outages are unplanned: a unit that trips tomorrow still offers today) — not on
+ * a forecast of tomorrow's freeze-ups, whose steep cold response priced a cold day at the cap on a
+ * forecast a few degrees too cold (ERCOT, January 2024: day-ahead $136 against real time $40 for
+ * the month; issue 22).
  */
 function inputsOf(
   world: WeatherWorld,
@@ -203,9 +204,9 @@ function inputsOf(
   const outageRows: DailyRows = {
     days: outageDays,
     dayStart: outageDays.map((d) => localDayStartHour(tz, d)),
-    created: outagesAsCleared ? created.map(() => Number.NaN) : created,
+    created,
   };
-  const outage = outageGroup(world, iso, undefined).source(outageRows, outagesAsCleared ? null : model)(regionsOf(iso)[0]);
+  const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
   const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
   const gasOf = gasPrices(world, gasRows, model);
   // Gas per row of each hub, one array per hub (zones on the same hub share it, and their formation).
@@ -315,7 +316,7 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
 /** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
 function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
   if (!model && type === 'dalmp') return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized, false, true);
-  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined);
+  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined, type === 'dalmp');
 }
 
 /** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */

@@ -179,15 +179,20 @@ describe('LMP', () => {
     assert.deepEqual(da.columns, [['WESTERN HUB']]);
     assert.equal(da.time_utc.length, 360);
     // The day-ahead market prices curtailment more gently (world/lmp.ts), so in surplus hours its
-    // premium is larger; everywhere else it is the small premium.
+    // premium is larger; everywhere else it is the small premium. It also runs on the outages of
+    // the day before it clears (query/lmp.ts, issue 22), which move a day's prices a little
+    // either way where the outages change from one day to the next.
     let small = 0;
+    let positive = 0;
     da.values[0].forEach((v, i) => {
       const r = rt.values[0][i] as number;
       const premium = (v as number) - r;
-      assert.ok(premium > 0.25, `hour ${i}: DA ${v} vs RT ${r}`);
-      if (premium < 0.35 + 0.015 * Math.abs(r)) small++;
+      if (premium > 0.25) positive++;
+      if (Math.abs(premium - 0.3 - 0.01 * Math.abs(r)) < 0.05 + 0.005 * Math.abs(r)) small++;
     });
-    assert.ok(small >= 0.8 * da.values[0].length, `${small} of ${da.values[0].length} hours with the small premium`);
+    const n = da.values[0].length;
+    assert.ok(positive >= 0.85 * n, `${positive} of ${n} hours with DA above RT`);
+    assert.ok(small >= 0.6 * n, `${small} of ${n} hours with the small premium`);
     const res = await t.get('/v1/lmp/pjm/dalmp/forecast', { key, query: { id: 'HB_NORTH' } });
     assert.equal(res.status, 422);
     assert.equal(

@@ -101,3 +101,104 @@ test('realism sample: weather tails, winter peaks and cold outages over the four
   ];
   assert.deepEqual(check(values, 'winters', expected), []);
 });
+
+test('realism: published monthly means and annual peaks of 2023–2025 (issue 22)', async () => {
+  const { DEMAND_FIGURES, demandFigureId } = await import('../scripts/realism/targets.ts');
+  const { monthsOf } = await import('../scripts/realism/audit.ts');
+  const values = new Map<string, number>();
+  for (const iso of ISO_CODES) {
+    const figures = DEMAND_FIGURES.filter((f) => f.iso === iso);
+    if (!figures.length) continue;
+    // Every day of the months the ISO's figures span.
+    const keys = new Set<string>();
+    const wanted: Day[] = [];
+    for (const { year, month } of figures.flatMap((f) => monthsOf(f.period))) {
+      for (let d: Day = { year, month, day: 1 }; d.month === month; d = addDays(d, 1)) {
+        const k = `${d.year}-${d.month}-${d.day}`;
+        if (!keys.has(k)) wanted.push(d);
+        keys.add(k);
+      }
+    }
+    wanted.sort(compareDates);
+    const audit = auditIso({
+      iso,
+      timezone: ISOS[iso].timezone,
+      demand: seriesOf(world, iso, 'demand', wanted, NOW_MS),
+      windCapacityAt: capacityAt(iso, 'wind'),
+      demandMape: new Map(),
+    });
+    for (const [id, v] of audit) values.set(id, v);
+  }
+  const expected = DEMAND_FIGURES.map(demandFigureId);
+  const problems = [
+    ...expected.filter((id) => !Number.isFinite(values.get(id))).map((id) => `${id}: not computed`),
+    ...TARGETS.filter((t) => expected.includes(t.id) && ['LOW', 'HIGH'].includes(verdictOf(values.get(t.id), t.band))).map(
+      (t) => `${t.id} = ${values.get(t.id)!.toFixed(2)}, band ${formatBand(t.band)}`,
+    ),
+  ];
+  assert.deepEqual(problems, []);
+});
+
+test('realism: ERCOT November 2026 looks like a November (issue 22)', () => {
+  const monthMean = (year: number, month: number) => {
+    const wanted: Day[] = [];
+    for (let d: Day = { year, month, day: 1 }; d.month === month; d = addDays(d, 1)) wanted.push(d);
+    const s = seriesOf(world, 'ercot', 'demand', wanted, Date.parse('2026-12-31T00:00:00Z'));
+    return s.values.reduce((a, b) => a + b, 0) / s.values.length / 1000;
+  };
+  const nov2025 = monthMean(2025, 11);
+  const nov2026 = monthMean(2026, 11);
+  const summer2026 = Math.min(monthMean(2026, 7), monthMean(2026, 8));
+  // Spring and autumn sit well below summer; a year's growth (5 %) and a cooler month, not 28 %.
+  assert.ok(nov2026 < 0.9 * summer2026, `Nov 2026 ${nov2026.toFixed(1)} GW vs the lower of Jul/Aug 2026 ${summer2026.toFixed(1)} GW`);
+  assert.ok(nov2026 / nov2025 < 1.15, `Nov 2026 ${nov2026.toFixed(1)} GW vs Nov 2025 ${nov2025.toFixed(1)} GW`);
+});
+
+test('realism: no scarcity in a mild autumn — ERCOT October–November 2023–2025 and the week of 2026-11-17 (issue 22)', async () => {
+  const { priceTruth } = await import('../scripts/realism/sample.ts');
+  const { lmpQueries } = await import('../src/query/lmp.ts');
+  const { dayInstant } = await import('../scripts/realism/sample.ts');
+  const autumnDays: Day[] = [];
+  for (const year of [2023, 2024, 2025])
+    for (let d: Day = { year, month: 10, day: 1 }; d.month <= 11; d = addDays(d, 1)) autumnDays.push(d);
+  const audit = auditIso({
+    iso: 'ercot',
+    timezone: ISOS.ercot.timezone,
+    windCapacityAt: capacityAt('ercot', 'wind'),
+    demandMape: new Map(),
+    prices: priceTruth(world, 'ercot', autumnDays),
+  });
+  const ids = ['price.ercotAutumnDaMean', 'price.ercotAutumnDaHoursOver500'];
+  const problems = ids.flatMap((id) => {
+    const t = TARGETS.find((x) => x.id === id)!;
+    const v = audit.get(id);
+    return ['in band'].includes(verdictOf(v, t.band)) ? [] : [`${id} = ${v}, band ${formatBand(t.band)}`];
+  });
+  assert.deepEqual(problems, []);
+
+  // The week the issue found at $208 (forecast) and $1,618 (cleared), evenings near $2,000 at ~4 °C.
+  const week = {
+    iso: 'ercot' as const,
+    type: 'dalmp' as const,
+    id: 'HB_NORTH',
+    start: dayInstant({ year: 2026, month: 11, day: 17 }),
+    end: dayInstant({ year: 2026, month: 11, day: 23 }),
+    nowMs: Date.parse('2026-11-25T00:00:00Z'),
+  };
+  const valuesOf = (frame: { hours: ArrayLike<number>; columns: { fill(out: Float64Array): void }[] }) => {
+    const v = new Float64Array(frame.hours.length);
+    frame.columns[0].fill(v);
+    return Array.from(v);
+  };
+  const forecast = valuesOf(lmpQueries.continuous(world, { ...week, model: 'optimized', daysAhead: 1, latestHour: 10 }));
+  const cleared = valuesOf(lmpQueries.actual(world, week));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  assert.ok(
+    mean(forecast) < 60 && Math.max(...forecast) < 500,
+    `DA forecast mean ${mean(forecast).toFixed(0)}, max ${Math.max(...forecast).toFixed(0)}`,
+  );
+  assert.ok(
+    mean(cleared) < 60 && Math.max(...cleared) < 500,
+    `DA cleared mean ${mean(cleared).toFixed(0)}, max ${Math.max(...cleared).toFixed(0)}`,
+  );
+});

@@ -9,7 +9,7 @@ import type { IsoCode } from '../../src/catalog/isos.ts';
 import { LMP_PARAMS } from '../../src/world/lmp.ts';
 import { nercHolidayOf } from '../../src/world/demand.ts';
 import { addDays, localDateOfHour, localHourOfDay, type CivilDate } from '../../src/time/zones.ts';
-import { MAIN_NODE, RECORD_PEAK_GW } from './targets.ts';
+import { DEMAND_FIGURES, MAIN_NODE, RECORD_PEAK_GW, demandFigureId, type DemandFigure } from './targets.ts';
 
 /** Hourly (or daily, at local midnight) values keyed by epoch hour. */
 export interface HourlySeries {
@@ -275,6 +275,47 @@ function auditLoad(x: IsoAuditInput, demand: HourlySeries, set: Setter): void {
   if (effects.length) set(`load.bridgeDays.${iso}`, meanOf(effects));
 
   auditMidnight(tz, demand, years, (id, v) => set(`${id}.${iso}`, v));
+  for (const f of DEMAND_FIGURES) {
+    if (f.iso !== iso) continue;
+    const v = demandFigureValue(f, days);
+    if (v !== undefined) set(demandFigureId(f), v);
+  }
+}
+
+/** The months (year, month) a demand figure's period spans. */
+export function monthsOf(period: string): { year: number; month: number }[] {
+  const [from, to = from] = period.split('..');
+  const parse = (p: string, end: boolean) => {
+    const [y, m] = p.split('-').map(Number);
+    return { year: y, month: m ?? (end ? 12 : 1) };
+  };
+  const a = parse(from, false);
+  const b = parse(to, true);
+  const out: { year: number; month: number }[] = [];
+  for (let y = a.year, m = a.month; y < b.year || (y === b.year && m <= b.month); m === 12 ? (y++, (m = 1)) : m++)
+    out.push({ year: y, month: m });
+  return out;
+}
+
+/**
+ * A demand figure's value (GW) from the daily summaries: the peak hour of the year, or the mean
+ * over every hour of the months; undefined unless the series holds every day of the period.
+ */
+function demandFigureValue(f: DemandFigure, days: Map<number, Day>): number | undefined {
+  let sum = 0;
+  let hours = 0;
+  let peak = -Infinity;
+  for (const { year, month } of monthsOf(f.period)) {
+    const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    for (let day = 1; day <= length; day++) {
+      const d = days.get(dateKey({ year, month, day }));
+      if (!d || d.hours < 23) return undefined;
+      sum += d.mean * d.hours;
+      hours += d.hours;
+      peak = Math.max(peak, d.max);
+    }
+  }
+  return (f.stat === 'peak' ? peak : sum / hours) / 1000;
 }
 
 /**
@@ -426,6 +467,15 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
   }
   if (spikes) set(`price.spikesInTightHours.${iso}`, (100 * tightSpikes) / spikes);
 
+  // Days with any DA hour ≥ $1,000, a year (issue 22).
+  const fullPriceYears = [...new Set(dates.map((d) => d.year))].filter(inYear);
+  if (fullPriceYears.length && (iso === 'pjm' || iso === 'miso' || iso === 'spp' || iso === 'ercot')) {
+    const scarceDays = new Set<number>();
+    for (let i = 0; i < da.length; i++) if (da[i] >= 1000) scarceDays.add(dateKey(dates[i]));
+    const perYear = fullPriceYears.map((y) => [...scarceDays].filter((k) => Math.floor(k / 10000) === y).length);
+    set(`price.daysDaOver1000.${iso}`, meanOf(perYear));
+  }
+
   if (iso === 'nyiso' || iso === 'isone') {
     const top = threshold(load, 0.99);
     set(`price.topLoadRatio.${iso}`, meanWhere(rt, (i) => load[i] >= top) / meanOf(rt));
@@ -444,6 +494,14 @@ function auditPrices(x: IsoAuditInput, p: PriceTruth, set: Setter): void {
       set('price.ercotHoursOver1000', meanOf(years.map((y) => Array.from(rt).filter((r, i) => dates[i].year === y && r >= 1000).length)));
     }
     set('price.ercotRtMax', Math.max(...rt));
+    // October–November of each year the prices cover whole: no scarcity in a mild autumn (issue 22).
+    const autumn = [...new Set(dates.map((d) => d.year))]
+      .map((y) => p.hours.map((_, i) => i).filter((i) => dates[i].year === y && (dates[i].month === 10 || dates[i].month === 11)))
+      .filter((ix) => ix.length >= 0.95 * 61 * 24);
+    if (autumn.length) {
+      set('price.ercotAutumnDaMean', Math.max(...autumn.map((ix) => meanOf(ix.map((i) => da[i])))));
+      set('price.ercotAutumnDaHoursOver500', Math.max(...autumn.map((ix) => ix.filter((i) => da[i] > 500).length)));
+    }
     const byMonth = Array.from({ length: 12 }, (_, m) => meanWhere(rt, (i) => dates[i].month === m + 1));
     if (byMonth.every(Number.isFinite)) set('price.ercotTopMonth', byMonth.indexOf(Math.max(...byMonth)) + 1);
     const west = p.nodes.indexOf('HB_WEST');

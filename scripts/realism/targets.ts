@@ -94,6 +94,127 @@ const WINTER_KURTOSIS: Readonly<Record<IsoCode, readonly [number, number]>> = {
   isone: [0, 8],
 };
 
+/**
+ * Published demand figures of 2023–2025 the world's actual demand is judged against (issue 22):
+ * the mean hourly demand of a month or a span of months, or the peak hour of a year, in GW, with
+ * the source of each. Means must land within ±8 %, annual peaks within ±5 %. Only figures a
+ * public source states (or that follow from one by arithmetic, said where so) are here; months
+ * no source gives are not judged. ISO-NE's months use the ISO's weather-normalised use where it
+ * publishes it: the synthetic weather of a month is not the real month's, and normal weather is
+ * what a climate-driven world should reproduce on average. Monthly *peaks* are not judged: one
+ * month's peak is the real month's hottest day, which the synthetic weather does not repeat.
+ */
+export interface DemandFigure {
+  iso: IsoCode;
+  /** `YYYY` (annual peak), `YYYY-MM` or `YYYY-MM..YYYY-MM` (mean over the months). */
+  period: string;
+  stat: 'mean' | 'peak';
+  gw: number;
+  source: string;
+}
+
+const isoneMonth = (period: string, gwh: number, hours: number, how: string, post: string): DemandFigure => ({
+  iso: 'isone',
+  period,
+  stat: 'mean',
+  gw: Math.round((gwh / hours) * 100) / 100,
+  source: `ISO-NE monthly prices and demand report: ${how} ${gwh.toLocaleString('en-US')} GWh ÷ ${hours} h (${post}) [S44]`,
+});
+const ISONE_POSTS = {
+  may2024: 'isonewswire.com/2024/06/27, May 2024',
+  jun2024: 'isonewswire.com/2024/07/31, June 2024',
+  sep2024: 'isonewswire.com/2024/10/31, September 2024',
+  oct2024: 'isonewswire.com/2024/12/05, October 2024',
+  nov2024: 'isonewswire.com/2025/01/09, November 2024',
+};
+
+export const DEMAND_FIGURES: readonly DemandFigure[] = [
+  // ERCOT
+  {
+    iso: 'ercot',
+    period: '2023',
+    stat: 'peak',
+    gw: 85.46,
+    source: 'ERCOT all-time peak 85,464 MW on 2023-08-10 (ERCOT Peak Demand Records release, Sep 2023) [S66]',
+  },
+  {
+    iso: 'ercot',
+    period: '2025-01..2025-09',
+    stat: 'mean',
+    gw: 56.8,
+    source: 'ERCOT demand 372 TWh in January–September 2025 ÷ 6,551 h (Ember via GO15, 2025-11-24: "372 TWh, up 5 % year-over-year")',
+  },
+  {
+    iso: 'ercot',
+    period: '2024-01..2024-09',
+    stat: 'mean',
+    gw: 53.9,
+    source: "derived: 372 TWh ÷ 1.05 (the same report's +5 % on the year before) ÷ 6,575 h of January–September 2024",
+  },
+  // PJM
+  {
+    iso: 'pjm',
+    period: '2024-01..2024-12',
+    stat: 'mean',
+    gw: 89.3,
+    source: 'PJM mean hourly load 89.3 GW in 2024 (Monitoring Analytics, 2024 State of the Market) [S40]',
+  },
+  { iso: 'pjm', period: '2023', stat: 'peak', gw: 147, source: 'PJM 2023 peak ~147 GW (PJM 2025 summer outlook) [S60]' },
+  { iso: 'pjm', period: '2024', stat: 'peak', gw: 152.7, source: 'PJM 2024 peak 152.7 GW (PJM 2025 summer outlook) [S60]' },
+  { iso: 'pjm', period: '2025', stat: 'peak', gw: 161.8, source: 'PJM preliminary peak ~161.8 GW on 2025-06-23 [S61]' },
+  // MISO
+  {
+    iso: 'miso',
+    period: '2024-10',
+    stat: 'mean',
+    gw: 69,
+    source: 'MISO October 2024 average load 69 GW (MISO monthly operations report) [S64]',
+  },
+  {
+    iso: 'miso',
+    period: '2025-02',
+    stat: 'mean',
+    gw: 80,
+    source: 'MISO February 2025 average load 80 GW (MISO monthly operations report) [S65]',
+  },
+  // CAISO, NYISO
+  { iso: 'caiso', period: '2024', stat: 'peak', gw: 48.3, source: 'CAISO 2024 peak 48.3 GW (summary citing CAISO) [S73]' },
+  { iso: 'nyiso', period: '2024', stat: 'peak', gw: 28.99, source: 'NYISO 2024 peak 28,990 MW (NYISO 2025 summer assessment) [S74]' },
+  // ISO-NE: peaks, and months from the ISO's monthly reports (2023 from the reports' changes on the year before).
+  { iso: 'isone', period: '2024', stat: 'peak', gw: 24.87, source: 'ISO-NE 2024 peak 24,871 MW (ISO-NE key stats) [S76]' },
+  {
+    iso: 'isone',
+    period: '2025',
+    stat: 'peak',
+    gw: 26.59,
+    source: 'ISO-NE 2025 peak 26,586 MW on 2025-06-24 (ISO-NE summer 2025 recap) [S77]',
+  },
+  isoneMonth('2024-05', 8338, 744, 'weather-normalised use', ISONE_POSTS.may2024),
+  isoneMonth('2023-05', 8363, 744, "weather-normalised use (8,338 GWh ÷ 0.997, the report's −0.3 % on May 2023)", ISONE_POSTS.may2024),
+  isoneMonth('2024-06', 10110, 720, 'total use (the weather-normalised figure printed, 29,657 GWh, is a typo)', ISONE_POSTS.jun2024),
+  isoneMonth('2023-06', 9222, 720, 'total use', ISONE_POSTS.jun2024),
+  isoneMonth('2024-09', 9094, 720, 'weather-normalised use', ISONE_POSTS.sep2024),
+  isoneMonth(
+    '2023-09',
+    8872,
+    720,
+    "weather-normalised use (9,094 GWh ÷ 1.025, the report's +2.5 % on September 2023)",
+    ISONE_POSTS.sep2024,
+  ),
+  isoneMonth('2024-10', 8543, 744, 'weather-normalised use', ISONE_POSTS.oct2024),
+  isoneMonth('2023-10', 8682, 744, "weather-normalised use (8,543 GWh ÷ 0.984, the report's −1.6 % on October 2023)", ISONE_POSTS.oct2024),
+  isoneMonth('2024-11', 9067, 721, 'weather-normalised use', ISONE_POSTS.nov2024),
+  isoneMonth('2023-11', 9058, 721, "weather-normalised use (9,067 GWh ÷ 1.001, the report's +0.1 % on November 2023)", ISONE_POSTS.nov2024),
+];
+
+/** Relative bands of DEMAND_FIGURES (issue 22): monthly means ±8 %, annual peaks ±5 %. */
+export const DEMAND_FIGURE_TOLERANCE = { mean: 0.08, peak: 0.05 } as const;
+
+/** Audit id of a demand figure. */
+export function demandFigureId(f: DemandFigure): string {
+  return `load.${f.stat}.${f.iso}.${f.period}`;
+}
+
 const ISOS: readonly IsoCode[] = ['pjm', 'miso', 'spp', 'ercot', 'caiso', 'nyiso', 'isone'];
 
 function perIso(make: (iso: IsoCode) => Target): Target[] {
@@ -485,6 +606,48 @@ export const TARGETS: readonly Target[] = [
     band: [-Infinity, 1],
     source: "day types and holidays arrive through the night's shape, never as a jump at midnight (issue 22)",
   })),
+  // Scarcity where it belongs (issue 22).
+  {
+    id: 'price.ercotAutumnDaMean',
+    scope: 'years',
+    item: 0,
+    figure: 'ERCOT HB_NORTH DA mean over October–November, the highest of the years ($/MWh)',
+    band: [-Infinity, 60],
+    source:
+      'autumn is mild and well supplied: ERCOT North DA ~$25–45 in Oct–Nov 2023–2024 (Potomac SOM); prices near the cap need a grid-wide emergency (Uri, Elliott) [S43]',
+  },
+  {
+    id: 'price.ercotAutumnDaHoursOver500',
+    scope: 'years',
+    item: 0,
+    figure: 'ERCOT HB_NORTH DA hours above $500 in October–November, the most of the years',
+    band: [0, 9],
+    source: 'fewer than 10 hours a year: no autumn scarcity outside emergencies (issue 22) [S43]',
+  },
+  ...(['pjm', 'miso', 'spp', 'ercot'] as const).map((iso): Target => ({
+    id: `price.daysDaOver1000.${iso}`,
+    scope: 'years',
+    item: 0,
+    figure: `days a year with any ${MAIN_NODE[iso]} DA hour ≥ $1,000 (mean over full years)`,
+    band: iso === 'ercot' ? [1, 12] : [0, 2],
+    source:
+      iso === 'ercot'
+        ? 'a handful a year: the summer-evening scarcity of 2023 (August–September) and a few tight days since, under the $5,000 cap (ERCOT SOM 2023–2024) [S43][S115] (C: no public count)'
+        : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000) and clear that high only in system emergencies (market monitors' annual reports) [S40][S105] (C: no public count)",
+  })),
+  // Demand shape: published monthly means and annual peaks (issue 22).
+  ...DEMAND_FIGURES.map((f): Target => {
+    const tol = DEMAND_FIGURE_TOLERANCE[f.stat];
+    const round = (x: number) => Math.round(x * 100) / 100;
+    return {
+      id: demandFigureId(f),
+      scope: 'years',
+      item: 0,
+      figure: f.stat === 'peak' ? `peak hourly demand of ${f.period} (GW)` : `mean hourly demand of ${f.period.replace('..', ' to ')} (GW)`,
+      band: [round(f.gw * (1 - tol)), round(f.gw * (1 + tol))],
+      source: `${f.gw} GW ±${tol * 100} %: ${f.source}`,
+    };
+  }),
 ];
 
 export type Verdict = 'in band' | 'LOW' | 'HIGH' | 'n/a';

@@ -179,13 +179,33 @@ interface Inputs {
   rampShare?: Float64Array;
 }
 
-/** Every input of the formation over the rows, from the run of each row (or the truth); `ramps`: also the net-load ramps. */
-function inputsOf(world: WeatherWorld, iso: IsoCode, rows: StitchedRows, model: ForecastModel | null, ramps = false): Inputs {
+/**
+ * Every input of the formation over the rows, from the run of each row (or the truth); `ramps`:
+ * also the net-load ramps. `outagesAsCleared`: the day-ahead market (its clearing and forecasts of
+ * it) runs on the units offered when it clears — the outages of the day before, as the row's run
+ * sees them (forced outages are unplanned: a unit that trips tomorrow still offers today) — not on
+ * a forecast of tomorrow's freeze-ups, whose steep cold response priced a cold day at the cap on a
+ * forecast a few degrees too cold (ERCOT, January 2024: day-ahead $136 against real time $40 for
+ * the month; issue 22).
+ */
+function inputsOf(
+  world: WeatherWorld,
+  iso: IsoCode,
+  rows: StitchedRows,
+  model: ForecastModel | null,
+  ramps = false,
+  outagesAsCleared = false,
+): Inputs {
   const tz = ISOS[iso].timezone;
   const n = rows.valid.length;
   const zones = zoneSeries(world, iso, rows, model);
   const { days, created, dayOfRow } = daysOfRows(tz, rows);
-  const outageRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created };
+  const outageDays = outagesAsCleared ? days.map((d) => addDays(d, -1)) : days;
+  const outageRows: DailyRows = {
+    days: outageDays,
+    dayStart: outageDays.map((d) => localDayStartHour(tz, d)),
+    created,
+  };
   const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
   const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
   const gasOf = gasPrices(world, gasRows, model);
@@ -295,8 +315,8 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
 
 /** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
 function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
-  if (!model && type === 'dalmp') return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized);
-  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined);
+  if (!model && type === 'dalmp') return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized, false, true);
+  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined, type === 'dalmp');
 }
 
 /** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */

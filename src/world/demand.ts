@@ -131,7 +131,7 @@ const DRIFT_HOURS = 360;
  * A forecast's own load-model error (not in the truth): how it maps weather to load beyond what
  * the weather explains, wrong by DemandParams.modelErrorSd (default LOAD_MODEL_ERROR_SD)·(1 − exp(−lead/τ))·errorScale (small on day 1), smooth in
  * valid time and in run time (consecutive runs differ little). The `normal` model (a climatology
- * built from a few past years) carries NORMAL_LOAD_ERROR_SD at every lead. Sized with the drift
+ * built from a few past years) carries DemandParams.normalErrorSd (default NORMAL_LOAD_ERROR_SD) at every lead. Sized with the drift
  * for docs/realism-targets.md §1a (day 7 5–6.5 %, days 10–15 6–9 %, normal 7–10 %).
  */
 const LOAD_MODEL_ERROR_SD = 0.05;
@@ -142,6 +142,20 @@ const LOAD_ERROR_RUN_HOURS = 48;
 const LOAD_ERROR_STREAM = 5;
 const DRIFT_PERSIST_HOURS = 240;
 const DRIFT_STREAM = 4;
+
+/**
+ * Share of a cooling degree beyond DemandParams.coolSaturationC that still adds load: in a
+ * heat wave most air conditioners already run continuously, so load rises much more slowly
+ * with the last degrees (ERCOT's peaks: 85.5 GW in the record heat of August 2023 and about the
+ * same in the milder summer of 2024).
+ */
+const AC_SATURATED_SHARE = 0.3;
+
+/** Cooling degrees after saturation (see AC_SATURATED_SHARE); `saturation` undefined: none. */
+function saturatedCoolingDegrees(cdd: number, saturation: number | undefined): number {
+  if (saturation === undefined || cdd <= saturation) return cdd;
+  return saturation + AC_SATURATED_SHARE * (cdd - saturation);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Daily shapes (local clock hour 0–23; each normalised to mean 1)
@@ -651,7 +665,7 @@ export class RegionWeatherComputer {
       for (let i = 0; i < n; i++) {
         const te = SMOOTH_WEIGHT * s.smooth[i] + (1 - SMOOTH_WEIGHT) * s.hourly[i];
         const hdd = Math.max(0, p.heatBaseC - te) + p.heatConvex * Math.max(0, HEAT_CONVEX_BELOW_C - te);
-        const cdd = Math.max(0, te - p.coolBaseC);
+        const cdd = saturatedCoolingDegrees(Math.max(0, te - p.coolBaseC), p.coolSaturationC);
         heat[i] += c.weight * hdd;
         cool[i] += c.weight * (cdd + p.coolCurve * cdd * cdd);
       }
@@ -666,7 +680,11 @@ export class RegionWeatherComputer {
       if (this.weekendLike[i]) shape *= WEEKEND_MORNING[h];
       shape -= p.btmSolar * (0.5 + 0.5 * s) * BTM_SHAPE[h];
       const weather = p.heatSlopeMwPerC * heat[i] * HEAT_SHAPE[h] + p.coolSlopeMwPerC * cool[i] * COOL_SHAPE[h];
-      d[i] = share * (p.baseMw * shape + weather) * this.calendar[i] * growthFactor(region.iso, this.validHours[i]) * (1 + noise[i]);
+      // Growth is in the weather-free load (large flat loads: industry, data centres): energy
+      // grows while the air-conditioning peak follows the weather (ERCOT: +5 % energy in 2025,
+      // peaks ~85.5 GW in both 2023 and 2024).
+      const base = p.baseMw * shape * growthFactor(region.iso, this.validHours[i]);
+      d[i] = share * (base + weather) * this.calendar[i] * (1 + noise[i]);
     }
     this.demandCache.set(region.id, d);
     return d;
@@ -712,9 +730,10 @@ export class RegionWeatherComputer {
     if (!skill || !created) return;
     if (skill.climatology) {
       const walker = new ValueNoise1Walker(seedOf(`load-error:${iso}:${skill.errorSeedName}`), LOAD_ERROR_STREAM);
+      const normalErrorSd = DEMAND_PARAMS[iso].normalErrorSd ?? NORMAL_LOAD_ERROR_SD;
       for (let i = 0; i < this.n; i++) {
         const valid = this.validHours[i] + 0.5;
-        if (valid > created[i]) out[i] += (NORMAL_LOAD_ERROR_SD / VALUE_NOISE1_SD) * walker.at(valid / LOAD_ERROR_VALID_HOURS);
+        if (valid > created[i]) out[i] += (normalErrorSd / VALUE_NOISE1_SD) * walker.at(valid / LOAD_ERROR_VALID_HOURS);
       }
       return;
     }

@@ -126,9 +126,23 @@ function dayOfYear(hour: number): number {
   return (((hour / 24) % 365.25) + 365.25) % 365.25;
 }
 
-/** The share of the thermal fleet available after the day's outages. */
+/**
+ * Seasonal rating of the thermal fleet relative to its summer rating (the fleet sizes are
+ * summer net capabilities): gas turbines and combined cycles make more power in cool, dense air,
+ * so the ISOs rate them higher in autumn, winter and spring (ERCOT's seasonal assessments: "capacity
+ * ratings ... are higher in the fall due to the effects of moderate ambient temperatures"; winter
+ * ratings run a few per cent above summer ones). Up to WINTER_RATING_GAIN in mid-January, none in
+ * mid-July, by day of the year like the ISOs' seasonal ratings.
+ */
+const WINTER_RATING_GAIN = 0.08;
+
+export function thermalRating(hour: number): number {
+  return 1 + WINTER_RATING_GAIN * (0.5 + 0.5 * Math.cos((2 * Math.PI * (dayOfYear(hour) - 15)) / 365.25));
+}
+
+/** The share of the thermal fleet's summer rating available after the day's outages, at the season's rating. */
 function availableShareOf(iso: IsoCode, x: HourInputs): number {
-  return Math.max(0.3, 1 - x.outageMw / ISO_THERMAL_FLEET_MW[iso]);
+  return Math.max(0.3, 1 - x.outageMw / ISO_THERMAL_FLEET_MW[iso]) * thermalRating(x.hour);
 }
 
 /** What could serve in an hour (reserves need only this; the stack is built for pricing). */

@@ -50,14 +50,16 @@ const DA_FACTOR = 0.12;
 /**
  * Risk premium of tight day-ahead hours, as a share of the ISO's cap at tightness 1 ($150 under
  * ERCOT's $5,000): buyers pay up to hedge the real-time spikes that tight hours bring (they scale
- * with the cap), so DA − RT stays small and positive on average.
+ * with the cap), so DA − RT stays small and positive on average. It grows with the square of the
+ * tightness: the spikes it hedges come in the few truly tight hours, and a premium linear in
+ * tightness ($12–24 on every ERCOT evening with 15–20 GW of reserves) put ERCOT's DA − RT at +$5.
  */
 const DA_RISK_SHARE_OF_CAP = 0.03;
 
 /** The day-ahead clearing from the realised formation `price` of an hour with tightness `tight` (0…1). */
 export function dayAheadClearing(iso: IsoCode, price: number, hour: number, tight: number): number {
   const f = DA_FACTOR * (1 + 2 * tight) * smoothNormal(DA_SEED, 100 + isoNumber(iso), hour, DA_FACTOR_HOURS);
-  return price + Math.abs(price) * f + DA_RISK_SHARE_OF_CAP * LMP_PARAMS[iso].cap * tight;
+  return price + Math.abs(price) * f + DA_RISK_SHARE_OF_CAP * LMP_PARAMS[iso].cap * tight * tight;
 }
 
 /** Real-time deviation: a share of the price plus $/MWh, both growing with tightness. */

@@ -60,8 +60,9 @@ export const caiso = defineIsoProfile({
     heatSlopeMwPerC: 500,
     heatConvex: 0.2,
     coolBaseC: 19,
-    coolSlopeMwPerC: 1_600,
-    coolCurve: 0.03,
+    // Issue 22: less steep at the top (the 2024 peak was 48.3 GW; 0.03 gave 51.5).
+    coolSlopeMwPerC: 1_550,
+    coolCurve: 0.018,
     btmSolar: 0.08,
     noiseSd: 0.032,
     driftSd: 0.04,

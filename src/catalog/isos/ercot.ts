@@ -77,17 +77,27 @@ export const ercot = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 53_400,
+    // Issue 22: a lower weather-free base and a steeper cooling response that saturates in
+    // heat waves give ERCOT's seasons (spring/autumn ~45–50 GW, summer months ~58–65 GW, peaks
+    // 80–85 GW) where the earlier calibration was flat (49–60 GW months, 76 GW peaks).
+    baseMw: 49_000,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_100,
+    heatSlopeMwPerC: 1_350,
     heatConvex: 0.6,
     coolBaseC: 19,
-    coolSlopeMwPerC: 720,
+    coolSlopeMwPerC: 1_180,
     coolCurve: 0.01,
+    coolSaturationC: 14,
     btmSolar: 0,
     noiseSd: 0.035,
-    driftSd: 0.065,
-    shapeFlatten: 0.34,
+    // Slow unexplained drift: ±2 % (weather-normalised monthly use moves a few per cent a
+    // year: ISO-NE monthly reports 2024); at 6.5 % it lifted whole months by 10 % (Nov 2026).
+    driftSd: 0.02,
+    // What the drift no longer puts into forecast error is the forecasts' own (not the truth's):
+    // ERCOT load at a week or two and its climatology stay as hard to forecast (docs §1a ladder).
+    modelErrorSd: 0.07,
+    normalErrorSd: 0.088,
+    shapeFlatten: 0.38,
     growthPerYear: 0.05,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
@@ -117,7 +127,10 @@ export const ercot = defineIsoProfile({
     cap: 5000,
     markup: 8,
     oilSwitch: Infinity,
-    reserveMw: 0,
+    // Emergency response service, DC-tie imports and large flexible loads (crypto mining, some
+    // data centres) that curtail when reserves run short: counted at 1.5 GW in tight hours (issue 22: the
+    // January 2024 cold otherwise priced at the cap for a day; ERCOT's 2024 DA mean was $27).
+    reserveMw: 1_500,
     storageMw: [
       // Batteries on 1 July (EIA-860M / ERCOT capacity changes by fuel: ~3 GW in January 2023,
       // ~5 GW at the end of 2023, ~10 GW at the end of 2024, ~15 GW by late 2025).

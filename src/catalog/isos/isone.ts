@@ -57,17 +57,19 @@ export const isone = defineIsoProfile({
   ],
   /** Load model (world/demand.ts; calibration table there). */
   demand: {
-    baseMw: 12_600,
+    // Issue 22: base and cooling set against ISO-NE's monthly reports (2023–2024 weather-normalised
+    // use, scripts/realism/targets.ts DEMAND_FIGURES): shoulder months were ~10 % high.
+    baseMw: 11_650,
     heatBaseC: 13,
     heatSlopeMwPerC: 220,
     heatConvex: 0.3,
     coolBaseC: 18.5,
-    coolSlopeMwPerC: 700,
-    coolCurve: 0.03,
+    coolSlopeMwPerC: 860,
+    coolCurve: 0.02,
     btmSolar: 0.04,
     noiseSd: 0.022,
     driftSd: 0.012,
-    shapeFlatten: 0,
+    shapeFlatten: 0.05,
     growthPerYear: 0.006,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */

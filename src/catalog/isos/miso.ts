@@ -70,7 +70,8 @@ export const miso = defineIsoProfile({
   demand: {
     baseMw: 70_900,
     heatBaseC: 13,
-    heatSlopeMwPerC: 1_400,
+    // Issue 22: 1,400 put February 2025 at 89 GW against MISO's reported ~80 GW mean.
+    heatSlopeMwPerC: 1_100,
     heatConvex: 0.1,
     coolBaseC: 18.5,
     coolSlopeMwPerC: 2_050,

@@ -91,7 +91,9 @@ export const pjm = defineIsoProfile({
     noiseSd: 0.016,
     driftSd: 0.03,
     shapeFlatten: 0.36,
-    growthPerYear: 0.015,
+    // Issue 22: growth now lifts the weather-free load only (data centres), so 2.2 %/yr of it
+    // keeps the annual mean's growth near PJM's 1–2 %/yr.
+    growthPerYear: 0.022,
   },
   /** Dispatchable thermal fleet that outages are counted against, MW. */
   thermalFleetMw: 150_000,

@@ -73,6 +73,11 @@ export interface DemandParams {
   coolSlopeMwPerC: number;
   /** Quadratic steepening of cooling: cool = slope·(CDD + coolCurve·CDD²). */
   coolCurve: number;
+  /**
+   * Cooling degrees beyond which air conditioners run flat out (world/demand.ts): hotter hours
+   * add only AC_SATURATED_SHARE of a degree each. Unset: no saturation.
+   */
+  coolSaturationC?: number;
   /** Midday load lost to behind-the-meter solar, as a fraction of base at solar noon in summer. */
   btmSolar: number;
   /** Standard deviation of the relative load noise. */
@@ -88,6 +93,8 @@ export interface DemandParams {
    * larger where load follows weather less closely at the horizon of a week or two.
    */
   modelErrorSd?: number;
+  /** SD of the `normal` model's (climatology's) own load error (default 0.076, world/demand.ts). */
+  normalErrorSd?: number;
   /** Fraction by which the daily load shape is flattened (0: the common shapes; higher lifts night minima). */
   shapeFlatten: number;
   /**

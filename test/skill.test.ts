@@ -88,7 +88,11 @@ describe('scores by hand', () => {
       {
         forecast: f([100, 100]),
         actual: f([105, 130]),
-        quantiles: [f([90, 90]), f([100, 100]), f([110, 110])],
+        quantiles: [
+          { p: 0.1, values: f([90, 90]) },
+          { p: 0.5, values: f([100, 100]) },
+          { p: 0.9, values: f([110, 110]) },
+        ],
         members: [f([1, 1]), f([2, 2]), f([3, 3])],
       },
       [0, 1],
@@ -383,7 +387,7 @@ describe('parameters, access and errors', () => {
         {
           type: 'value_error',
           loc: ['query', 'model'],
-          msg: 'Value error, unknown model "vendor_x": models are optimized, iso, normal',
+          msg: 'Value error, unknown model "vendor_x": models are optimized, iso, normal, euro_ens',
           input: 'optimized,vendor_x',
         },
       ],

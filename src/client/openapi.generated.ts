@@ -732,6 +732,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/lmp/{iso}/{type}/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['skill_lmp__iso___type__skill_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cells/{iso}/{metric}/list': {
     parameters: {
       query?: never;
@@ -3585,6 +3607,80 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TimeseriesResponse'];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
+  skill_lmp__iso___type__skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
           'text/csv': string;
           'application/vnd.apache.parquet': string;
           'application/vnd.apache.arrow.stream': string;

@@ -4,6 +4,7 @@
  * same window (query/skill.ts). Access is the group's continuous level; the models are resolved as
  * the continuous route resolves them (a synthetic model, else a stored source).
  */
+import type { IsoCode } from '../../catalog/isos.ts';
 import type { MetricName } from '../../catalog/metrics.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
@@ -18,7 +19,14 @@ import {
   type SkillBy,
   type SkillRecord,
 } from '../../query/skill.ts';
-import { endHourOf, startHourOf, type RequestInstant } from '../../query/window.ts';
+import {
+  SKILL_ENSEMBLE,
+  SKILL_ENSEMBLE_METRICS,
+  ensembleSkillSeries,
+  isEnsembleSkillMetric,
+  type EnsembleSkillMetric,
+} from '../../query/skillEnsemble.ts';
+import { endHourOf, startHourOf, type HourWindow, type RequestInstant } from '../../query/window.ts';
 import type { SeriesKey } from '../../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../../time/hours.ts';
 import { addDays, formatDate, localDateOfHour } from '../../time/zones.ts';
@@ -49,6 +57,8 @@ export interface SkillGroupSpec<R> {
   capacityAt?(request: R): ((hour: number) => number) | undefined;
   /** The stored series a source holds for this request (stored sources scored by default). */
   storedKey?(request: R): SeriesKey;
+  /** The region whose euro_ens continuous series `model=euro_ens` scores (groups with an ensemble). */
+  ensembleTarget?(request: R): { iso: IsoCode; metric: string; id: string };
 }
 
 const SKILL_MODEL_PARAM: ParamSpec = {
@@ -140,7 +150,7 @@ async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: 
     }
     return [...skill.models, ...holding];
   }
-  const known = [...skill.models, ...stored];
+  const known = [...skill.models, ...(skill.ensembleTarget ? [SKILL_ENSEMBLE] : []), ...stored];
   const models: string[] = [];
   for (const item of items) {
     if (!known.includes(item)) {
@@ -148,7 +158,7 @@ async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: 
       throw queryValueError(
         'model',
         ctx.params.model,
-        `unknown model ${JSON.stringify(item)}: models are ${skill.models.join(', ')}${sources}`,
+        `unknown model ${JSON.stringify(item)}: models are ${[...skill.models, ...(skill.ensembleTarget ? [SKILL_ENSEMBLE] : [])].join(', ')}${sources}`,
       );
     }
     if (!models.includes(item)) models.push(item);
@@ -171,6 +181,12 @@ function skillWindow(ctx: RouteContext, timezone: string): { start: RequestInsta
   return { start: { epochMs: Date.parse(`${day}T00:00:00Z`), dateOnly: true, raw: day }, end };
 }
 
+/** The hours of a skill window (start and end are always set: skillWindow). */
+const hourWindowOf = (w: { start: RequestInstant; end: RequestInstant }, timezone: string): HourWindow => ({
+  startHour: startHourOf(w.start, timezone),
+  endHour: endHourOf(w.end, timezone),
+});
+
 /** The frame's one series: its column, or the sum of its columns as written (rounded; nulls skipped). */
 function seriesOf(frame: Frame): HourSeries {
   const n = frame.hours.length;
@@ -192,6 +208,29 @@ function seriesOf(frame: Frame): HourSeries {
   }
   for (let i = 0; i < n; i++) if (!present[i]) values[i] = Number.NaN;
   return { hours: frame.hours, values };
+}
+
+/** The longest window euro_ens is scored over: its 51 members cost ~50 continuous series each. */
+export const MAX_ENSEMBLE_SKILL_DAYS = 31;
+
+/** The metric and hours euro_ens is scored over, or a 422 when it cannot be scored for the request (metric, length). */
+function ensembleScope(metric: string, window: HourWindow, end: RequestInstant): { metric: EnsembleSkillMetric; window: HourWindow } {
+  if (!isEnsembleSkillMetric(metric)) {
+    throw queryValueError(
+      'model',
+      SKILL_ENSEMBLE,
+      `${SKILL_ENSEMBLE} is scored for ${SKILL_ENSEMBLE_METRICS.join(' and ')} (a wind or solar member is a sum over every plant: too costly to stitch)`,
+    );
+  }
+  // Local days have 23–25 hours: a window of at most N days spans at most N·24 + 1 hours.
+  if (window.endHour - window.startHour + 1 > MAX_ENSEMBLE_SKILL_DAYS * 24 + 1) {
+    throw queryValueError(
+      'end',
+      end.raw,
+      `${SKILL_ENSEMBLE} is scored over at most ${MAX_ENSEMBLE_SKILL_DAYS} local days per request (51 members each): split longer windows`,
+    );
+  }
+  return { metric, window };
 }
 
 /** Leaves out the (model, days_ahead) pairs without any counted row: leads beyond a model's runs. */
@@ -253,6 +292,13 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const forecasts: ForecastSeries[] = [];
       let firstMissing: QueryError | undefined;
       for (const model of scored) {
+        if (model === SKILL_ENSEMBLE && skill.ensembleTarget) {
+          const target = skill.ensembleTarget(request);
+          const scope = ensembleScope(target.metric, hourWindowOf(window, timezone), window.end);
+          const latestHour = ctx.params.latest_hour as number;
+          forecasts.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));
+          continue;
+        }
         for (const daysAhead of days) {
           ctx.signal?.throwIfAborted();
           try {

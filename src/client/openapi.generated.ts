@@ -1865,6 +1865,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2499,6 +2501,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -3660,6 +3664,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };

@@ -30,7 +30,11 @@ import { endHourOf, startHourOf, type HourWindow, type RequestInstant } from '..
 import type { SeriesKey } from '../../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../../time/hours.ts';
 import { addDays, formatDate, localDateOfHour } from '../../time/zones.ts';
+import type { Level } from '../../store/keys.ts';
+import { authorize } from '../auth.ts';
 import { parseIntLikePydantic, type ParamSpec } from '../params.ts';
+import { describeSources } from '../storedSources.ts';
+import { worldServed } from '../worldSwitch.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import { END_PARAM, ID_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
 import { continuousOf, readerOf, type GroupRoutesSpec } from './timeseries.ts';
@@ -57,8 +61,8 @@ export interface SkillGroupSpec<R> {
   capacityAt?(request: R): ((hour: number) => number) | undefined;
   /** The stored series a source holds for this request (stored sources scored by default). */
   storedKey?(request: R): SeriesKey;
-  /** The region whose euro_ens continuous series `model=euro_ens` scores (groups with an ensemble). */
-  ensembleTarget?(request: R): { iso: IsoCode; metric: string; id: string };
+  /** Groups with an ensemble: the level /ensemble needs and the region whose euro_ens series `model=euro_ens` scores. */
+  ensemble?: { level: Level; target(request: R): { iso: IsoCode; metric: string; id: string } };
 }
 
 const SKILL_MODEL_PARAM: ParamSpec = {
@@ -102,6 +106,16 @@ const SKILL_WINDOW_PARAM: ParamSpec = {
     'scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day.',
 };
 
+const SKILL_ACTUAL_SOURCE_PARAM: ParamSpec = {
+  name: 'actual_source',
+  in: 'query',
+  kind: 'string',
+  minLength: 1,
+  description:
+    "A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. " +
+    'Required when the service runs without the synthetic world (GRIDCAST_WORLD=off).',
+};
+
 /** The comma-separated items of a list parameter, trimmed. */
 const itemsOf = (value: unknown) => (typeof value === 'string' ? value.split(',').map((s) => s.trim()) : undefined);
 
@@ -137,28 +151,62 @@ function rollingDaysOf(value: unknown, by: SkillBy): number | undefined {
   return days;
 }
 
-/** The models named (in order, repeats dropped), or the group's models and the stored sources holding the series. */
+/** What the stored sources hold, for messages naming what exists (the format of /actual's world-off errors). */
+async function storedDescription(ctx: RouteContext): Promise<string> {
+  if (!ctx.sources) return describeSources([]);
+  const reader = readerOf(ctx);
+  const names = await reader.names();
+  return describeSources(await Promise.all(names.map(async (name) => ({ name, series: await reader.kindsOf(name) }))));
+}
+
+/** The 422 of a skill request that needs the synthetic world while it is off. */
+async function worldOff(ctx: RouteContext, param: 'model' | 'actual_source'): Promise<QueryError> {
+  const off = 'the synthetic world is off (GRIDCAST_WORLD=off)';
+  const exist = await storedDescription(ctx);
+  if (param === 'actual_source') {
+    return new QueryError([
+      {
+        type: 'missing',
+        loc: ['query', 'actual_source'],
+        msg: `Field required: ${off}; actuals come from a stored source: ${exist}`,
+        input: null,
+      },
+    ]);
+  }
+  return queryValueError('model', ctx.params.model ?? null, `${off}: model must name a stored source: ${exist}`);
+}
+
+/**
+ * The models named (in order, repeats dropped), or by default the group's synthetic models and
+ * the stored sources holding forecasts of the series. With the world off only stored sources are scored: a
+ * synthetic model named, or none holding the series, is a 422 naming what exists.
+ */
 async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R>, request: R): Promise<string[]> {
   const stored = group.stored && ctx.sources ? await readerOf(ctx).names() : [];
+  const synthetic = [...skill.models, ...(skill.ensemble ? [SKILL_ENSEMBLE] : [])];
+  const world = worldServed();
   const items = itemsOf(ctx.params.model);
   if (!items) {
     const holding: string[] = [];
     const key = skill.storedKey?.(request);
     for (const name of key ? stored : []) {
-      const kinds = await readerOf(ctx).kindsOf(name);
-      if (kinds.some((k) => k.group === key!.group && k.iso === key!.iso && k.metric === key!.metric)) holding.push(name);
+      // A source holding only actuals of the series has nothing to score.
+      const ids = (await readerOf(ctx).series(name, key!)).map((s) => s.id);
+      if (ids.length > 0 && (await readerOf(ctx).runs(ids, ctx.nowMs)).length > 0) holding.push(name);
     }
-    return [...skill.models, ...holding];
+    // The ensemble costs ~50 deterministic series: scored when named (README: Forecast skill).
+    if (!world && holding.length === 0) throw await worldOff(ctx, 'model');
+    return [...(world ? skill.models : []), ...holding];
   }
-  const known = [...skill.models, ...(skill.ensembleTarget ? [SKILL_ENSEMBLE] : []), ...stored];
   const models: string[] = [];
   for (const item of items) {
-    if (!known.includes(item)) {
+    if (!world && synthetic.includes(item)) throw await worldOff(ctx, 'model');
+    if (!synthetic.includes(item) && !stored.includes(item)) {
       const sources = stored.length > 0 ? `; stored sources: ${stored.join(', ')}` : '';
       throw queryValueError(
         'model',
         ctx.params.model,
-        `unknown model ${JSON.stringify(item)}: models are ${[...skill.models, ...(skill.ensembleTarget ? [SKILL_ENSEMBLE] : [])].join(', ')}${sources}`,
+        `unknown model ${JSON.stringify(item)}: models are ${synthetic.join(', ')}${sources}`,
       );
     }
     if (!models.includes(item)) models.push(item);
@@ -273,6 +321,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       SKILL_DAYS_AHEAD_PARAM,
       SKILL_BY_PARAM,
       SKILL_WINDOW_PARAM,
+      ...(group.stored?.actual ? [SKILL_ACTUAL_SOURCE_PARAM] : []),
       ...(group.targetParams ?? []),
     ],
     response: { kind: 'records', schema: 'Skill' },
@@ -286,14 +335,24 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const timezone = skill.timezone(request);
       const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
       // The actuals first: they check the id and the window (a 422 when the window has none).
-      const actual = seriesOf(await group.queries.actual(ctx.world, { ...request, ...window }));
-      const baseline = skill.baseline;
+      const actualSource = ctx.params.actual_source as string | undefined;
+      if (actualSource === undefined && !worldServed()) throw await worldOff(ctx, 'actual_source');
+      const storedActual = group.stored?.actual;
+      const actualFrame =
+        actualSource !== undefined && storedActual
+          ? await storedActual(ctx.world, readerOf(ctx), actualSource, { ...request, ...window })
+          : await group.queries.actual(ctx.world, { ...request, ...window });
+      const actual = seriesOf(actualFrame);
+      // The climatology is part of the synthetic world: no baseline without it.
+      const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
       const forecasts: ForecastSeries[] = [];
       let firstMissing: QueryError | undefined;
       for (const model of scored) {
-        if (model === SKILL_ENSEMBLE && skill.ensembleTarget) {
-          const target = skill.ensembleTarget(request);
+        if (model === SKILL_ENSEMBLE && skill.ensemble) {
+          const target = skill.ensemble.target(request);
+          // A model the key may not see is refused as its own route refuses it.
+          authorize(ctx.key, target.iso, skill.ensemble.level);
           const scope = ensembleScope(target.metric, hourWindowOf(window, timezone), window.end);
           const latestHour = ctx.params.latest_hour as number;
           forecasts.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));

@@ -169,7 +169,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. skill_vs_normal = 1 − MAE / MAE of normal over the hours both have.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. model=euro_ens (demand and poptemp, at most 31 days, not scored by default) scores the ensemble: day D from the run /ensemble?forecasted_by=(D − days_ahead at latest_hour local) serves, point forecast the members’ mean, quantiles type 7 across the members. skill_vs_normal = 1 − MAE / MAE of normal over the hours both have.
      *
      *     Access level: core.
      */
@@ -367,7 +367,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
      *
      *     Access level: advanced.
      */
@@ -587,7 +587,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
      *
      *     Access level: core.
      */
@@ -741,7 +741,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
      *
      *     Access level: core.
      */
@@ -895,7 +895,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
      *
      *     Access level: advanced.
      */
@@ -1855,7 +1855,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -2491,7 +2491,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -3163,7 +3163,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -3654,7 +3654,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -4158,7 +4158,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;

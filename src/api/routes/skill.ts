@@ -72,7 +72,8 @@ const SKILL_MODEL_PARAM: ParamSpec = {
   list: true,
   description:
     'Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every ' +
-    'model of the group and every stored source holding this ISO and metric.',
+    'deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ' +
+    'ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named).',
 };
 
 const SKILL_DAYS_AHEAD_PARAM: ParamSpec = {
@@ -297,9 +298,15 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
     'Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each ' +
     'days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last ' +
     'published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours ' +
-    'whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: ' +
-    '|error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast ' +
-    'has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0.' +
+    'whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity ' +
+    '(wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball ' +
+    'loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts ' +
+    'only hours where the forecast or the actual is above 0.' +
+    (skill.ensemble
+      ? ` model=${SKILL_ENSEMBLE} (demand and poptemp, at most ${MAX_ENSEMBLE_SKILL_DAYS} days, not scored by default) scores ` +
+        'the ensemble: day D from the run /ensemble?forecasted_by=(D − days_ahead at latest_hour local) serves, point ' +
+        'forecast the members’ mean, quantiles type 7 across the members.'
+      : '') +
     baseline +
     (group.note ? ` ${group.note}` : '');
   return {

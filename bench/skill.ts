@@ -4,6 +4,7 @@
  * actuals), cold and warm, for a cheap metric (demand) and a plant-sum metric (wind). PJM, so
  * that no block of the large ERCOT wind request the bench made before is reused.
  */
+import os from 'node:os';
 import type { BenchServer } from './serve.ts';
 
 const SKILL_PATHS = [
@@ -40,8 +41,14 @@ export async function skillFigures(server: BenchServer): Promise<SkillFigure[]> 
 }
 
 export function skillLines(figures: readonly SkillFigure[]): string[] {
+  // The machine is often shared: the load says how far the figures are from an idle machine's.
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
   return figures.map(
     (f) =>
-      `skill ${f.path} (${f.records} records, 3 models × 8 lead days): cold ${f.coldMs} ms, warm ${f.warmMs} ms; target ≤ 1000 ms cold`,
+      `skill ${f.path} (${f.records} records, 3 models × 8 lead days): cold ${f.coldMs} ms, warm ${f.warmMs} ms; ` +
+      `target ≤ 1000 ms cold (load average ${load} on ${os.cpus().length} cores)`,
   );
 }

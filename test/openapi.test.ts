@@ -233,6 +233,7 @@ describe('GET /v1/openapi.json', () => {
       '/plant/{iso}/{metric}/skill': 'get_plant_forecast_skill',
       '/gas/skill': 'get_gas_forecast_skill',
       '/cells/{iso}/{metric}/skill': 'get_cells_forecast_skill',
+      '/lmp/{iso}/{type}/skill': 'get_lmp_forecast_skill',
     };
     assert.deepEqual(Object.fromEntries(names), expected);
   });

@@ -244,6 +244,7 @@ describe('formats and layouts', () => {
       getPlantForecastSkill: [['ercot', 'wind'], { id: plant, ...week, model: 'optimized', days_ahead: '1' }],
       getGasForecastSkill: [[], { id: 'henry_hub', ...week, model: 'optimized', days_ahead: '1' }],
       getCellsForecastSkill: [['ercot', 'wind'], { id: cell, resolution: 3, ...week, model: 'optimized', days_ahead: '1' }],
+      getLmpForecastSkill: [['ercot', 'rtlmp'], { id: node, ...week, model: 'optimized', days_ahead: '1' }],
     };
   }
 

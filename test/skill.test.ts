@@ -88,7 +88,11 @@ describe('scores by hand', () => {
       {
         forecast: f([100, 100]),
         actual: f([105, 130]),
-        quantiles: [f([90, 90]), f([100, 100]), f([110, 110])],
+        quantiles: [
+          { p: 0.1, values: f([90, 90]) },
+          { p: 0.5, values: f([100, 100]) },
+          { p: 0.9, values: f([110, 110]) },
+        ],
         members: [f([1, 1]), f([2, 2]), f([3, 3])],
       },
       [0, 1],
@@ -383,7 +387,7 @@ describe('parameters, access and errors', () => {
         {
           type: 'value_error',
           loc: ['query', 'model'],
-          msg: 'Value error, unknown model "vendor_x": models are optimized, iso, normal',
+          msg: 'Value error, unknown model "vendor_x": models are optimized, iso, normal, euro_ens',
           input: 'optimized,vendor_x',
         },
       ],
@@ -488,5 +492,75 @@ describe('stored sources', () => {
     // Named explicitly, alone.
     const alone = await skill(path, { ...window, days_ahead: '1', model: 'vendor_s' });
     assert.deepEqual(alone.json(), [res.json()[3]]);
+  });
+
+  test('actual_source scores against a stored source’s actuals; with the world off only stored sources, and 422s naming them', async () => {
+    // meter_s: actuals of 2026-06-02 (CDT: 05:00Z … 04:00Z next day), a little off the ISO's.
+    const lines = ['time_utc,id,value'];
+    for (let h = 0; h < 24; h++) {
+      const time = new Date(Date.parse('2026-06-02T05:00:00Z') + h * HOUR).toISOString().replace('.000Z', 'Z');
+      lines.push(`${time},ercot_total,${50500 + 11 * h}`);
+    }
+    const ingest = await t.request('POST', '/admin/ingest', {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/csv' },
+      body: lines.join('\n') + '\n',
+      query: { source: 'meter_s', group: 'region', iso: 'ercot', metric: 'demand' },
+    });
+    assert.equal(ingest.status, 200, ingest.text);
+    const path = '/v1/region/ercot/demand';
+    const window = { id: 'ercot_total', start: '2026-06-02', end: '2026-06-02' };
+    const c = await t.get(`${path}/continuous`, { key, query: { ...window, model: 'vendor_s', days_ahead: 1 } });
+    const a = await t.get(`${path}/actual`, { key, query: { ...window, source: 'meter_s' } });
+    const actualAt = new Map(a.json().time_utc.map((u: string, i: number) => [u, a.json().values[0][i]]));
+    const hand: Paired = { forecast: [], actual: [], hours: [] };
+    c.json().time_utc.forEach((u: string, i: number) => {
+      const fv = c.json().values[0][i];
+      const av = actualAt.get(u);
+      if (fv === null || av === null || av === undefined) return;
+      hand.forecast.push(fv);
+      hand.actual.push(av as number);
+    });
+    assert.ok(hand.forecast.length > 0);
+    const query = { ...window, days_ahead: '1', actual_source: 'meter_s' };
+    const scored = await skill(path, { ...query, model: 'vendor_s' });
+    assert.equal(scored.status, 200, scored.text);
+    assertMatches(scored.json()[0], byHand(hand));
+
+    process.env.GRIDCAST_WORLD = 'off';
+    try {
+      const exist = 'meter_s (region ercot demand); vendor_s (region ercot demand)';
+      const noActuals = await skill(path, { ...window, days_ahead: '1' });
+      assert.equal(noActuals.status, 422);
+      assert.deepEqual(noActuals.json(), {
+        detail: [
+          {
+            type: 'missing',
+            loc: ['query', 'actual_source'],
+            msg: `Field required: the synthetic world is off (GRIDCAST_WORLD=off); actuals come from a stored source: ${exist}`,
+            input: null,
+          },
+        ],
+      });
+      for (const model of ['optimized', 'euro_ens']) {
+        const synthetic = await skill(path, { ...query, model });
+        assert.equal(synthetic.status, 422);
+        assert.deepEqual(synthetic.json(), {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['query', 'model'],
+              msg: `Value error, the synthetic world is off (GRIDCAST_WORLD=off): model must name a stored source: ${exist}`,
+              input: model,
+            },
+          ],
+        });
+      }
+      // By default: the stored sources holding the series (meter_s has no runs: no record), no normal baseline.
+      const stored = await skill(path, query);
+      assert.equal(stored.status, 200, stored.text);
+      assert.deepEqual(stored.json(), [{ ...scored.json()[0], skill_vs_normal: null }]);
+    } finally {
+      delete process.env.GRIDCAST_WORLD;
+    }
   });
 });

@@ -71,7 +71,9 @@ export function withStoredSourceRoutes(routes: readonly RouteDef[], names: Reado
 }
 
 /** What the stored sources hold, for messages: `vendor_a (region ercot demand)`. */
-function describeSources(sources: readonly SourceSummary[]): string {
+export function describeSources(
+  sources: readonly { name: string; series: readonly { group: string; iso: string | null; metric: string }[] }[],
+): string {
   if (sources.length === 0) return 'no source has been ingested yet (gridcast ingest, POST /admin/ingest)';
   return sources
     .map((s) => `${s.name} (${s.series.map((k) => [k.group, k.iso, k.metric].filter(Boolean).join(' ')).join(', ')})`)

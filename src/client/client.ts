@@ -593,6 +593,15 @@ export class GridcastClient {
     return this.skill<F>('getCellsForecastSkill', { iso, metric }, options);
   }
 
+  /** Forecast skill of one price node (`id`, default the ISO's first trading hub) against its realised prices. */
+  getLmpForecastSkill<F extends Format = 'json'>(
+    iso: Iso,
+    type: LmpType,
+    options: SkillOptionsOf<'getLmpForecastSkill', F> = {},
+  ): Promise<Output<F, 'wide', Skill[]>> {
+    return this.skill<F>('getLmpForecastSkill', { iso, type }, options);
+  }
+
   /** Forecast skill of a gas hub's price (`id`, default henry_hub), by gas day. */
   getGasForecastSkill<F extends Format = 'json'>(
     options: SkillOptionsOf<'getGasForecastSkill', F> = {},

@@ -48,6 +48,7 @@ export const OPERATIONS = {
   getPlantForecastSkill: '/plant/{iso}/{metric}/skill',
   getGasForecastSkill: '/gas/skill',
   getCellsForecastSkill: '/cells/{iso}/{metric}/skill',
+  getLmpForecastSkill: '/lmp/{iso}/{type}/skill',
 } as const satisfies Record<string, keyof paths>;
 
 export type Operations = typeof OPERATIONS;

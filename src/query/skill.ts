@@ -8,15 +8,25 @@
  * their hour; a row missing from either series, or null in it, does not count.
  */
 import { addDays, compareDates, formatDate, localDateOfHour, localHourOfDay, parseDate, type CivilDate } from '../time/zones.ts';
-import { decimalsOf, metricSpec, type MetricName } from '../catalog/metrics.ts';
-import { scoreRows, type PairedSeries, type ScoreRules, type Scores } from './skillScores.ts';
+import { decimalsOf, metricSpec, type MetricName, type MetricSpec } from '../catalog/metrics.ts';
+import {
+  PRICE_MAPE_SKIP_FRACTION,
+  scoreRows,
+  type PairedSeries,
+  type QuantileSeries,
+  type ScoreRules,
+  type Scores,
+} from './skillScores.ts';
 
 export const SKILL_BY = ['lead_day', 'month', 'hour_of_day', 'day_of_week', 'none'] as const;
 export type SkillBy = (typeof SKILL_BY)[number];
 
-/** How a metric is scored: its rules (solar: daylight hours) and the decimals its values are served with. */
+/** How a metric is scored: its rules (solar: daylight hours; prices: their MAPE rule) and the decimals its values are served with. */
 export function scoringOf(metric: MetricName): { rules: ScoreRules; decimals: number } {
-  return { rules: { daylightOnly: metricSpec(metric).errorMeasure === 'nmae_daylight' }, decimals: decimalsOf(metric) };
+  const spec: MetricSpec = metricSpec(metric);
+  const rules: ScoreRules = { daylightOnly: spec.errorMeasure === 'nmae_daylight' };
+  if (spec.groups.includes('lmp')) rules.mapeSkipFraction = PRICE_MAPE_SKIP_FRACTION;
+  return { rules, decimals: decimalsOf(metric) };
 }
 
 /** A series as a request returns it: period-beginning epoch hours and their values (NaN = null). */
@@ -29,8 +39,8 @@ export interface HourSeries {
 export interface ForecastSeries extends HourSeries {
   model: string;
   daysAhead: number;
-  /** P10, P50, P90 on the same rows, when the forecast has quantiles. */
-  quantiles?: readonly [Float64Array, Float64Array, Float64Array];
+  /** Quantile series on the same rows, when the forecast has them (coverage and pinball). */
+  quantiles?: readonly QuantileSeries[];
   /** Ensemble members on the same rows, for CRPS. */
   members?: readonly Float64Array[];
 }
@@ -98,7 +108,7 @@ function paired(input: SkillInput, f: ForecastSeries, baseline: ForecastSeries |
     actual: alignedTo(input.actual, hours, round),
     capacity: input.capacityAt ? Float64Array.from({ length: hours.length }, (_, i) => input.capacityAt!(hours[i])) : undefined,
     baseline: baseline ? alignedTo(baseline, hours, round) : undefined,
-    quantiles: f.quantiles?.map((q) => Float64Array.from(q, round)) as PairedSeries['quantiles'],
+    quantiles: f.quantiles?.map((q) => ({ p: q.p, values: Float64Array.from(q.values, round) })),
     members: f.members?.map((m) => Float64Array.from(m, round)),
   };
 }
@@ -116,11 +126,18 @@ function concatenated(parts: readonly PairedSeries[]): PairedSeries {
     }
     return out;
   };
+  // Quantile levels and members are pooled where every part has them.
+  const levels = parts[0]?.quantiles?.map((q) => q.p) ?? [];
+  const quantiles = levels.map((p) => ({ p, values: cat((s) => s.quantiles?.find((q) => q.p === p)?.values) }));
+  const memberCount = parts[0]?.members?.length ?? 0;
+  const members = Array.from({ length: memberCount }, (_, m) => cat((s) => s.members?.[m]));
   return {
     forecast: cat((p) => p.forecast)!,
     actual: cat((p) => p.actual)!,
     capacity: cat((p) => p.capacity),
     baseline: cat((p) => p.baseline),
+    quantiles: quantiles.every((q) => q.values) && levels.length > 0 ? quantiles.map((q) => ({ p: q.p, values: q.values! })) : undefined,
+    members: members.every(Boolean) && memberCount > 0 ? (members as Float64Array[]) : undefined,
   };
 }
 

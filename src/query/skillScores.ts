@@ -9,17 +9,29 @@
  *   run's horizon a forecast is null, so those rows simply do not count;
  * - `daylightOnly` (solar) also leaves out rows where both are 0 (night: every model is exactly
  *   right there, and counting those hours would flatter every score alike);
- * - MAPE leaves out rows whose |actual| is below 1 % of the mean |actual| of the counted rows
- *   (or is 0): a percentage of a near-zero actual says nothing; `mape_skipped` reports how many;
+ * - MAPE leaves out rows whose |actual| is below a share of the mean |actual| of the counted
+ *   rows (or is 0): a percentage of a near-zero actual says nothing; `mape_skipped` reports how
+ *   many. The share is 1 % (MAPE_SKIP_FRACTION), 10 % for electricity prices
+ *   (PRICE_MAPE_SKIP_FRACTION): prices cross zero, and a $1 price with a $30 forecast would add
+ *   2,900 % to the mean. Negative actuals count with |actual| as the denominator;
  * - nMAE divides each row's absolute error by the capacity in operation at that hour (rows
  *   without capacity are left out of it), in % of capacity;
  * - skill against the baseline (`normal`) compares MAEs over the rows where the baseline has a
  *   value too: 1 − MAE / MAE_baseline (1 is perfect, 0 no better than climatology);
- * - quantile scores (P10/P50/P90) and CRPS (ensemble members) are computed where those exist.
+ * - quantile scores, where the forecast has quantile series (any source: each a probability
+ *   level and its values per row): coverage_p10_p90 is the share of rows whose actual lies in
+ *   [P10, P90] (both ends included), over the rows where both are present; pinball is the mean,
+ *   over those rows, of the mean pinball loss at P10, P50 and P90 (SCORED_QUANTILES; null unless
+ *   the forecast has all three). Other levels a forecast carries are not scored, so that pinball
+ *   figures of different sources compare;
+ * - CRPS, where the forecast has members: each row's members as an empirical distribution,
+ *   E|X − y| − ½ E|X − X'|, computed exactly from the sorted members; the mean over the rows.
  */
 
 /** Share of the mean |actual| below which an hour is left out of MAPE. */
 export const MAPE_SKIP_FRACTION = 0.01;
+/** The same for electricity prices (LMPs), which go through zero: ~$3–5/MWh at usual price levels. */
+export const PRICE_MAPE_SKIP_FRACTION = 0.1;
 
 /** The quantiles a probabilistic forecast is scored at (coverage uses the outer two). */
 export const SCORED_QUANTILES = [0.1, 0.5, 0.9] as const;
@@ -32,15 +44,23 @@ export interface PairedSeries {
   capacity?: Float64Array;
   /** The baseline's forecast per row (`normal`), for the skill score. */
   baseline?: Float64Array;
-  /** P10, P50, P90 per row, when the forecast has quantiles. */
-  quantiles?: readonly [Float64Array, Float64Array, Float64Array];
+  /** The forecast's quantile series, when it has them (any levels; SCORED_QUANTILES are scored). */
+  quantiles?: readonly QuantileSeries[];
   /** Ensemble members per row (each array one member), for CRPS. */
   members?: readonly Float64Array[];
+}
+
+/** One quantile of a probabilistic forecast: its probability level and its value per row (NaN = null). */
+export interface QuantileSeries {
+  p: number;
+  values: Float64Array;
 }
 
 export interface ScoreRules {
   /** Leave out rows where forecast and actual are both 0 (solar at night). */
   daylightOnly: boolean;
+  /** Share of the mean |actual| below which a row is left out of MAPE (default MAPE_SKIP_FRACTION). */
+  mapeSkipFraction?: number;
 }
 
 export interface Scores {
@@ -51,7 +71,7 @@ export interface Scores {
   bias: number | null;
   /** Mean absolute percentage error, %, over the rows not skipped. */
   mape: number | null;
-  /** Rows left out of MAPE: |actual| below 1 % of the mean |actual|. */
+  /** Rows left out of MAPE: |actual| below 1 % (prices: 10 %) of the mean |actual|. */
   mape_skipped: number;
   /** MAE per hour in % of the capacity in operation; null without capacity. */
   nmae_pct_capacity: number | null;
@@ -118,18 +138,13 @@ export function scoreRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreR
     signed += e;
     absActual += Math.abs(s.actual[r]);
   }
-  const threshold = (MAPE_SKIP_FRACTION * absActual) / n;
+  const threshold = ((rules.mapeSkipFraction ?? MAPE_SKIP_FRACTION) * absActual) / n;
   let pct = 0;
   let pctN = 0;
   let capPct = 0;
   let capN = 0;
   let modelAbs = 0;
   let baseAbs = 0;
-  let covered = 0;
-  let quantileN = 0;
-  let pinball = 0;
-  let crps = 0;
-  let crpsN = 0;
   for (const r of counted) {
     const a = s.actual[r];
     const absErr = Math.abs(s.forecast[r] - a);
@@ -147,24 +162,6 @@ export function scoreRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreR
       modelAbs += absErr;
       baseAbs += Math.abs(b - a);
     }
-    if (s.quantiles) {
-      const qs = s.quantiles.map((q) => q[r]);
-      if (qs.every(Number.isFinite)) {
-        quantileN++;
-        if (a >= qs[0] && a <= qs[2]) covered++;
-        pinball += qs.reduce((sum, q, i) => sum + pinballLoss(q, SCORED_QUANTILES[i], a), 0) / qs.length;
-      }
-    }
-    if (s.members) {
-      const c = ensembleCrps(
-        s.members.map((m) => m[r]),
-        a,
-      );
-      if (Number.isFinite(c)) {
-        crps += c;
-        crpsN++;
-      }
-    }
   }
   return {
     n,
@@ -176,8 +173,62 @@ export function scoreRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreR
     nmae_pct_capacity: s.capacity ? orNull((100 * capPct) / capN) : null,
     // A baseline without error (modelAbs = baseAbs = 0) gives no ratio: null, never 1 − 0/0.
     skill_vs_normal: s.baseline && baseAbs > 0 ? 1 - modelAbs / baseAbs : null,
-    coverage_p10_p90: s.quantiles ? orNull((100 * covered) / quantileN) : null,
-    pinball: s.quantiles ? orNull(pinball / quantileN) : null,
-    crps: s.members ? orNull(crps / crpsN) : null,
+    ...quantileScores(s.quantiles, s.actual, counted),
+    crps: s.members ? meanCrps(s.members, s.actual, counted) : null,
   };
+}
+
+/** The series of level `p` among `quantiles`, if the forecast has it. */
+const levelOf = (quantiles: readonly QuantileSeries[], p: number) => quantiles.find((q) => q.p === p)?.values;
+
+/**
+ * Coverage of [P10, P90] (%) and the mean pinball loss over SCORED_QUANTILES, over `rows` (those
+ * that count), each over the rows where its quantiles are present; null where the forecast lacks
+ * a level either needs. A function of the quantile series and the actuals alone, for any source.
+ */
+export function quantileScores(
+  quantiles: readonly QuantileSeries[] | undefined,
+  actual: Float64Array,
+  rows: readonly number[],
+): Pick<Scores, 'coverage_p10_p90' | 'pinball'> {
+  const p10 = quantiles && levelOf(quantiles, 0.1);
+  const p90 = quantiles && levelOf(quantiles, 0.9);
+  const scored = quantiles ? SCORED_QUANTILES.map((p) => levelOf(quantiles, p)) : [];
+  const hasAll = scored.length > 0 && scored.every((q) => q !== undefined);
+  let covered = 0;
+  let coverageN = 0;
+  let pinball = 0;
+  let pinballN = 0;
+  for (const r of rows) {
+    const a = actual[r];
+    if (p10 && p90 && Number.isFinite(p10[r]) && Number.isFinite(p90[r])) {
+      coverageN++;
+      if (a >= p10[r] && a <= p90[r]) covered++;
+    }
+    if (hasAll && scored.every((q) => Number.isFinite(q![r]))) {
+      let loss = 0;
+      scored.forEach((q, i) => (loss += pinballLoss(q![r], SCORED_QUANTILES[i], a)));
+      pinball += loss / scored.length;
+      pinballN++;
+    }
+  }
+  return {
+    coverage_p10_p90: p10 && p90 ? orNull((100 * covered) / coverageN) : null,
+    pinball: hasAll ? orNull(pinball / pinballN) : null,
+  };
+}
+
+/** The mean CRPS of the members over `rows` (those with at least one member present); null without any. */
+export function meanCrps(members: readonly Float64Array[], actual: Float64Array, rows: readonly number[]): number | null {
+  const values = new Array<number>(members.length);
+  let sum = 0;
+  let n = 0;
+  for (const r of rows) {
+    for (let m = 0; m < members.length; m++) values[m] = members[m][r];
+    const c = ensembleCrps(values, actual[r]);
+    if (!Number.isFinite(c)) continue;
+    sum += c;
+    n++;
+  }
+  return orNull(sum / n);
 }

@@ -47,6 +47,7 @@ const regionSkill: SkillGroupSpec<TargetRequest<RegionMetric>> = {
   metric: (r) => r.metric,
   capacityAt: (r) => (r.metric === 'wind' || r.metric === 'solar' ? capacityInOperation(regionPlants(r.iso, r.metric, r.id!)) : undefined),
   storedKey: (r) => ({ group: 'region', iso: r.iso, metric: r.metric }),
+  ensemble: { level: ensembleRoute.level, target: (r) => ({ iso: r.iso, metric: r.metric, id: r.id! }) },
 };
 
 export const regionRoutes: RouteDef[] = [

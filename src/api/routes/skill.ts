@@ -4,6 +4,7 @@
  * same window (query/skill.ts). Access is the group's continuous level; the models are resolved as
  * the continuous route resolves them (a synthetic model, else a stored source).
  */
+import type { IsoCode } from '../../catalog/isos.ts';
 import type { MetricName } from '../../catalog/metrics.ts';
 import type { ForecastModelName } from '../../models/forecastModels.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
@@ -18,11 +19,22 @@ import {
   type SkillBy,
   type SkillRecord,
 } from '../../query/skill.ts';
-import { endHourOf, startHourOf, type RequestInstant } from '../../query/window.ts';
+import {
+  SKILL_ENSEMBLE,
+  SKILL_ENSEMBLE_METRICS,
+  ensembleSkillSeries,
+  isEnsembleSkillMetric,
+  type EnsembleSkillMetric,
+} from '../../query/skillEnsemble.ts';
+import { endHourOf, startHourOf, type HourWindow, type RequestInstant } from '../../query/window.ts';
 import type { SeriesKey } from '../../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../../time/hours.ts';
 import { addDays, formatDate, localDateOfHour } from '../../time/zones.ts';
+import type { Level } from '../../store/keys.ts';
+import { authorize } from '../auth.ts';
 import { parseIntLikePydantic, type ParamSpec } from '../params.ts';
+import { describeSources } from '../storedSources.ts';
+import { worldServed } from '../worldSwitch.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import { END_PARAM, ID_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
 import { continuousOf, readerOf, type GroupRoutesSpec } from './timeseries.ts';
@@ -49,6 +61,8 @@ export interface SkillGroupSpec<R> {
   capacityAt?(request: R): ((hour: number) => number) | undefined;
   /** The stored series a source holds for this request (stored sources scored by default). */
   storedKey?(request: R): SeriesKey;
+  /** Groups with an ensemble: the level /ensemble needs and the region whose euro_ens series `model=euro_ens` scores. */
+  ensemble?: { level: Level; target(request: R): { iso: IsoCode; metric: string; id: string } };
 }
 
 const SKILL_MODEL_PARAM: ParamSpec = {
@@ -58,7 +72,8 @@ const SKILL_MODEL_PARAM: ParamSpec = {
   list: true,
   description:
     'Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every ' +
-    'model of the group and every stored source holding this ISO and metric.',
+    'deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ' +
+    'ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named).',
 };
 
 const SKILL_DAYS_AHEAD_PARAM: ParamSpec = {
@@ -90,6 +105,16 @@ const SKILL_WINDOW_PARAM: ParamSpec = {
   description:
     'A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), ' +
     'scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day.',
+};
+
+const SKILL_ACTUAL_SOURCE_PARAM: ParamSpec = {
+  name: 'actual_source',
+  in: 'query',
+  kind: 'string',
+  minLength: 1,
+  description:
+    "A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. " +
+    'Required when the service runs without the synthetic world (GRIDCAST_WORLD=off).',
 };
 
 /** The comma-separated items of a list parameter, trimmed. */
@@ -127,28 +152,62 @@ function rollingDaysOf(value: unknown, by: SkillBy): number | undefined {
   return days;
 }
 
-/** The models named (in order, repeats dropped), or the group's models and the stored sources holding the series. */
+/** What the stored sources hold, for messages naming what exists (the format of /actual's world-off errors). */
+async function storedDescription(ctx: RouteContext): Promise<string> {
+  if (!ctx.sources) return describeSources([]);
+  const reader = readerOf(ctx);
+  const names = await reader.names();
+  return describeSources(await Promise.all(names.map(async (name) => ({ name, series: await reader.kindsOf(name) }))));
+}
+
+/** The 422 of a skill request that needs the synthetic world while it is off. */
+async function worldOff(ctx: RouteContext, param: 'model' | 'actual_source'): Promise<QueryError> {
+  const off = 'the synthetic world is off (GRIDCAST_WORLD=off)';
+  const exist = await storedDescription(ctx);
+  if (param === 'actual_source') {
+    return new QueryError([
+      {
+        type: 'missing',
+        loc: ['query', 'actual_source'],
+        msg: `Field required: ${off}; actuals come from a stored source: ${exist}`,
+        input: null,
+      },
+    ]);
+  }
+  return queryValueError('model', ctx.params.model ?? null, `${off}: model must name a stored source: ${exist}`);
+}
+
+/**
+ * The models named (in order, repeats dropped), or by default the group's synthetic models and
+ * the stored sources holding forecasts of the series. With the world off only stored sources are scored: a
+ * synthetic model named, or none holding the series, is a 422 naming what exists.
+ */
 async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R>, request: R): Promise<string[]> {
   const stored = group.stored && ctx.sources ? await readerOf(ctx).names() : [];
+  const synthetic = [...skill.models, ...(skill.ensemble ? [SKILL_ENSEMBLE] : [])];
+  const world = worldServed();
   const items = itemsOf(ctx.params.model);
   if (!items) {
     const holding: string[] = [];
     const key = skill.storedKey?.(request);
     for (const name of key ? stored : []) {
-      const kinds = await readerOf(ctx).kindsOf(name);
-      if (kinds.some((k) => k.group === key!.group && k.iso === key!.iso && k.metric === key!.metric)) holding.push(name);
+      // A source holding only actuals of the series has nothing to score.
+      const ids = (await readerOf(ctx).series(name, key!)).map((s) => s.id);
+      if (ids.length > 0 && (await readerOf(ctx).runs(ids, ctx.nowMs)).length > 0) holding.push(name);
     }
-    return [...skill.models, ...holding];
+    // The ensemble costs ~50 deterministic series: scored when named (README: Forecast skill).
+    if (!world && holding.length === 0) throw await worldOff(ctx, 'model');
+    return [...(world ? skill.models : []), ...holding];
   }
-  const known = [...skill.models, ...stored];
   const models: string[] = [];
   for (const item of items) {
-    if (!known.includes(item)) {
+    if (!world && synthetic.includes(item)) throw await worldOff(ctx, 'model');
+    if (!synthetic.includes(item) && !stored.includes(item)) {
       const sources = stored.length > 0 ? `; stored sources: ${stored.join(', ')}` : '';
       throw queryValueError(
         'model',
         ctx.params.model,
-        `unknown model ${JSON.stringify(item)}: models are ${skill.models.join(', ')}${sources}`,
+        `unknown model ${JSON.stringify(item)}: models are ${synthetic.join(', ')}${sources}`,
       );
     }
     if (!models.includes(item)) models.push(item);
@@ -170,6 +229,12 @@ function skillWindow(ctx: RouteContext, timezone: string): { start: RequestInsta
   const day = formatDate(addDays(endDay, -(DEFAULT_SKILL_WINDOW_DAYS - 1)));
   return { start: { epochMs: Date.parse(`${day}T00:00:00Z`), dateOnly: true, raw: day }, end };
 }
+
+/** The hours of a skill window (start and end are always set: skillWindow). */
+const hourWindowOf = (w: { start: RequestInstant; end: RequestInstant }, timezone: string): HourWindow => ({
+  startHour: startHourOf(w.start, timezone),
+  endHour: endHourOf(w.end, timezone),
+});
 
 /** The frame's one series: its column, or the sum of its columns as written (rounded; nulls skipped). */
 function seriesOf(frame: Frame): HourSeries {
@@ -194,6 +259,29 @@ function seriesOf(frame: Frame): HourSeries {
   return { hours: frame.hours, values };
 }
 
+/** The longest window euro_ens is scored over: its 51 members cost ~50 continuous series each. */
+export const MAX_ENSEMBLE_SKILL_DAYS = 31;
+
+/** The metric and hours euro_ens is scored over, or a 422 when it cannot be scored for the request (metric, length). */
+function ensembleScope(metric: string, window: HourWindow, end: RequestInstant): { metric: EnsembleSkillMetric; window: HourWindow } {
+  if (!isEnsembleSkillMetric(metric)) {
+    throw queryValueError(
+      'model',
+      SKILL_ENSEMBLE,
+      `${SKILL_ENSEMBLE} is scored for ${SKILL_ENSEMBLE_METRICS.join(' and ')} (a wind or solar member is a sum over every plant: too costly to stitch)`,
+    );
+  }
+  // Local days have 23–25 hours: a window of at most N days spans at most N·24 + 1 hours.
+  if (window.endHour - window.startHour + 1 > MAX_ENSEMBLE_SKILL_DAYS * 24 + 1) {
+    throw queryValueError(
+      'end',
+      end.raw,
+      `${SKILL_ENSEMBLE} is scored over at most ${MAX_ENSEMBLE_SKILL_DAYS} local days per request (51 members each): split longer windows`,
+    );
+  }
+  return { metric, window };
+}
+
 /** Leaves out the (model, days_ahead) pairs without any counted row: leads beyond a model's runs. */
 function withoutUnreached(records: SkillRecord[]): SkillRecord[] {
   const reached = new Set(records.filter((r) => r.n > 0).map((r) => `${r.model}\u0000${r.days_ahead}`));
@@ -210,9 +298,15 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
     'Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each ' +
     'days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last ' +
     'published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours ' +
-    'whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: ' +
-    '|error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast ' +
-    'has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0.' +
+    'whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity ' +
+    '(wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball ' +
+    'loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts ' +
+    'only hours where the forecast or the actual is above 0.' +
+    (skill.ensemble
+      ? ` model=${SKILL_ENSEMBLE} (demand and poptemp, at most ${MAX_ENSEMBLE_SKILL_DAYS} days, not scored by default) scores ` +
+        'the ensemble: day D from the run /ensemble?forecasted_by=(D − days_ahead at latest_hour local) serves, point ' +
+        'forecast the members’ mean, quantiles type 7 across the members.'
+      : '') +
     baseline +
     (group.note ? ` ${group.note}` : '');
   return {
@@ -234,6 +328,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       SKILL_DAYS_AHEAD_PARAM,
       SKILL_BY_PARAM,
       SKILL_WINDOW_PARAM,
+      ...(group.stored?.actual ? [SKILL_ACTUAL_SOURCE_PARAM] : []),
       ...(group.targetParams ?? []),
     ],
     response: { kind: 'records', schema: 'Skill' },
@@ -247,12 +342,29 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const timezone = skill.timezone(request);
       const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
       // The actuals first: they check the id and the window (a 422 when the window has none).
-      const actual = seriesOf(await group.queries.actual(ctx.world, { ...request, ...window }));
-      const baseline = skill.baseline;
+      const actualSource = ctx.params.actual_source as string | undefined;
+      if (actualSource === undefined && !worldServed()) throw await worldOff(ctx, 'actual_source');
+      const storedActual = group.stored?.actual;
+      const actualFrame =
+        actualSource !== undefined && storedActual
+          ? await storedActual(ctx.world, readerOf(ctx), actualSource, { ...request, ...window })
+          : await group.queries.actual(ctx.world, { ...request, ...window });
+      const actual = seriesOf(actualFrame);
+      // The climatology is part of the synthetic world: no baseline without it.
+      const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
       const forecasts: ForecastSeries[] = [];
       let firstMissing: QueryError | undefined;
       for (const model of scored) {
+        if (model === SKILL_ENSEMBLE && skill.ensemble) {
+          const target = skill.ensemble.target(request);
+          // A model the key may not see is refused as its own route refuses it.
+          authorize(ctx.key, target.iso, skill.ensemble.level);
+          const scope = ensembleScope(target.metric, hourWindowOf(window, timezone), window.end);
+          const latestHour = ctx.params.latest_hour as number;
+          forecasts.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));
+          continue;
+        }
         for (const daysAhead of days) {
           ctx.signal?.throwIfAborted();
           try {

@@ -26,6 +26,7 @@ import { parseIntLikePydantic, type ParamSpec } from '../params.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import { END_PARAM, ID_PARAM, LATEST_HOUR_PARAM, START_PARAM, requestInstant } from './common.ts';
 import { continuousOf, readerOf, type GroupRoutesSpec } from './timeseries.ts';
+import { worldServed } from '../worldSwitch.ts';
 
 /** days_ahead scored when the request names none ("1–7 and 14"); leads no run of a model reaches are left out. */
 export const DEFAULT_SKILL_DAYS_AHEAD = [1, 2, 3, 4, 5, 6, 7, 14] as const;
@@ -58,7 +59,7 @@ const SKILL_MODEL_PARAM: ParamSpec = {
   list: true,
   description:
     'Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every ' +
-    'model of the group and every stored source holding this ISO and metric.',
+    'model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only).',
 };
 
 const SKILL_DAYS_AHEAD_PARAM: ParamSpec = {
@@ -127,9 +128,23 @@ function rollingDaysOf(value: unknown, by: SkillBy): number | undefined {
   return days;
 }
 
-/** The models named (in order, repeats dropped), or the group's models and the stored sources holding the series. */
+const SKILL_SOURCE_PARAM: ParamSpec = {
+  name: 'source',
+  in: 'query',
+  kind: 'string',
+  minLength: 1,
+  description:
+    'A stored source whose actuals the forecasts are scored against (what /actual?source= returns, as published by now), ' +
+    "instead of the ISO's; the default window then ends with its last actual. Required when the synthetic world is off.",
+};
+
+/**
+ * The models named (in order, repeats dropped), or the group's models and the stored sources holding the series.
+ * With the synthetic world off, only stored sources.
+ */
 async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R>, request: R): Promise<string[]> {
   const stored = group.stored && ctx.sources ? await readerOf(ctx).names() : [];
+  const synthetic = worldServed() ? skill.models : [];
   const items = itemsOf(ctx.params.model);
   if (!items) {
     const holding: string[] = [];
@@ -138,18 +153,17 @@ async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: 
       const kinds = await readerOf(ctx).kindsOf(name);
       if (kinds.some((k) => k.group === key!.group && k.iso === key!.iso && k.metric === key!.metric)) holding.push(name);
     }
-    return [...skill.models, ...holding];
+    return [...synthetic, ...holding];
   }
-  const known = [...skill.models, ...stored];
+  const known = [...synthetic, ...stored];
   const models: string[] = [];
   for (const item of items) {
     if (!known.includes(item)) {
-      const sources = stored.length > 0 ? `; stored sources: ${stored.join(', ')}` : '';
-      throw queryValueError(
-        'model',
-        ctx.params.model,
-        `unknown model ${JSON.stringify(item)}: models are ${skill.models.join(', ')}${sources}`,
-      );
+      const sources = stored.length > 0 ? `stored sources: ${stored.join(', ')}` : 'no stored source';
+      const models = worldServed()
+        ? `models are ${skill.models.join(', ')}; ${sources}`
+        : `the synthetic world is off (GRIDCAST_WORLD=off): ${sources}`;
+      throw queryValueError('model', ctx.params.model, `unknown model ${JSON.stringify(item)}: ${models}`);
     }
     if (!models.includes(item)) models.push(item);
   }
@@ -158,11 +172,11 @@ async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: 
 
 /**
  * The window of a request: start and end as given; without end, up to the last published
- * actual; without start, the DEFAULT_SKILL_WINDOW_DAYS local days ending with end's day.
+ * actual (`lastActualMs`); without start, the DEFAULT_SKILL_WINDOW_DAYS local days ending with end's day.
  */
-function skillWindow(ctx: RouteContext, timezone: string): { start: RequestInstant; end: RequestInstant } {
+function skillWindow(ctx: RouteContext, timezone: string, lastActualMs: number): { start: RequestInstant; end: RequestInstant } {
   const givenEnd = requestInstant(ctx.params.end, ctx.raw.end);
-  const endMs = lastActualHour(ctx.nowMs) * HOUR_MS;
+  const endMs = lastActualMs;
   const end = givenEnd ?? { epochMs: endMs, dateOnly: false, raw: formatUtcInstant(endMs) };
   const given = requestInstant(ctx.params.start, ctx.raw.start);
   if (given) return { start: given, end };
@@ -193,6 +207,9 @@ function seriesOf(frame: Frame): HourSeries {
   for (let i = 0; i < n; i++) if (!present[i]) values[i] = Number.NaN;
   return { hours: frame.hours, values };
 }
+
+/** The last row's hour of a frame. */
+const lastHourOf = (frame: Frame) => frame.hours[frame.hours.length - 1];
 
 /** Leaves out the (model, days_ahead) pairs without any counted row: leads beyond a model's runs. */
 function withoutUnreached(records: SkillRecord[]): SkillRecord[] {
@@ -234,6 +251,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       SKILL_DAYS_AHEAD_PARAM,
       SKILL_BY_PARAM,
       SKILL_WINDOW_PARAM,
+      ...(group.stored?.actual ? [SKILL_SOURCE_PARAM] : []),
       ...(group.targetParams ?? []),
     ],
     response: { kind: 'records', schema: 'Skill' },
@@ -245,10 +263,21 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const rollingDays = rollingDaysOf(ctx.params.window, by);
       const models = await modelsOf(ctx, group, skill, request);
       const timezone = skill.timezone(request);
-      const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
+      const source = ctx.params.source as string | undefined;
+      const storedActual = group.stored?.actual;
+      // The truth scored against: the ISO's (the synthetic world), or a stored source's as published by now.
+      const actualOf = (w: { start?: RequestInstant; end?: RequestInstant; nowMs: number }) =>
+        source !== undefined && storedActual
+          ? storedActual(ctx.world, readerOf(ctx), source, { ...request, ...w })
+          : group.queries.actual(ctx.world, { ...request, ...w });
+      // A stored source's window ends with its last actual (its default /actual window ends there).
+      const lastActualMs =
+        source !== undefined ? lastHourOf(await actualOf({ nowMs: ctx.nowMs })) * HOUR_MS : lastActualHour(ctx.nowMs) * HOUR_MS;
+      const window = { ...skillWindow(ctx, timezone, lastActualMs), nowMs: ctx.nowMs };
       // The actuals first: they check the id and the window (a 422 when the window has none).
-      const actual = seriesOf(await group.queries.actual(ctx.world, { ...request, ...window }));
-      const baseline = skill.baseline;
+      const actual = seriesOf(await actualOf(window));
+      // The climatological baseline is a synthetic model: not scored with the world off.
+      const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
       const forecasts: ForecastSeries[] = [];
       let firstMissing: QueryError | undefined;

@@ -205,9 +205,18 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     const doc = (await t.get('/v1/openapi.json')).json();
     const param = (p: string, name: string) => doc.paths[p].get.parameters.find((x: { name: string }) => x.name === name);
     const listed = 'Stored (ingested) sources: prices, truth, vendor_a; /v1/status lists what each holds.';
-    for (const p of ['/region/{iso}/{metric}/forecast', '/region/{iso}/{metric}/continuous', '/lmp/{iso}/{type}/runs', '/gas/forecast']) {
+    for (const [p, synthetic] of [
+      ['/region/{iso}/{metric}/forecast', ['optimized', 'iso', 'normal']],
+      ['/region/{iso}/{metric}/continuous', ['optimized', 'iso']],
+      ['/lmp/{iso}/{type}/runs', ['optimized', 'iso']],
+      ['/gas/forecast', ['optimized', 'iso']],
+    ] as const) {
       const model = param(p, 'model');
-      assert.deepEqual(model.schema, { type: 'string', minLength: 1, default: 'optimized', title: 'Model' }, p);
+      assert.deepEqual(
+        model.schema,
+        { type: 'string', minLength: 1, examples: [...synthetic, 'prices', 'truth', 'vendor_a'], default: 'optimized', title: 'Model' },
+        p,
+      );
       assert.ok(model.description.endsWith(` Or a stored source. ${listed}`), model.description);
       assert.match(model.description, /^Forecast model: optimized/);
     }
@@ -288,7 +297,11 @@ describe('own data served: errors naming what exists, actuals with revisions, st
       // Every route serving stored sources: forecast, continuous, runs, vintages of regions, plants, LMPs; gas forecast and continuous.
       assert.equal(models.length, 14);
       for (const [p, model] of models) {
-        assert.deepEqual(model!.schema, { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], title: 'Model' }, p);
+        assert.deepEqual(
+          model!.schema,
+          { anyOf: [{ type: 'string', minLength: 1, examples: ['prices', 'truth', 'vendor_a'] }, { type: 'null' }], title: 'Model' },
+          p,
+        );
         assert.equal(
           model!.description,
           'The synthetic models are off (GRIDCAST_WORLD=off). Stored (ingested) sources: prices, truth, vendor_a; /v1/status lists what each holds.',

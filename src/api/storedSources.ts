@@ -86,6 +86,7 @@ export function withStoredSourceRoutes(routes: readonly RouteDef[], names: Reado
         in: p.in,
         kind: 'string',
         minLength: 1,
+        examples: [...(world ? p.values : []), ...[...names].sort()],
         ...(world && p.default !== undefined ? { default: p.default } : {}),
         description: `${models}${stored}`,
       };

@@ -895,7 +895,7 @@ export interface paths {
     };
     /**
      * Get Data Status
-     * @description Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and Cache-Control like every data response) to know when a new run is out. Every stored source (ingested data) is listed too, per ISO it holds: its latest run issued by now (last_run; next_run is null), latest actual hour, row counts and the span of valid times it holds. With GRIDCAST_WORLD=off only the stored sources are listed.
+     * @description Per ISO and model (optimized, iso, normal, euro_ens, euro_ec46, euro_seas5): the created_at of the last run issued by now (last_run) and of the next one (next_run), and the last hour whose actual is published (last_actual_hour, period-beginning; an hour is published 15 minutes after it ends). A client can poll this (cheaply: it sends ETag and Cache-Control like every data response) to know when a new run is out. Every stored source (ingested data) is listed too, per ISO it holds: its latest run issued by now (last_run; next_run is null), latest actual hour, row counts and the span of valid times it holds, and the series it holds there (series: group and metric; for LMPs the metric is the market type). With GRIDCAST_WORLD=off only the stored sources are listed.
      *
      *     Access level: core.
      */
@@ -1139,6 +1139,22 @@ export interface components {
       first_valid_time?: string | null;
       /** Last Valid Time */
       last_valid_time?: string | null;
+      /**
+       * Series
+       * @description Stored source: the series it holds in this ISO (model=<source> on their routes).
+       */
+      series?: {
+        /**
+         * Group
+         * @enum {string}
+         */
+        group: 'region' | 'plant' | 'lmp' | 'gas';
+        /**
+         * Metric
+         * @description The metric, or for lmp the market type (dalmp, rtlmp).
+         */
+        metric: string;
+      }[];
     };
     /** Run */
     Run: {
@@ -1833,7 +1849,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -1843,6 +1859,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
+        /** @description A stored source whose actuals the forecasts are scored against (what /actual?source= returns, as published by now), instead of the ISO's; the default window then ends with its last actual. Required when the synthetic world is off. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2467,7 +2485,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -2477,6 +2495,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
+        /** @description A stored source whose actuals the forecasts are scored against (what /actual?source= returns, as published by now), instead of the ISO's; the default window then ends with its last actual. Required when the synthetic world is off. */
+        source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -3137,7 +3157,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -4056,7 +4076,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric. */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;

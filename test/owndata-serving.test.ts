@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GridcastClient } from '../src/client/index.ts';
 import { runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'owndata-serving-token';
@@ -223,6 +224,20 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     assert.ok(param('/region/{iso}/{metric}/actual', 'source').description.endsWith(listed));
     // Routes no stored source serves keep their enum.
     assert.deepEqual(param('/cells/{iso}/{metric}/continuous', 'model').schema.enum, ['optimized', 'iso']);
+  });
+
+  test('the TypeScript SDK takes a stored source as model (its types accept any name) and source for actuals', async () => {
+    const client = new GridcastClient({ apiKey: key, baseUrl: `${t.baseUrl}/v1` });
+    const q = { id: 'ercot_total', forecasted_by: '2026-06-01T07:00:00Z' };
+    const viaSdk = await client.getRegionalForecast('ercot', 'demand', { ...q, model: 'vendor_a' });
+    const viaHttp = await ok('/v1/region/ercot/demand/forecast', { ...q, model: 'vendor_a' });
+    assert.deepEqual([viaSdk.model, viaSdk.created_at, viaSdk.values], [viaHttp.model, viaHttp.created_at, viaHttp.values]);
+    const actual = await client.getHistoricalActuals('ercot', 'demand', {
+      id: 'ercot_total',
+      source: 'truth',
+      as_of: '2026-06-02T00:00:00Z',
+    });
+    assert.equal(actual.values[0][0], 49000);
   });
 
   test('/skill scores forecasts against a stored source’s actuals with source=', async () => {

@@ -867,6 +867,29 @@ describe('dashboard: a forecast selector per card with the stored sources (headl
       assert.deepEqual(series[0].data, at(actual));
       assert.ok(series[0].data.filter(([, v]) => v !== null).length > 24);
       assert.match((await page.textContent('.card[data-metric="demand"] .panel-status'))!, / Actuals: vendor_a's\.$/);
+      // Skill: the stored sources scored against a stored source's actuals (vendor_a's own).
+      await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#skill').dataset.state));
+      assert.equal(await page.evaluate(() => document.querySelector('#skill').dataset.state), 'ready');
+      const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key, query: { id: REGION, source: 'vendor_a' } });
+      assert.ok(byLead.length >= 3 && byLead.every((r) => r.model === 'vendor_a' && r.n > 0), JSON.stringify(byLead));
+      const lines = await page.evaluate(() =>
+        (window.echarts.getInstanceByDom(document.querySelector('#skill-lead .chart')).getOption() as any).series.map((x: any) => ({
+          name: x.name,
+          data: x.data,
+        })),
+      );
+      assert.deepEqual(
+        lines.map((l: { name: string }) => l.name),
+        ['vendor_a'],
+      );
+      assert.deepEqual(
+        lines[0].data.slice(0, byLead.length),
+        byLead.map((r) => r.mape),
+      );
+      assert.match(
+        (await page.textContent('#skill .panel-status'))!,
+        / by lead day over \d+ hours against vendor_a's actuals; drift over 0 days\.$/,
+      );
       // Panels no stored source serves show the API's own answer naming what exists.
       await page.waitForFunction(() => document.querySelector('#ensemble').dataset.state === 'error');
       assert.match((await page.textContent('#ensemble .panel-status'))!, /^404: The synthetic world is off \(GRIDCAST_WORLD=off\)/);

@@ -305,7 +305,8 @@ function loadSkill() {
       const days = data.drift.map((/** @type {any} */ r) => ({ ms: hoursOfLocalDay(r.date, timezone)[0], value: r[data.measure.field] }));
       renderChart(drift, driftOption({ timezone, measure: data.measure, days }));
       const hours = Math.max(0, ...data.byLead.map((/** @type {any} */ r) => r.n));
-      return `${id}: ${data.measure.label} by lead day over ${hours} hours; drift over ${days.length} days.`;
+      const against = data.truth ? ` against ${data.truth}'s actuals` : '';
+      return `${id}: ${data.measure.label} by lead day over ${hours} hours${against}; drift over ${days.length} days.`;
     },
     () => {
       clearChart(lead);

@@ -264,8 +264,16 @@ export function skillMeasure(metric) {
  */
 export async function skillData(api, iso, metric, id, timezone) {
   const path = `/region/${iso}/${metric}/skill`;
-  /** @type {{ iso: string, model: string, last_actual_hour: string | null }[]} */
+  /** @type {{ iso: string, model: string, last_actual_hour: string | null, source?: string, series?: { group: string, metric: string }[] }[]} */
   const status = await api.get('/status');
+  if (!status.some((s) => s.source !== 'stored')) {
+    // Without the synthetic world the truth is a stored source's: the first holding this series with actuals
+    // published. Without one, /skill's own 422 names the sources that exist. No drift: it follows a synthetic model.
+    const truth = status.find(
+      (s) => s.iso === iso && s.last_actual_hour && (s.series ?? []).some((k) => k.group === 'region' && k.metric === metric),
+    )?.model;
+    return { measure: skillMeasure(metric), byLead: await api.get(path, { id, source: truth }), drift: [], truth };
+  }
   const last = status.find((s) => s.iso === iso && s.model === 'optimized')?.last_actual_hour;
   if (!last) throw new Error(`/status has no published actual for ${iso}`);
   const yearAgo = wallClock(Date.parse(last) - 364 * 24 * HOUR_MS, timezone).date;
@@ -276,5 +284,10 @@ export async function skillData(api, iso, metric, id, timezone) {
   // A rolling window that reaches back before the forecasts begin (or over a gap) scores fewer days:
   // only windows with at least 90 % of the fullest one's hours are drawn.
   const fullest = Math.max(0, ...drift.map((/** @type {any} */ r) => r.n));
-  return { measure: skillMeasure(metric), byLead, drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest) };
+  return {
+    measure: skillMeasure(metric),
+    byLead,
+    drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest),
+    truth: /** @type {string | undefined} */ (undefined),
+  };
 }

@@ -161,7 +161,7 @@ async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: 
     if (!known.includes(item)) {
       const sources = stored.length > 0 ? `stored sources: ${stored.join(', ')}` : 'no stored source';
       const models = worldServed()
-        ? `models are ${skill.models.join(', ')}; ${sources}`
+        ? `models are ${skill.models.join(', ')}${stored.length > 0 ? `; ${sources}` : ''}`
         : `the synthetic world is off (GRIDCAST_WORLD=off): ${sources}`;
       throw queryValueError('model', ctx.params.model, `unknown model ${JSON.stringify(item)}: ${models}`);
     }

@@ -705,3 +705,199 @@ describe('dashboard in headless Chromium', { skip: missingChromium ?? false }, (
     await closeChecked(page);
   });
 });
+
+describe('dashboard: a forecast selector per card with the stored sources (headless Chromium)', { skip: missingChromium ?? false }, () => {
+  const TOKEN = 'dashboard-sources-token';
+  let t: TestApp;
+  let context: BrowserContext;
+  let userDataDir: string;
+  let key: string;
+  const HOUR = 3_600_000;
+  const utc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+  /** vendor_a: runs of ERCOT's total demand every 6 hours over the days before now (2026-06-15T18:00Z), 96 hours each; its actuals too. */
+  function vendorFiles(): { runs: string; actuals: string } {
+    const runs = ['time_utc,id,value,created_at'];
+    for (let issued = Date.parse('2026-06-08T00:00:00Z'); issued <= Date.parse('2026-06-15T18:00:00Z'); issued += 6 * HOUR) {
+      for (let h = 0; h < 96; h++)
+        runs.push(`${utc(issued + h * HOUR)},ercot_total,${40000 + ((issued / HOUR + h) % 24) * 500},${utc(issued)}`);
+    }
+    const actuals = ['time_utc,id,value'];
+    for (let hour = Date.parse('2026-06-08T00:00:00Z'); hour < Date.parse('2026-06-15T17:00:00Z'); hour += HOUR) {
+      actuals.push(`${utc(hour)},ercot_total,${41000 + ((hour / HOUR) % 24) * 450}`);
+    }
+    return { runs: runs.join('\n') + '\n', actuals: actuals.join('\n') + '\n' };
+  }
+
+  before(async () => {
+    const { chromium } = await import('playwright-core');
+    t = await startTestApp({ adminToken: TOKEN });
+    key = await t.key({ all: 'enterprise' }, 'dashboard-sources');
+    const files = vendorFiles();
+    for (const body of [files.runs, files.actuals]) {
+      const res = await t.request('POST', '/admin/ingest', {
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' },
+        body,
+        query: { source: 'vendor_a', group: 'region', iso: ISO, metric: 'demand' },
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
+  });
+  after(async () => {
+    delete process.env.GRIDCAST_WORLD;
+    await context?.close();
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  async function open(): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.stack ?? e.message));
+    await page.goto(`${t.baseUrl}/dashboard`);
+    await page.waitForFunction(() => document.querySelector('#iso').options.length > 0);
+    await page.fill('#key', key);
+    await page.click('#key-form button[type="submit"]');
+    return { page, errors };
+  }
+
+  /** Waits until no overview card is loading; their states by metric. */
+  async function cardStates(page: Page): Promise<Record<string, string>> {
+    await page.waitForFunction(
+      () => {
+        const cards = [...document.querySelectorAll('#overview .card')];
+        return cards.every((c: any) => c.dataset.state && c.dataset.state !== 'loading');
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    return page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('#overview .card')].map((c: any) => [c.dataset.metric, c.dataset.state])),
+    );
+  }
+
+  const choicesOf = (page: Page, metric: string) =>
+    page.evaluate(
+      (m) => [...document.querySelectorAll(`.card[data-metric="${m}"] .forecast-source option`)].map((o: any) => [o.value, o.textContent]),
+      metric,
+    );
+
+  async function demandSeries(page: Page): Promise<{ name: string; data: [number, number | null][] }[]> {
+    return page.evaluate(() => {
+      const chart = window.echarts.getInstanceByDom(document.querySelector('.card[data-metric="demand"] .chart'));
+      return (chart.getOption() as any).series.map((s: any) => ({ name: s.name, data: s.data }));
+    });
+  }
+  const at = (ts: Timeseries) => ts.time_utc.map((time, i): [number, number | null] => [Date.parse(time), ts.values[0][i]]);
+
+  test('each card offers the models and the stored sources holding its series; choosing one draws its forecasts', async () => {
+    const { page, errors } = await open();
+    await cardStates(page);
+    assert.deepEqual(await choicesOf(page, 'demand'), [
+      ['optimized', 'optimized'],
+      ['iso', 'iso'],
+      ['vendor_a', 'vendor_a (stored)'],
+    ]);
+    // vendor_a holds no wind and no prices.
+    assert.deepEqual(await choicesOf(page, 'wind'), [
+      ['optimized', 'optimized'],
+      ['iso', 'iso'],
+    ]);
+    assert.deepEqual(await choicesOf(page, 'price'), [
+      ['optimized', 'optimized'],
+      ['iso', 'iso'],
+    ]);
+    await page.selectOption('.card[data-metric="demand"] .forecast-source', 'vendor_a');
+    await page.waitForFunction(() => document.querySelector('.card[data-metric="demand"] .panel-status').textContent.includes('vendor_a'));
+    assert.equal((await cardStates(page)).demand, 'ready');
+    const q = { id: REGION, model: 'vendor_a' };
+    const latest = await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key, query: q });
+    const dayAhead = await okJson(t, `/v1/region/${ISO}/demand/continuous`, { key, query: q });
+    // With the synthetic world served, the actuals are the ISO's.
+    const actual = await okJson(t, `/v1/region/${ISO}/demand/actual`, {
+      key,
+      query: { id: REGION, start: dayAhead.time_utc[0], end: latest.created_at! },
+    });
+    const series = await demandSeries(page);
+    assert.deepEqual(
+      series.map((s) => s.name),
+      ['Actual', 'Day-ahead forecast', 'Latest run'],
+    );
+    assert.deepEqual(series[1].data, at(dayAhead));
+    assert.deepEqual(series[2].data, at(latest).slice(0, 168));
+    assert.deepEqual(series[0].data, at(actual));
+    assert.equal(latest.created_at, '2026-06-15T18:00:00Z');
+    assert.match((await page.textContent('.card[data-metric="demand"] .panel-status'))!, /^ercot_total, vendor_a's run of /);
+    await page.locator('.card[data-metric="demand"]').screenshot({ path: path.join(SCREENSHOTS, 'stored-source-demand.png') });
+    await page.close();
+    assert.deepEqual(errors, []);
+  });
+
+  test('with GRIDCAST_WORLD=off only the stored sources are offered, with their own actuals; other cards say none holds them', async () => {
+    process.env.GRIDCAST_WORLD = 'off';
+    try {
+      const { page, errors } = await open();
+      const states = await cardStates(page);
+      assert.deepEqual(states, { demand: 'ready', wind: 'ready', solar: 'ready', price: 'ready' });
+      assert.deepEqual(await choicesOf(page, 'demand'), [['vendor_a', 'vendor_a (stored)']]);
+      assert.deepEqual(await choicesOf(page, 'wind'), []);
+      assert.equal(
+        await page.textContent('.card[data-metric="wind"] .panel-status'),
+        'No forecasts of wind for ERCOT: the synthetic world is off and no stored source holds them.',
+      );
+      assert.equal(
+        await page.textContent('.card[data-metric="price"] .panel-status'),
+        'No forecasts of dalmp prices for ERCOT: the synthetic world is off and no stored source holds them.',
+      );
+      const latest = await okJson(t, `/v1/region/${ISO}/demand/forecast`, { key, query: { id: REGION, model: 'vendor_a' } });
+      const dayAhead = await okJson(t, `/v1/region/${ISO}/demand/continuous`, { key, query: { id: REGION, model: 'vendor_a' } });
+      const actual = await okJson(t, `/v1/region/${ISO}/demand/actual`, {
+        key,
+        query: { id: REGION, source: 'vendor_a', start: dayAhead.time_utc[0], end: latest.created_at! },
+      });
+      const series = await demandSeries(page);
+      assert.deepEqual(series[0].data, at(actual));
+      assert.ok(series[0].data.filter(([, v]) => v !== null).length > 24);
+      assert.match((await page.textContent('.card[data-metric="demand"] .panel-status'))!, / Actuals: vendor_a's\.$/);
+      // Skill: the stored sources scored against a stored source's actuals (vendor_a's own).
+      await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#skill').dataset.state));
+      assert.equal(await page.evaluate(() => document.querySelector('#skill').dataset.state), 'ready');
+      const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key, query: { id: REGION, source: 'vendor_a' } });
+      assert.ok(byLead.length >= 3 && byLead.every((r) => r.model === 'vendor_a' && r.n > 0), JSON.stringify(byLead));
+      const lines = await page.evaluate(() =>
+        (window.echarts.getInstanceByDom(document.querySelector('#skill-lead .chart')).getOption() as any).series.map((x: any) => ({
+          name: x.name,
+          data: x.data,
+        })),
+      );
+      assert.deepEqual(
+        lines.map((l: { name: string }) => l.name),
+        ['vendor_a'],
+      );
+      assert.deepEqual(
+        lines[0].data.slice(0, byLead.length),
+        byLead.map((r) => r.mape),
+      );
+      assert.match(
+        (await page.textContent('#skill .panel-status'))!,
+        / by lead day over \d+ hours against vendor_a's actuals; drift over 0 days\.$/,
+      );
+      // Panels no stored source serves show the API's own answer naming what exists.
+      await page.waitForFunction(() => document.querySelector('#ensemble').dataset.state === 'error');
+      assert.match((await page.textContent('#ensemble .panel-status'))!, /^404: The synthetic world is off \(GRIDCAST_WORLD=off\)/);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'world-off.png'), fullPage: true });
+      await page.close();
+      assert.deepEqual(errors, []);
+    } finally {
+      delete process.env.GRIDCAST_WORLD;
+    }
+  });
+});

@@ -517,8 +517,8 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
   test('/v1/status and the sources list show the gas series without an ISO; with the world off only they are served', async () => {
     const status = (await t.get('/v1/status', { key })).json().filter((s: Json) => s.source === 'stored');
     assert.deepEqual(
-      status.map((s: Json) => [s.model, s.iso]),
-      [['replay', null]],
+      status.map((s: Json) => [s.model, s.iso, s.series]),
+      [['replay', null, [{ group: 'gas', metric: 'gas_price' }]]],
     );
     const list = (await t.request('GET', '/admin/sources', { headers: ADMIN })).json();
     assert.deepEqual(list[0].series, [{ group: 'gas', iso: null, metric: 'gas_price', targets: 2 }]);

@@ -699,8 +699,8 @@ describe('the package', () => {
  * take only what the document allows, and only windowed operations can be iterated in chunks.
  */
 export async function parametersAreTypedFromTheDocument(c: GridcastClient): Promise<void> {
-  // @ts-expect-error plants have no `normal` model
-  await c.getPlantContinuousForecast('ercot', 'wind', { model: 'normal' });
+  // A model is one of the document's or any other name: a stored source (the service checks it, issue 20).
+  await c.getPlantContinuousForecast('ercot', 'wind', { model: 'vendor_a' });
   await c.getRegionalForecast('ercot', 'wind', { model: 'normal' });
   // @ts-expect-error not an ISO
   await c.listRegions('texas', 'wind');

@@ -39,7 +39,9 @@ import { chooseOutput } from './writers/registry.ts';
 import {
   readsStoredSource,
   StoredSourceNames,
+  namedSource,
   undeclaredModel,
+  unknownSourceError,
   withStoredModels,
   withStoredSourceRoutes,
   worldOffError,
@@ -231,12 +233,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const hidden = { schema: { hide: true } as never };
-  // The document served lists the stored sources that exist in `model` (the static one at /docs does not).
-  let withSources = { names: '', document };
+  // The document served names the stored sources that exist in `model` and `source`, and leaves the synthetic
+  // models out when the world is off (storedSources.ts); the static one at /docs does not. Keyed by both.
+  let withSources = { names: 'true:', document };
   const documentNow = async () => {
     const names = await storedNames.get();
-    const key = [...names].sort().join(',');
-    if (key !== withSources.names) withSources = { names: key, document: buildOpenApi(withStoredSourceRoutes(ROUTES, names), VERSION) };
+    const world = worldServed();
+    const key = `${world}:${[...names].sort().join(',')}`;
+    if (key !== withSources.names) {
+      withSources = { names: key, document: buildOpenApi(withStoredSourceRoutes(ROUTES, names, world), VERSION) };
+    }
     return withSources.document;
   };
   app.get('/v1/openapi.json', hidden, async (_req, reply) => sendJson(reply, 200, await documentNow()));
@@ -299,12 +305,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.headers(checkRateLimit(meter, rateLimits, key));
     // `model` may name a stored source as well as a synthetic model (storedSources.ts).
     const named = undeclaredModel(def.params, query);
-    const stored = named !== undefined || query.source !== undefined ? await storedNames.get(named) : new Set<string>();
+    const source = namedSource(query);
+    const stored = named !== undefined || source !== undefined ? await storedNames.get(named, source) : new Set<string>();
     const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
+    if (typeof values.source === 'string' && !stored.has(values.source)) {
+      throw unknownSourceError(values.source, await store.sources.list());
+    }
     // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
     const storedData = readsStoredSource(values, stored) || def.readsStore === true;
-    if (!worldServed() && !def.catalog && !storedData) throw worldOffError(def, values, await store.sources.list());
+    // With the world off a request may read stored data only; where a route's truth comes from `source`
+    // (/actual, /skill), it must name one.
+    const truthUnnamed = def.params.some((p) => p.name === 'source') && values.source === undefined;
+    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed)) throw worldOffError(def, values, await store.sources.list());
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
     const head = req.method === 'HEAD';

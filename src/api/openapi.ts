@@ -5,6 +5,7 @@
  */
 import { ISO_CODES } from '../catalog/isos.ts';
 import { UNIT_DECIMALS } from '../catalog/metrics.ts';
+import { INGEST_GROUPS } from '../ingest/groups.ts';
 import { openApiParameter } from './params.ts';
 import type { RouteDef } from './route.ts';
 import { openApiContent } from './writers/registry.ts';
@@ -181,6 +182,19 @@ const SCHEMAS: Record<string, object> = {
       actuals: { type: 'integer', title: 'Actuals', description: 'Stored source: actual (target, hour) values published by now.' },
       first_valid_time: { ...nullable({ type: 'string', format: 'date-time' }), title: 'First Valid Time' },
       last_valid_time: { ...nullable({ type: 'string', format: 'date-time' }), title: 'Last Valid Time' },
+      series: {
+        type: 'array',
+        title: 'Series',
+        description: 'Stored source: the series it holds in this ISO (model=<source> on their routes).',
+        items: {
+          type: 'object',
+          required: ['group', 'metric'],
+          properties: {
+            group: { type: 'string', enum: [...INGEST_GROUPS], title: 'Group' },
+            metric: { type: 'string', title: 'Metric', description: 'The metric, or for lmp the market type (dalmp, rtlmp).' },
+          },
+        },
+      },
     },
   },
   Run: {

@@ -42,6 +42,8 @@ export type ParamSpec =
       default?: string;
       /** Refuse NUL characters: text that must reach the database, which cannot store them. */
       noNul?: boolean;
+      /** Values the document names without restricting the parameter to them (JSON Schema `examples`). */
+      examples?: readonly string[];
     });
 
 export interface ParsedDateTime {
@@ -855,6 +857,7 @@ function valueSchema(spec: ParamSpec): Record<string, unknown> {
       const schema: Record<string, unknown> = { type: 'string' };
       if (spec.maxLength !== undefined) schema.maxLength = spec.maxLength;
       if (spec.minLength !== undefined) schema.minLength = spec.minLength;
+      if (spec.examples !== undefined) schema.examples = [...spec.examples];
       return schema;
     }
   }

@@ -20,9 +20,9 @@ export class StoredSourceNames {
 
   constructor(private readonly store: Pick<SourceStore, 'names'>) {}
 
-  /** The stored source names; re-read when stale or when `wanted` is not among them. */
-  async get(wanted?: string): Promise<Set<string>> {
-    if (Date.now() - this.fetchedAt > NAMES_TTL_MS || (wanted !== undefined && !this.names.has(wanted))) {
+  /** The stored source names; re-read when stale or when one of `wanted` is not among them. */
+  async get(...wanted: (string | undefined)[]): Promise<Set<string>> {
+    if (Date.now() - this.fetchedAt > NAMES_TTL_MS || wanted.some((w) => w !== undefined && !this.names.has(w))) {
       this.names = new Set(await this.store.names());
       this.fetchedAt = Date.now();
     }
@@ -50,24 +50,48 @@ export function withStoredModels(params: readonly ParamSpec[], names: ReadonlySe
   return params.map((p) => (p.name === 'model' && p.kind === 'enum' ? { ...p, values: [...p.values, ...[...names].sort()] } : p));
 }
 
+/** The `source` a request names (the last one when repeated), before validation. */
+export function namedSource(query: Record<string, unknown>): string | undefined {
+  const raw = query.source;
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Does the (validated) request read a stored source? */
 export function readsStoredSource(params: Record<string, ParamValue>, names: ReadonlySet<string>): boolean {
   return (typeof params.model === 'string' && names.has(params.model)) || typeof params.source === 'string';
 }
 
-/** The routes with `model` also listing the stored sources (for the OpenAPI document served). */
-export function withStoredSourceRoutes(routes: readonly RouteDef[], names: ReadonlySet<string>): RouteDef[] {
-  const listed = [...names].sort().join(', ');
-  return routes.map((r) =>
-    r.storedModels
-      ? {
-          ...r,
-          params: withStoredModels(r.params, names).map((p) =>
-            p.name === 'model' ? { ...p, description: `${p.description ?? ''} Stored (ingested) sources: ${listed}.`.trim() } : p,
-          ),
-        }
-      : r,
-  );
+/**
+ * The routes as the OpenAPI document served describes them, given the stored sources and whether
+ * the synthetic world is served. Once a source exists (or the world is off), `model` of the routes
+ * that serve stored sources is a plain string parameter whose description names the synthetic
+ * models (when served) and the stored sources: a client that caches the document (the official
+ * client keeps it an hour) must not refuse a source ingested since, and the SDK's types take any
+ * name. `source` (actuals, lists) names the stored sources too. With neither, the document is the
+ * public service's, `model` an enum of the synthetic models.
+ */
+export function withStoredSourceRoutes(routes: readonly RouteDef[], names: ReadonlySet<string>, world: boolean): RouteDef[] {
+  if (names.size === 0 && world) return [...routes];
+  const listed = names.size ? [...names].sort().join(', ') : 'none yet (gridcast ingest, POST /admin/ingest)';
+  const stored = `Stored (ingested) sources: ${listed}; /v1/status lists what each holds.`;
+  return routes.map((r) => ({
+    ...r,
+    params: r.params.map((p): ParamSpec => {
+      if (p.name === 'source') return { ...p, description: `${p.description ?? ''} ${stored}`.trim() };
+      if (p.name !== 'model' || !r.storedModels || p.kind !== 'enum') return p;
+      const models = world ? `${p.description ?? ''} Or a stored source. ` : 'The synthetic models are off (GRIDCAST_WORLD=off). ';
+      return {
+        name: p.name,
+        in: p.in,
+        kind: 'string',
+        minLength: 1,
+        examples: [...(world ? p.values : []), ...[...names].sort()],
+        ...(world && p.default !== undefined ? { default: p.default } : {}),
+        description: `${models}${stored}`,
+      };
+    }),
+  }));
 }
 
 /** What the stored sources hold, for messages: `vendor_a (region ercot demand)`. */
@@ -78,6 +102,16 @@ export function describeSources(
   return sources
     .map((s) => `${s.name} (${s.series.map((k) => [k.group, k.iso, k.metric].filter(Boolean).join(' ')).join(', ')})`)
     .join('; ');
+}
+
+/**
+ * A request's `source` that names no stored source: a 422 on `source` (not `model`) naming the
+ * sources that exist and what they hold.
+ */
+export function unknownSourceError(name: string, sources: readonly SourceSummary[]): HttpError {
+  return new HttpError(422, {
+    detail: [errorItem('value_error', ['query', 'source'], `Value error, no stored source '${name}': ${describeSources(sources)}`, name)],
+  });
 }
 
 /**

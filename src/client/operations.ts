@@ -97,14 +97,18 @@ export interface CallOptions {
 /**
  * The options object of an operation: its query parameters (instants as an ISO 8601 string,
  * a bare date `YYYY-MM-DD` for a local day of the ISO, or a Date; an `id` as text or as the
- * number `listPlants()` gives) plus CallOptions.
+ * number `listPlants()` gives; a `model` as one of the document's models or any other name, since
+ * a stored source ingested into the service is a model name too) plus CallOptions.
  */
 export type OptionsOf<M extends OperationName> = {
   [K in keyof QueryOf<Operations[M]>]: K extends InstantParam
     ? QueryOf<Operations[M]>[K] | Date
     : K extends 'id'
       ? QueryOf<Operations[M]>[K] | number
-      : QueryOf<Operations[M]>[K];
+      : K extends 'model'
+        ? // `string & {}` keeps the models' names as completions while taking any source name.
+          QueryOf<Operations[M]>[K] | (string & {})
+        : QueryOf<Operations[M]>[K];
 } & CallOptions;
 
 /**

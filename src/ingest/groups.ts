@@ -12,8 +12,9 @@
  * - gas: any hub id, the same way (the catalog's hubs, or own hubs); no ISO (gas is served to
  *   every ISO's subscribers); daily values, one per gas day at its first hour (midnight Central).
  *
- * Plants, LMPs and gas are forecasts only: the API has no /actual for them (as the public service),
- * so a file of actuals for them is refused rather than stored where nothing serves it.
+ * Regions and LMPs take actuals too (served by their /actual?source=). Plants and gas are forecasts
+ * only: the API has no /actual for them (as the public service), so a file of actuals for them is
+ * refused rather than stored where nothing serves it.
  */
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, type MetricName } from '../catalog/metrics.ts';
@@ -78,7 +79,7 @@ export const GROUP_RULES: Record<IngestGroup, GroupRules> = {
     },
   },
   plant: { metricOption: 'metric', metrics: hourly(metricsOf('plant')), ownTargets: true, actuals: false, refuse: anyOwnId('plant') },
-  lmp: { metricOption: 'type', metrics: hourly(metricsOf('lmp')), ownTargets: true, actuals: false, refuse: anyOwnId('price node') },
+  lmp: { metricOption: 'type', metrics: hourly(metricsOf('lmp')), ownTargets: true, actuals: true, refuse: anyOwnId('price node') },
   gas: {
     metricOption: 'metric',
     metrics: metricsOf('gas'),

@@ -29,8 +29,9 @@ export interface StoredGroupSpec<R, T> {
 type Omitted<P> = Omit<P, 'model'>;
 
 export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
-  const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R) =>
-    storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
+  // `param`: the request's parameter naming the source (`source` for actuals), which its errors name.
+  const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R, param: 'model' | 'source' = 'model') =>
+    storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r), param);
   const withForecasts = async <F>(
     world: WeatherWorld,
     reader: SourceReader,
@@ -57,7 +58,7 @@ export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
       withForecasts(world, reader, source, r, (s, f): Frame => vintagesFrame(s.group, { ...r, model: 'optimized' }, f)),
     /** Actuals as published at or before `asOfMs` (default now; never after now). */
     actual: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & WindowParams & { asOfMs?: number }) => {
-      const s = await series(world, reader, source, r);
+      const s = await series(world, reader, source, r, 'source');
       const { actuals, load } = await storedActuals(reader, s, Math.min(r.asOfMs ?? r.nowMs, r.nowMs));
       const frame = actualFrame(s.group, r, actuals);
       await load();

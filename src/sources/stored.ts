@@ -71,8 +71,9 @@ export async function storedSeries<T, G extends TargetGroup<T>>(
   groupOf: (held: readonly string[]) => G,
   idOf: (target: T) => string,
   id: string | undefined,
+  param: 'model' | 'source' = 'model',
 ): Promise<StoredSeries<T, G>> {
-  const series = await heldSeries(reader, source, key);
+  const series = await heldSeries(reader, source, key, param);
   const group = groupOf(series.map((s) => s.target));
   const idByTarget = new Map(series.map((s) => [s.target, s.id]));
   const seriesOf = new Map<T, number>();
@@ -167,11 +168,24 @@ export async function storedActuals<T>(
 ): Promise<{ actuals: Actuals<T>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];
   const span = await reader.actualSpan(ids, asOfMs);
+  // Without any actual there is no window to default to: the source is what the request got wrong.
+  if (!span) {
+    throw new QueryError([
+      {
+        type: 'value_error',
+        loc: ['query', 'source'],
+        msg:
+          `Value error, source '${s.source}' has no actuals for ${s.group.targets.length === 1 ? 'this target' : 'these targets'} ` +
+          `published by ${formatUtcInstant(asOfMs)} (it may hold forecasts only)`,
+        input: s.source,
+      },
+    ]);
+  }
   let wanted: { from: number; to: number } | null = null;
   const loaded = new Map<string, number>();
   const actuals: Actuals<T> = {
-    firstHour: span?.first ?? Infinity,
-    lastHour: span?.last ?? -Infinity,
+    firstHour: span.first,
+    lastHour: span.last,
     prepare(rows) {
       if (rows.valid.length) wanted = { from: rows.valid[0], to: rows.valid[rows.valid.length - 1] };
     },
@@ -181,10 +195,9 @@ export async function storedActuals<T>(
         return Float64Array.from(rows.valid, (h) => loaded.get(`${sid}@${h}`) ?? Number.NaN);
       };
     },
-    noDataMessage: span
-      ? `no actuals in the requested window: source '${s.source}' has actuals from ${formatUtcInstant(span.first * HOUR_MS)} ` +
-        `to ${formatUtcInstant(span.last * HOUR_MS)} (as published by then)`
-      : `no actuals in the requested window: source '${s.source}' has no actuals published by then`,
+    noDataMessage:
+      `no actuals in the requested window: source '${s.source}' has actuals from ${formatUtcInstant(span.first * HOUR_MS)} ` +
+      `to ${formatUtcInstant(span.last * HOUR_MS)} (as published by then)`,
   };
   return {
     actuals,

@@ -76,6 +76,22 @@ export async function fetchOpenApi() {
 }
 
 /**
+ * The values the OpenAPI document names for a parameter of one operation: its enum, or, where the
+ * parameter is a plain string (`model` once stored sources exist), its examples.
+ * @param {any} doc
+ * @param {string} path
+ * @param {string} name
+ * @returns {string[]}
+ */
+export function parameterChoices(doc, path, name) {
+  const param = doc?.paths?.[path]?.get?.parameters?.find((/** @type {any} */ p) => p.name === name);
+  const schema = param?.schema?.anyOf?.[0] ?? param?.schema;
+  const values = schema?.enum ?? schema?.examples;
+  if (!Array.isArray(values)) throw new Error(`the OpenAPI document names no values for ${name} of ${path}`);
+  return values;
+}
+
+/**
  * The allowed values of a parameter of one operation in the OpenAPI document.
  * @param {any} doc
  * @param {string} path e.g. /region/{iso}/{metric}/ensemble

@@ -22,6 +22,7 @@ import {
   actualAt,
   cellMapData,
   ensembleData,
+  forecastChoices,
   forecastVintages,
   latestRunTime,
   listPriceNodes,
@@ -95,6 +96,10 @@ const ui = {
 
 /** The ISO's time zone (from its region list): every time on the page is shown in it. */
 let timezone = 'UTC';
+/** The service's OpenAPI document (read once, no key needed). */
+let openApi = /** @type {any} */ (null);
+/** The forecasts each overview card may show for the ISO (models and stored sources), or null before a key. */
+let choices = /** @type {Awaited<ReturnType<typeof forecastChoices>> | null} */ (null);
 const cellMap = createCellMap($('#map'));
 /** @type {Awaited<ReturnType<typeof cellMapData>> | null} */
 let cellData = null;
@@ -171,21 +176,46 @@ const plainOptions = (values) => values.map((v) => ({ value: v, label: v }));
 const chartOf = (panel) => /** @type {HTMLElement} */ (panel.querySelector('.chart'));
 
 /** @param {HTMLElement} card */
+const sourceSelectOf = (card) => /** @type {HTMLSelectElement} */ (card.querySelector('.forecast-source'));
+
+/**
+ * Offers on a card the models and the stored sources holding its series in the ISO (the model kept
+ * when still offered, else optimized, else the first).
+ * @param {HTMLElement} card
+ */
+function fillForecastChoices(card) {
+  if (!choices) return;
+  const metric = /** @type {string} */ (card.dataset.metric);
+  const offered = metric === 'price' ? choices.of('lmp', ui.priceType.value) : choices.of('region', metric);
+  const select = sourceSelectOf(card);
+  const keep = offered.some((o) => o.value === select.value) ? select.value : 'optimized';
+  fillSelect(select, offered, keep);
+}
+
+/** @param {HTMLElement} card */
 function loadOverviewCard(card) {
   const metric = /** @type {string} */ (card.dataset.metric);
   return loadPanel(
     card,
     async (isCurrent) => {
+      const model = sourceSelectOf(card).value;
+      const series = metric === 'price' ? `${ui.priceType.value} prices` : metric;
+      if (!model) {
+        clearChart(chartOf(card));
+        return `No forecasts of ${series} for ${ui.iso.value.toUpperCase()}: the synthetic world is off and no stored source holds them.`;
+      }
       const target =
         metric === 'price'
-          ? /** @type {const} */ ({ kind: 'price', type: ui.priceType.value, id: ui.priceNode.value })
-          : /** @type {const} */ ({ kind: 'region', metric, id: ui.region.value });
-      const data = await overviewData(api, ui.iso.value, target);
+          ? /** @type {const} */ ({ kind: 'price', type: ui.priceType.value, id: ui.priceNode.value, model })
+          : /** @type {const} */ ({ kind: 'region', metric, id: ui.region.value, model });
+      const data = await overviewData(api, ui.iso.value, target, /** @type {NonNullable<typeof choices>} */ (choices).worldServed);
       if (!isCurrent()) return '';
       // Prices spike far above their usual range: the axis is clipped unless asked otherwise.
       const axis = metric === 'price' && ui.priceAxis.value === 'clipped' ? 'clipped' : 'full';
       renderChart(chartOf(card), overviewOption(data, axis));
-      return [`${target.id}, run of ${timeFormat(data.timezone).full(Date.parse(data.createdAt))}.`, data.note].filter(Boolean).join(' ');
+      return [`${target.id}, ${model}'s run of ${timeFormat(data.timezone).full(Date.parse(data.createdAt))}.`, data.note]
+        .filter(Boolean)
+        .join(' ');
     },
     () => clearChart(chartOf(card)),
   );
@@ -275,7 +305,8 @@ function loadSkill() {
       const days = data.drift.map((/** @type {any} */ r) => ({ ms: hoursOfLocalDay(r.date, timezone)[0], value: r[data.measure.field] }));
       renderChart(drift, driftOption({ timezone, measure: data.measure, days }));
       const hours = Math.max(0, ...data.byLead.map((/** @type {any} */ r) => r.n));
-      return `${id}: ${data.measure.label} by lead day over ${hours} hours; drift over ${days.length} days.`;
+      const against = data.truth ? ` against ${data.truth}'s actuals` : '';
+      return `${id}: ${data.measure.label} by lead day over ${hours} hours${against}; drift over ${days.length} days.`;
     },
     () => {
       clearChart(lead);
@@ -359,6 +390,8 @@ async function loadIso() {
       `${ui.iso.value}_total`,
     );
     await loadPriceNodes();
+    choices = await forecastChoices(api, openApi, ui.iso.value);
+    ui.cards.forEach(fillForecastChoices);
   } catch (e) {
     clearAll();
     setStatus(ui.status, describeError(e), 'error');
@@ -382,6 +415,7 @@ function clearAll() {
 async function start() {
   // The choices come from the service's own OpenAPI document (no key needed).
   const doc = await fetchOpenApi();
+  openApi = doc;
   fillSelect(
     ui.iso,
     parameterEnum(doc, '/region/{iso}/{metric}/list', 'iso').map((v) => ({ value: v, label: v.toUpperCase() })),
@@ -417,11 +451,16 @@ async function start() {
     const card = /** @type {HTMLElement} */ (ui.cards.find((c) => c.dataset.metric === 'price'));
     await loadPanel(
       card,
-      async () => (await loadPriceNodes(), ''),
+      async () => {
+        await loadPriceNodes();
+        fillForecastChoices(card);
+        return '';
+      },
       () => {},
     );
     if (card.dataset.state === 'ready') void loadOverviewCard(card);
   });
+  for (const card of ui.cards) sourceSelectOf(card).addEventListener('change', () => void loadOverviewCard(card));
   for (const select of [ui.priceNode, ui.priceAxis]) {
     select.addEventListener(
       'change',

@@ -3,13 +3,14 @@
  * Where each panel's data comes from: API calls shaped into what the charts draw. Each source is
  * one function, so a panel can move to a better endpoint by changing only its source.
  */
-import { ApiError } from './api.js';
+import { ApiError, parameterChoices } from './api.js';
 import { columnPoints, isoHour, memberBands, plantsPerCell, wallClock } from './stats.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./api.js').Timeseries} Timeseries */
 /** @typedef {import('./stats.js').Point} Point */
-/** @typedef {{ kind: 'region', metric: string, id: string } | { kind: 'price', type: string, id: string }} OverviewTarget */
+/** @typedef {{ kind: 'region', metric: string, id: string, model: string } | { kind: 'price', type: string, id: string, model: string }} OverviewTarget */
+/** @typedef {{ value: string, label: string, stored: boolean }} ForecastChoice */
 
 const HOUR_MS = 3_600_000;
 /** How much of the latest run the overview shows. */
@@ -39,6 +40,40 @@ export async function listPriceNodes(api, iso, type) {
 }
 
 /**
+ * The forecasts the overview may show for an ISO, per series: the synthetic models its routes take
+ * (from the OpenAPI document; none when the service runs without the synthetic world) and every
+ * stored source holding the series there (from /status, which lists each source's series per ISO).
+ * @param {Api} api
+ * @param {any} doc the OpenAPI document
+ * @param {string} iso
+ */
+export async function forecastChoices(api, doc, iso) {
+  /** @type {{ iso: string | null, model: string, source?: string, series?: { group: string, metric: string }[] }[]} */
+  const status = await api.get('/status');
+  const stored = status.filter((s) => s.source === 'stored');
+  const storedNames = new Set(stored.map((s) => s.model));
+  // With GRIDCAST_WORLD=off /status lists the stored sources only.
+  const worldServed = status.some((s) => s.source !== 'stored');
+  return {
+    worldServed,
+    /**
+     * @param {'region' | 'lmp'} group
+     * @param {string} metric the region metric, or the LMP market type
+     * @returns {ForecastChoice[]}
+     */
+    of(group, metric) {
+      const path = group === 'region' ? '/region/{iso}/{metric}/continuous' : '/lmp/{iso}/{type}/continuous';
+      const models = worldServed ? parameterChoices(doc, path, 'model').filter((m) => !storedNames.has(m)) : [];
+      const holding = stored.filter((s) => s.iso === iso && (s.series ?? []).some((k) => k.group === group && k.metric === metric));
+      return [
+        ...models.map((m) => ({ value: m, label: m, stored: false })),
+        ...holding.map((s) => ({ value: s.model, label: `${s.model} (stored)`, stored: true })),
+      ];
+    },
+  };
+}
+
+/**
  * Actuals for the overview between two instants: observed values of a region, or realised
  * prices of a node (cleared day-ahead prices for dalmp — tomorrow's once published — and
  * real-time prices for rtlmp), each up to the last the API has published.
@@ -47,32 +82,50 @@ export async function listPriceNodes(api, iso, type) {
  * @param {OverviewTarget} target
  * @param {string} start
  * @param {string} end
+ * @param {string} [source] a stored source whose actuals are shown instead of the ISO's
  * @returns {Promise<Point[]>}
  */
-async function overviewActuals(api, iso, target, start, end) {
+async function overviewActuals(api, iso, target, start, end, source) {
   const path = target.kind === 'region' ? `/region/${iso}/${target.metric}/actual` : `/lmp/${iso}/${target.type}/actual`;
-  return columnPoints(await api.get(path, { id: target.id, start, end }));
+  return columnPoints(await api.get(path, { id: target.id, start, end, source }));
 }
 
 /**
  * The overview of one metric: the latest run (next 7 days), the day-ahead continuous forecast
- * (the default window: the week ending with the last day that has a run) and the actuals.
+ * (the default window: the week ending with the last day that has a run) of the target's model or
+ * stored source, and the actuals: the ISO's, or without the synthetic world the stored source's
+ * own (none when it holds none).
  * @param {Api} api
  * @param {string} iso
  * @param {OverviewTarget} target
+ * @param {boolean} worldServed
  */
-export async function overviewData(api, iso, target) {
+export async function overviewData(api, iso, target, worldServed) {
   const base = target.kind === 'region' ? `/region/${iso}/${target.metric}` : `/lmp/${iso}/${target.type}`;
   /** @type {[Timeseries, Timeseries]} */
   const [latest, dayAhead] = await Promise.all([
-    api.get(`${base}/forecast`, { id: target.id }),
-    api.get(`${base}/continuous`, { id: target.id }),
+    api.get(`${base}/forecast`, { id: target.id, model: target.model }),
+    api.get(`${base}/continuous`, { id: target.id, model: target.model }),
   ]);
   const createdAt = /** @type {string} */ (latest.created_at);
   const latestPoints = columnPoints(latest).slice(0, LATEST_HOURS);
   // Up to the run for regions; prices reach further when the day-ahead market has cleared tomorrow.
   const end = target.kind === 'price' ? isoHour(latestPoints[latestPoints.length - 1]?.[0] ?? Date.parse(createdAt)) : createdAt;
-  const actual = await overviewActuals(api, iso, target, dayAhead.time_utc[0] ?? createdAt, end);
+  const start = dayAhead.time_utc[0] ?? createdAt;
+  /** @type {Point[]} */
+  let actual = [];
+  let actualNote = '';
+  if (worldServed) actual = await overviewActuals(api, iso, target, start, end);
+  else {
+    try {
+      actual = await overviewActuals(api, iso, target, start, end, target.model);
+      actualNote = `Actuals: ${target.model}'s.`;
+    } catch (e) {
+      // A 422: the source holds no actuals of the target in the window.
+      if (!(e instanceof ApiError && e.status === 422)) throw e;
+      actualNote = `No actuals: ${e.message}`;
+    }
+  }
   return {
     units: latest.units,
     timezone: latest.timezone,
@@ -81,9 +134,10 @@ export async function overviewData(api, iso, target) {
     dayAhead: columnPoints(dayAhead),
     actual,
     note:
-      target.kind === 'price'
+      actualNote ||
+      (target.kind === 'price'
         ? `Actuals: ${target.type === 'dalmp' ? 'cleared day-ahead prices' : 'real-time prices'} (/lmp/${iso}/${target.type}/actual).`
-        : '',
+        : ''),
   };
 }
 
@@ -210,8 +264,16 @@ export function skillMeasure(metric) {
  */
 export async function skillData(api, iso, metric, id, timezone) {
   const path = `/region/${iso}/${metric}/skill`;
-  /** @type {{ iso: string, model: string, last_actual_hour: string | null }[]} */
+  /** @type {{ iso: string, model: string, last_actual_hour: string | null, source?: string, series?: { group: string, metric: string }[] }[]} */
   const status = await api.get('/status');
+  if (!status.some((s) => s.source !== 'stored')) {
+    // Without the synthetic world the truth is a stored source's: the first holding this series with actuals
+    // published. Without one, /skill's own 422 names the sources that exist. No drift: it follows a synthetic model.
+    const truth = status.find(
+      (s) => s.iso === iso && s.last_actual_hour && (s.series ?? []).some((k) => k.group === 'region' && k.metric === metric),
+    )?.model;
+    return { measure: skillMeasure(metric), byLead: await api.get(path, { id, actual_source: truth }), drift: [], truth };
+  }
   const last = status.find((s) => s.iso === iso && s.model === 'optimized')?.last_actual_hour;
   if (!last) throw new Error(`/status has no published actual for ${iso}`);
   const yearAgo = wallClock(Date.parse(last) - 364 * 24 * HOUR_MS, timezone).date;
@@ -222,5 +284,10 @@ export async function skillData(api, iso, metric, id, timezone) {
   // A rolling window that reaches back before the forecasts begin (or over a gap) scores fewer days:
   // only windows with at least 90 % of the fullest one's hours are drawn.
   const fullest = Math.max(0, ...drift.map((/** @type {any} */ r) => r.n));
-  return { measure: skillMeasure(metric), byLead, drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest) };
+  return {
+    measure: skillMeasure(metric),
+    byLead,
+    drift: drift.filter((/** @type {any} */ r) => r.n >= 0.9 * fullest),
+    truth: /** @type {string | undefined} */ (undefined),
+  };
 }

@@ -17,12 +17,19 @@ export interface SeriesKey {
   metric: string;
 }
 
-/** A forecast run of one target: values of consecutive valid hours from `first` (epoch hour). */
+/**
+ * A forecast run of one target: values of consecutive valid hours from `first` (epoch hour) — the
+ * point forecast's, and as many of each quantile's (NaN: no value).
+ */
 export interface RunInput {
   target: string;
   issuedMs: number;
   first: number;
   values: Float64Array;
+  /** Ascending probabilities. */
+  quantiles: readonly number[];
+  /** Per quantile, its values over the same hours as `values`. */
+  quantileValues: readonly Float64Array[];
 }
 
 /** One actual value of a target as published at `publishedMs`. */
@@ -132,31 +139,37 @@ export class IngestWriter {
       minMs = Math.min(minMs, r.issuedMs);
       maxMs = Math.max(maxMs, r.issuedMs);
     }
-    const existing = new Map<string, { first: number; hex: string }>();
-    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; hex: string }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, encode(vals, 'hex') AS hex FROM source_runs
+    const existing = new Map<string, { first: number; hex: string; quantiles: string }>();
+    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; hex: string; quantiles: number[] }>(
+      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, encode(vals, 'hex') AS hex, quantiles
+         FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
       [seriesIds, minMs, maxMs],
     );
-    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex });
-    const added: Columns = { series: [], ms: [], first: [], hex: [] };
+    for (const r of rows) {
+      existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex, quantiles: quantileArray(r.quantiles) });
+    }
+    const added: Columns = { series: [], ms: [], first: [], hex: [], quantiles: [] };
     for (const run of runs) {
       const id = ids.get(run.target)!;
-      const hex = hexOf(packValues(run.values));
+      const hex = hexOf(packRun(run));
+      const quantiles = quantileArray(run.quantiles);
       const old = existing.get(`${id}@${run.issuedMs}`);
       if (!old) {
         added.series.push(id);
         added.ms.push(run.issuedMs);
         added.first.push(run.first);
         added.hex.push(hex);
+        added.quantiles.push(quantiles);
         this.outcome.runsAdded++;
-      } else if (old.first === run.first && old.hex === hex) {
+      } else if (old.first === run.first && old.hex === hex && old.quantiles === quantiles) {
         this.outcome.runsUnchanged++;
       } else if (this.target.replace) {
         await this.tx.query(
-          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), revisions = revisions + 1, ingested_at = now()
+          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), quantiles = $5::float8[], revisions = revisions + 1,
+                  ingested_at = now()
             WHERE series_id = $1 AND issued_at = to_timestamp($2::float8 / 1000)`,
-          [id, run.issuedMs, run.first, hex],
+          [id, run.issuedMs, run.first, hex, quantiles],
         );
         this.outcome.runsReplaced++;
       } else {
@@ -167,9 +180,10 @@ export class IngestWriter {
     // One statement for the batch, its columns as array parameters; values travel as hex text
     // (decoded by the database), which both drivers pass as is.
     await this.tx.query(
-      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals)
-       SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex') FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[]) AS u(s, ms, f, h)`,
-      [added.series, added.ms, added.first, added.hex],
+      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles)
+       SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex'), q::float8[]
+         FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[], $5::text[]) AS u(s, ms, f, h, q)`,
+      [added.series, added.ms, added.first, added.hex, added.quantiles],
     );
   }
 
@@ -232,6 +246,8 @@ export interface StoredRunRow {
   first: number;
   length: number;
   revisions: number;
+  /** The quantiles the run holds besides its point forecast (ascending; empty: none). */
+  quantiles: number[];
 }
 
 /** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
@@ -295,6 +311,22 @@ interface Columns {
   ms: number[];
   first: number[];
   hex: string[];
+  /** Array literals (`{0.1,0.9}`): an array of arrays does not travel as one parameter. */
+  quantiles: string[];
+}
+
+/** The quantiles as a PostgreSQL array literal (also how stored and new runs' quantiles are compared). */
+function quantileArray(quantiles: readonly number[]): string {
+  return `{${quantiles.join(',')}}`;
+}
+
+/** A run's stored bytes: the point forecast's values, then each quantile's (migration 6). */
+export function packRun(run: Pick<RunInput, 'values' | 'quantileValues'>): Uint8Array {
+  if (run.quantileValues.length === 0) return packValues(run.values);
+  const all = new Float64Array(run.values.length * (1 + run.quantileValues.length));
+  all.set(run.values);
+  run.quantileValues.forEach((q, i) => all.set(q, (i + 1) * run.values.length));
+  return packValues(all);
 }
 
 /**
@@ -309,6 +341,9 @@ export function hexOf(bytes: Uint8Array): string {
 export function bytesOfHex(hex: string): Uint8Array {
   return Buffer.from(hex, 'hex');
 }
+
+/** The hours a stored run holds (its bytes hold a block of them per quantile besides the point forecast's). */
+const runLength = (table: string) => `(octet_length(${table}.vals) / 8 / (1 + cardinality(${table}.quantiles)))`;
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
 
@@ -428,9 +463,10 @@ export class SourceStore {
       first_hour: number;
       length: number;
       revisions: number;
+      quantiles: number[];
     }>(
       `SELECT r.series_id, s.target, extract(epoch FROM r.issued_at)::float8 * 1000 AS issued_ms, r.first_hour,
-              octet_length(r.vals) / 8 AS length, r.revisions
+              ${runLength('r')} AS length, r.revisions, r.quantiles
          FROM source_runs r JOIN source_series s ON s.id = r.series_id
         WHERE r.series_id = ANY($1::int[]) AND r.issued_at <= to_timestamp($2::float8 / 1000)
         ORDER BY r.issued_at`,
@@ -443,6 +479,7 @@ export class SourceStore {
       first: r.first_hour,
       length: Number(r.length),
       revisions: r.revisions,
+      quantiles: r.quantiles.map(Number),
     }));
   }
 
@@ -494,7 +531,7 @@ export class SourceStore {
       `WITH r AS (
          SELECT s.source, s.iso, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
                 extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
-                min(r.first_hour) AS rfirst, max(r.first_hour + octet_length(r.vals) / 8 - 1) AS rlast
+                min(r.first_hour) AS rfirst, max(r.first_hour + ${runLength('r')} - 1) AS rlast
            FROM source_series s JOIN source_runs r ON r.series_id = s.id
           WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
        a AS (
@@ -546,7 +583,7 @@ export class SourceStore {
         last: number | null;
       }>(
         `SELECT count(*)::int AS n, sum(octet_length(vals) / 8)::float8 AS v, extract(epoch FROM max(issued_at))::float8 * 1000 AS latest,
-                min(first_hour) AS first, max(first_hour + octet_length(vals) / 8 - 1) AS last
+                min(first_hour) AS first, max(first_hour + ${runLength('source_runs')} - 1) AS last
            FROM source_runs WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
         [s.name],
       );

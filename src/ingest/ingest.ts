@@ -252,6 +252,9 @@ class Assembler {
   private actuals = new Map<string, ActualInput>();
   private pending = 0;
   private writing: Promise<void> = Promise.resolve();
+  private readonly ob: Observation = { line: 0, target: '', hour: 0, stamp: 0, quantile: Number.NaN };
+  /** The last target id `refuse` accepted (rows of a target usually follow each other). */
+  private acceptedTarget: string | undefined;
 
   constructor(
     private readonly writer: IngestWriter,
@@ -266,16 +269,24 @@ class Assembler {
 
   /** Takes one observation; returns a promise when it wrote a batch. */
   add(obs: Observations, i: number): Promise<void> | undefined {
-    const ob: Observation = {
-      line: obs.line[i],
-      target: obs.target[i],
-      hour: obs.hour[i],
-      stamp: obs.stamp[i],
-      quantile: obs.quantile[i],
-    };
-    const refused = this.refuse(ob.target) ?? this.refuseHour?.(ob.hour) ?? null;
-    if (refused) {
-      this.bad(ob.line, refused);
+    // One observation object, filled per value: millions of short-lived objects are mostly garbage collection.
+    const ob = this.ob;
+    ob.line = obs.line[i];
+    ob.target = obs.target[i];
+    ob.hour = obs.hour[i];
+    ob.stamp = obs.stamp[i];
+    ob.quantile = obs.quantile[i];
+    if (ob.target !== this.acceptedTarget) {
+      const refused = this.refuse(ob.target);
+      if (refused) {
+        this.bad(ob.line, refused);
+        return undefined;
+      }
+      this.acceptedTarget = ob.target;
+    }
+    const refusedHour = this.refuseHour?.(ob.hour);
+    if (refusedHour) {
+      this.bad(ob.line, refusedHour);
       return undefined;
     }
     const value = obs.value[i];

@@ -102,6 +102,8 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
   let scale: Scale | string = { scale: 1, offset: 0 };
   let lastQuantileText: string | undefined;
   let quantile: number | string = Number.NaN;
+  let lastStampText: string | undefined;
+  let lastStamp: number | string = Number.NaN;
   /** Whether field f of record r is `text` (compared in place). */
   const same = (batch: CsvBatch, r: number, f: number, text: string) =>
     batch.fieldEnd(r, f) - batch.fieldStart(r, f) === text.length && batch.source(r, f).startsWith(text, batch.fieldStart(r, f));
@@ -145,12 +147,16 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
       }
       let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
       if (col.stamp >= 0) {
-        const t = stampOf(batch.source(r, col.stamp), batch.fieldStart(r, col.stamp), batch.fieldEnd(r, col.stamp));
-        if (typeof t === 'string') {
-          ctx.bad(line, `${col.names[col.stamp]}: ${t}`);
+        // Every row of a run repeats its issue time: compared in place, it is read once per run.
+        if (lastStampText === undefined || !same(batch, r, col.stamp, lastStampText)) {
+          lastStampText = batch.field(r, col.stamp);
+          lastStamp = stampOf(lastStampText);
+        }
+        if (typeof lastStamp === 'string') {
+          ctx.bad(line, `${col.names[col.stamp]}: ${lastStamp}`);
           continue;
         }
-        stamp = t;
+        stamp = lastStamp;
       }
       if (col.quantile >= 0 && (lastQuantileText === undefined || !same(batch, r, col.quantile, lastQuantileText))) {
         lastQuantileText = batch.field(r, col.quantile);

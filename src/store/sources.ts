@@ -242,7 +242,6 @@ export class IngestWriter {
 
 export interface StoredRunRow {
   seriesId: number;
-  target: string;
   /** Issue time, epoch hours (fractional within an hour). */
   issued: number;
   first: number;
@@ -488,44 +487,63 @@ export class SourceStore {
     );
   }
 
-  /** Runs of the given series issued at or before `nowMs`. */
+  /**
+   * Runs of the given series issued at or before `nowMs`, oldest first. Read as one row of arrays:
+   * a year of runs is thousands of rows, and a row costs more to receive than its values (PGlite
+   * converts each row in JavaScript).
+   */
   async runs(seriesIds: number[], nowMs: number): Promise<StoredRunRow[]> {
-    const rows = await this.sql.query<{
-      series_id: number;
-      target: string;
-      issued_ms: number;
-      first_hour: number;
-      length: number;
-      revisions: number;
-      quantiles: number[];
+    const [r] = await this.sql.query<{
+      series: number[] | null;
+      issued_ms: number[] | null;
+      first: number[] | null;
+      length: number[] | null;
+      revisions: number[] | null;
+      quantiles: string[] | null;
     }>(
-      `SELECT r.series_id, s.target, extract(epoch FROM r.issued_at)::float8 * 1000 AS issued_ms, r.first_hour,
-              ${runLength('r')} AS length, r.revisions, r.quantiles
-         FROM source_runs r JOIN source_series s ON s.id = r.series_id
-        WHERE r.series_id = ANY($1::int[]) AND r.issued_at <= to_timestamp($2::float8 / 1000)
-        ORDER BY r.issued_at`,
+      `SELECT array_agg(series_id ORDER BY issued_at) AS series,
+              array_agg(extract(epoch FROM issued_at)::float8 * 1000 ORDER BY issued_at) AS issued_ms,
+              array_agg(first_hour ORDER BY issued_at) AS first,
+              array_agg(${runLength('source_runs')} ORDER BY issued_at) AS length,
+              array_agg(revisions ORDER BY issued_at) AS revisions,
+              array_agg(array_to_string(quantiles, ' ') ORDER BY issued_at) AS quantiles
+         FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at <= to_timestamp($2::float8 / 1000)`,
       [seriesIds, nowMs],
     );
-    return rows.map((r) => ({
-      seriesId: r.series_id,
-      target: r.target,
-      issued: Math.round(r.issued_ms) / HOUR_MS,
-      first: r.first_hour,
-      length: Number(r.length),
-      revisions: r.revisions,
-      quantiles: r.quantiles.map(Number),
+    if (!r.series) return [];
+    return r.series.map((seriesId, i) => ({
+      seriesId,
+      issued: Math.round(r.issued_ms![i]) / HOUR_MS,
+      first: r.first![i],
+      length: Number(r.length![i]),
+      revisions: r.revisions![i],
+      quantiles: r.quantiles![i] === '' ? [] : r.quantiles![i].split(' ').map(Number),
     }));
   }
 
-  /** The packed values of the given runs (series id, issue time in epoch hours). */
+  /**
+   * The packed values of the given runs (series id, issue time in epoch hours), read as one row:
+   * the runs' hex joined, decoded at once, and cut by their lengths.
+   */
   async runValues(seriesIds: number[], issued: number[]): Promise<{ seriesId: number; issued: number; vals: Uint8Array }[]> {
     if (seriesIds.length === 0 || issued.length === 0) return [];
-    const rows = await this.sql.query<{ series_id: number; issued_ms: number; hex: string }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, encode(vals, 'hex') AS hex FROM source_runs
+    const [r] = await this.sql.query<{ series: number[] | null; issued_ms: number[] | null; bytes: number[] | null; hex: string | null }>(
+      `SELECT array_agg(series_id ORDER BY series_id, issued_at) AS series,
+              array_agg(extract(epoch FROM issued_at)::float8 * 1000 ORDER BY series_id, issued_at) AS issued_ms,
+              array_agg(octet_length(vals) ORDER BY series_id, issued_at) AS bytes,
+              string_agg(encode(vals, 'hex'), '' ORDER BY series_id, issued_at) AS hex
+         FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at = ANY(SELECT to_timestamp(x / 1000) FROM unnest($2::float8[]) AS x)`,
       [seriesIds, issued.map((h) => Math.round(h * HOUR_MS))],
     );
-    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOfHex(r.hex) }));
+    if (!r.series) return [];
+    const all = bytesOfHex(r.hex!);
+    let at = 0;
+    return r.series.map((seriesId, i) => {
+      const vals = all.subarray(at, (at += r.bytes![i]));
+      return { seriesId, issued: Math.round(r.issued_ms![i]) / HOUR_MS, vals };
+    });
   }
 
   /** For each series and valid hour in [fromHour, toHour], the value last published at or before `asOfMs`. */

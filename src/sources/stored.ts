@@ -167,13 +167,16 @@ export async function storedForecasts<T>(
     ? `its runs were issued from ${formatUtcInstant(Math.min(...issued) * HOUR_MS)} to ${formatUtcInstant(Math.max(...issued) * HOUR_MS)}`
     : 'it has no run issued by now';
   const wanted = new Set<number>();
-  const loaded = new Map<string, LoadedRun>();
+  /** Loaded runs by series id, then issue time (number keys: a year is thousands of rows per column). */
+  const loaded = new Map<number, Map<number, LoadedRun>>();
   const rowOf = new Map(rows.map((r) => [`${r.seriesId}@${r.issued}`, r]));
   /** The values of block `quantile` (NaN: point forecast) of series `sid` over the rows. */
   const read = (stitched: StitchedRows, sid: number, quantile: number): Float64Array => {
     const out = new Float64Array(stitched.valid.length).fill(Number.NaN);
+    const runsOf = loaded.get(sid);
+    if (!runsOf) return out;
     for (let i = 0; i < out.length; i++) {
-      const run = loaded.get(`${sid}@${stitched.created[i]}`);
+      const run = runsOf.get(stitched.created[i]);
       const block = run?.blockOf.get(quantile);
       if (run === undefined || block === undefined) continue;
       const k = stitched.valid[i] - run.first;
@@ -219,7 +222,9 @@ export async function storedForecasts<T>(
         const row = rowOf.get(`${r.seriesId}@${r.issued}`)!;
         const blockOf = new Map<number, number>([[Number.NaN, 0]]);
         row.quantiles.forEach((q, i) => blockOf.set(q, i + 1));
-        loaded.set(`${r.seriesId}@${r.issued}`, { first: row.first, length: row.length, blockOf, values: unpackValues(r.vals) });
+        let runsOf = loaded.get(r.seriesId);
+        if (!runsOf) loaded.set(r.seriesId, (runsOf = new Map()));
+        runsOf.set(r.issued, { first: row.first, length: row.length, blockOf, values: unpackValues(r.vals) });
       }
     },
   };

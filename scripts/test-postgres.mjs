@@ -17,6 +17,7 @@ const FILES = [
   'test/owndata-durability.test.ts',
   'test/owndata-groups.test.ts',
   'test/owndata-serving.test.ts',
+  'test/owndata-quantiles.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

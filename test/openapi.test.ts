@@ -102,7 +102,7 @@ describe('GET /v1/openapi.json', () => {
     assert.equal(doc.paths[CONTINUOUS].get.operationId, 'continuous_plant__iso___metric__continuous_get');
   });
 
-  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, then format, layout, resample, agg, tz in the query', () => {
+  test('continuous parameters: iso, metric in the path; start, end, id, model, latest_hour, days_ahead, quantiles (stored sources), then format, layout, resample, agg, tz in the query', () => {
     const params: any[] = doc.paths[CONTINUOUS].get.parameters;
     assert.deepEqual(
       params.map((p) => `${p.in}:${p.name}`),
@@ -115,6 +115,7 @@ describe('GET /v1/openapi.json', () => {
         'query:model',
         'query:latest_hour',
         'query:days_ahead',
+        'query:quantiles',
         'query:format',
         'query:layout',
         'query:resample',

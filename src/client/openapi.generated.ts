@@ -1415,6 +1415,8 @@ export interface operations {
         model?: 'optimized' | 'iso' | 'normal';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -1493,6 +1495,8 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -2127,6 +2131,8 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -2205,6 +2211,8 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -2950,6 +2958,8 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -3023,6 +3033,8 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -3286,6 +3298,8 @@ export interface operations {
         model?: 'optimized' | 'iso';
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */
@@ -3364,6 +3378,8 @@ export interface operations {
         latest_hour?: number;
         /** @description Lead time in days: each day D takes the run of day D − days_ahead at latest_hour. */
         days_ahead?: number;
+        /** @description With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' quantiles come from /region/{iso}/{metric}/ensemble. */
+        quantiles?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
         /** @description Table layout. wide: time_utc, time_local, then one column per series, named by its label levels joined with "|" (a "\" or "|" inside a level is escaped with "\"); for json the TimeseriesResponse. long: one row per hour and series: time_utc, time_local, id, label_1, … (the label levels), value; for json an array of such rows. */

@@ -188,6 +188,46 @@ interface Observation {
   target: string;
   hour: number;
   stamp: number;
+  /** The quantile (NaN: the point forecast). */
+  quantile: number;
+}
+
+/** One target's values in the run being read: the point forecast's, and each quantile's. */
+class TargetRun {
+  readonly point = new RunValues();
+  readonly quantiles = new Map<number, RunValues>();
+
+  of(quantile: number): RunValues {
+    if (Number.isNaN(quantile)) return this.point;
+    let values = this.quantiles.get(quantile);
+    if (!values) this.quantiles.set(quantile, (values = new RunValues()));
+    return values;
+  }
+
+  /** The run as stored: every block over the hours any of them has (NaN where one has no value). */
+  input(target: string, issuedMs: number): RunInput {
+    const quantiles = [...this.quantiles.keys()].sort((a, b) => a - b);
+    if (quantiles.length === 0) {
+      const { first, values } = this.point.span();
+      return { target, issuedMs, first, values, quantiles: [], quantileValues: [] };
+    }
+    const blocks = [this.point, ...quantiles.map((q) => this.quantiles.get(q)!)].filter((b) => b.min <= b.max);
+    const first = Math.min(...blocks.map((b) => b.min));
+    const length = Math.max(...blocks.map((b) => b.max)) - first + 1;
+    const aligned = (b: RunValues) => {
+      const out = new Float64Array(length).fill(Number.NaN);
+      if (b.min <= b.max) out.set(b.span().values, b.min - first);
+      return out;
+    };
+    return {
+      target,
+      issuedMs,
+      first,
+      values: aligned(this.point),
+      quantiles,
+      quantileValues: quantiles.map((q) => aligned(this.quantiles.get(q)!)),
+    };
+  }
 }
 
 /** Turns observations into complete runs or actuals and writes them in batches. */
@@ -201,9 +241,10 @@ class Assembler {
   totalProblems = 0;
   /** The run being read: its issue time (ms), and each target's values. */
   private runStamp = Number.NaN;
-  private run = new Map<string, RunValues>();
-  /** The target of the last row, and its values (rows of one target usually follow each other). */
+  private run = new Map<string, TargetRun>();
+  /** The target and quantile of the last row, and its values (rows of one series usually follow each other). */
   private lastTarget = '';
+  private lastQuantile = Number.NaN;
   private lastValues: RunValues | undefined;
   private readonly finishedRuns = new Set<number>();
   private runs: RunInput[] = [];
@@ -211,6 +252,9 @@ class Assembler {
   private actuals = new Map<string, ActualInput>();
   private pending = 0;
   private writing: Promise<void> = Promise.resolve();
+  private readonly ob: Observation = { line: 0, target: '', hour: 0, stamp: 0, quantile: Number.NaN };
+  /** The last target id `refuse` accepted (rows of a target usually follow each other). */
+  private acceptedTarget: string | undefined;
 
   constructor(
     private readonly writer: IngestWriter,
@@ -225,10 +269,24 @@ class Assembler {
 
   /** Takes one observation; returns a promise when it wrote a batch. */
   add(obs: Observations, i: number): Promise<void> | undefined {
-    const ob: Observation = { line: obs.line[i], target: obs.target[i], hour: obs.hour[i], stamp: obs.stamp[i] };
-    const refused = this.refuse(ob.target) ?? this.refuseHour?.(ob.hour) ?? null;
-    if (refused) {
-      this.bad(ob.line, refused);
+    // One observation object, filled per value: millions of short-lived objects are mostly garbage collection.
+    const ob = this.ob;
+    ob.line = obs.line[i];
+    ob.target = obs.target[i];
+    ob.hour = obs.hour[i];
+    ob.stamp = obs.stamp[i];
+    ob.quantile = obs.quantile[i];
+    if (ob.target !== this.acceptedTarget) {
+      const refused = this.refuse(ob.target);
+      if (refused) {
+        this.bad(ob.line, refused);
+        return undefined;
+      }
+      this.acceptedTarget = ob.target;
+    }
+    const refusedHour = this.refuseHour?.(ob.hour);
+    if (refusedHour) {
+      this.bad(ob.line, refusedHour);
       return undefined;
     }
     const value = obs.value[i];
@@ -246,12 +304,17 @@ class Assembler {
         wrote = this.closeRun();
         this.runStamp = ob.stamp;
       }
-      let values = ob.target === this.lastTarget ? this.lastValues : this.run.get(ob.target);
+      let values = ob.target === this.lastTarget && Object.is(ob.quantile, this.lastQuantile) ? this.lastValues : undefined;
       if (!values) {
-        this.run.set(ob.target, (values = new RunValues()));
-        this.seenTargets.add(ob.target);
+        let run = this.run.get(ob.target);
+        if (!run) {
+          this.run.set(ob.target, (run = new TargetRun()));
+          this.seenTargets.add(ob.target);
+        }
+        values = run.of(ob.quantile);
       }
       this.lastTarget = ob.target;
+      this.lastQuantile = ob.quantile;
       this.lastValues = values;
       const slot = values.slot(ob.hour);
       if (slot < 0) {
@@ -261,7 +324,8 @@ class Assembler {
         );
         return wrote;
       }
-      if (!this.keep(ob, values.has(slot) ? values.get(slot) : undefined, value, 'same run')) return wrote;
+      const scope = Number.isNaN(ob.quantile) ? 'same run' : `same run, quantile ${ob.quantile}`;
+      if (!this.keep(ob, values.has(slot) ? values.get(slot) : undefined, value, scope)) return wrote;
       values.set(slot, value);
       return wrote;
     }
@@ -294,9 +358,9 @@ class Assembler {
   private closeRun(): Promise<void> | undefined {
     if (Number.isNaN(this.runStamp)) return undefined;
     for (const [target, run] of this.run) {
-      const { first, values } = run.span();
-      this.runs.push({ target, issuedMs: this.runStamp, first, values });
-      this.pending += values.length;
+      const input = run.input(target, this.runStamp);
+      this.runs.push(input);
+      this.pending += input.values.length * (1 + input.quantiles.length);
     }
     this.finishedRuns.add(this.runStamp);
     this.run = new Map();

@@ -8,6 +8,8 @@
  * - or neither → actuals, with an optional `published_at` (a revision's publication time;
  *   default: the end of the hour).
  * Values are in the unit of the `unit` column, else of the file's `units` metadata, else --unit.
+ * An optional `quantile` column makes a forecast row a quantile's value (quantiles.ts); empty is
+ * the point forecast.
  *
  * Two readers of one header (longHeader): the common case, a CSV, is read in place from the
  * CSV reader's batches (longCsv: no string or object per field); every other format through its
@@ -17,6 +19,7 @@ import { HOUR_MS } from '../time/hours.ts';
 import type { CsvBatch } from './csv.ts';
 import { cellInstantReader, cellValue, instantReader, parseInstant, parseValue } from './instants.ts';
 import { IngestError, inBatches, Observations, type Cell, type FileRecord, type LayoutContext, type Scale } from './observations.ts';
+import { quantileOfCell } from './quantiles.ts';
 import { convert } from './units.ts';
 
 /** The columns that make a header the long layout's. */
@@ -44,6 +47,8 @@ export interface LongColumns {
   /** created_at or published_at; -1: none. */
   stamp: number;
   unit: number;
+  /** The quantile column; -1: none (every value is the point forecast). */
+  quantile: number;
   /** The name of the value column (for messages). */
   valueName: string;
   /** The issue time of every row (a one-run file without created_at), if any. */
@@ -72,10 +77,14 @@ export function longHeader(names: string[], ctx: LayoutContext): LongColumns {
   const fixedStamp = created < 0 ? fileIssueTime(ctx) : undefined;
   if (published >= 0 && fixedStamp !== undefined)
     throw new IngestError(`${ctx.origin}: a file with published_at holds actuals: it has no run issue time (--created-at)`);
-  ctx.kind(created >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
+  const forecasts = created >= 0 || fixedStamp !== undefined;
+  const quantile = at('quantile');
+  if (quantile >= 0 && !forecasts)
+    throw new IngestError(`${ctx.origin}: a quantile column belongs to forecasts (created_at); actuals have no quantiles`);
+  ctx.kind(forecasts ? 'forecast' : 'actual');
   const scale = ctx.scale(ctx.metadata.units);
   if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: the file metadata units: ${scale}`);
-  return { names, time, id, value, stamp: Math.max(created, published), unit: at('unit'), valueName, fixedStamp, scale };
+  return { names, time, id, value, stamp: Math.max(created, published), unit: at('unit'), quantile, valueName, fixedStamp, scale };
 }
 
 const notOnTheHour = (col: LongColumns, text: string) =>
@@ -91,6 +100,10 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
   let lastTarget = '';
   let lastUnit: string | undefined;
   let scale: Scale | string = { scale: 1, offset: 0 };
+  let lastQuantileText: string | undefined;
+  let quantile: number | string = Number.NaN;
+  let lastStampText: string | undefined;
+  let lastStamp: number | string = Number.NaN;
   /** Whether field f of record r is `text` (compared in place). */
   const same = (batch: CsvBatch, r: number, f: number, text: string) =>
     batch.fieldEnd(r, f) - batch.fieldStart(r, f) === text.length && batch.source(r, f).startsWith(text, batch.fieldStart(r, f));
@@ -134,18 +147,30 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
       }
       let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
       if (col.stamp >= 0) {
-        const t = stampOf(batch.source(r, col.stamp), batch.fieldStart(r, col.stamp), batch.fieldEnd(r, col.stamp));
-        if (typeof t === 'string') {
-          ctx.bad(line, `${col.names[col.stamp]}: ${t}`);
+        // Every row of a run repeats its issue time: compared in place, it is read once per run.
+        if (lastStampText === undefined || !same(batch, r, col.stamp, lastStampText)) {
+          lastStampText = batch.field(r, col.stamp);
+          lastStamp = stampOf(lastStampText);
+        }
+        if (typeof lastStamp === 'string') {
+          ctx.bad(line, `${col.names[col.stamp]}: ${lastStamp}`);
           continue;
         }
-        stamp = t;
+        stamp = lastStamp;
+      }
+      if (col.quantile >= 0 && (lastQuantileText === undefined || !same(batch, r, col.quantile, lastQuantileText))) {
+        lastQuantileText = batch.field(r, col.quantile);
+        quantile = quantileOfCell(lastQuantileText);
+      }
+      if (typeof quantile === 'string') {
+        ctx.bad(line, `quantile: ${quantile}`);
+        continue;
       }
       if (!same(batch, r, col.id, lastId)) {
         lastId = batch.field(r, col.id);
         lastTarget = lastId.trim();
       }
-      out.push(line, lastTarget, time / HOUR_MS, stamp, convert(value, scale));
+      out.push(line, lastTarget, time / HOUR_MS, stamp, convert(value, scale), quantile);
     }
     if (out.length) yield out;
   }
@@ -203,12 +228,17 @@ export async function* longLayout(records: AsyncIterable<FileRecord>, ctx: Layou
       }
       stamp = t;
     }
+    const quantile = col.quantile >= 0 ? quantileOfCell(fields[col.quantile]) : Number.NaN;
+    if (typeof quantile === 'string') {
+      ctx.bad(line, `quantile: ${quantile}`);
+      return;
+    }
     const id = fields[col.id];
     if (typeof id !== 'string') {
       ctx.bad(line, `id: ${id === null ? 'missing' : `${String(id)} is not text`}`);
       return;
     }
-    out.push(line, id.trim(), time / HOUR_MS, stamp, convert(value, scale));
+    out.push(line, id.trim(), time / HOUR_MS, stamp, convert(value, scale), quantile);
   });
   if (!col) throw new IngestError(`${ctx.origin}: the file is empty`);
 }

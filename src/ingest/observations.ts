@@ -56,6 +56,8 @@ export class Observations {
   stamp: Float64Array;
   /** In the metric's unit (the layout converts the file's); NaN = no value. */
   value: Float64Array;
+  /** The quantile a value is (a probability in (0, 1)), or NaN for the point forecast. */
+  quantile: Float64Array;
 
   /** `capacity`: how many are expected (more are taken; the columns grow). */
   constructor(capacity = 1024) {
@@ -64,9 +66,10 @@ export class Observations {
     this.hour = new Float64Array(capacity);
     this.stamp = new Float64Array(capacity);
     this.value = new Float64Array(capacity);
+    this.quantile = new Float64Array(capacity);
   }
 
-  push(line: number, target: string, hour: number, stamp: number, value: number): void {
+  push(line: number, target: string, hour: number, stamp: number, value: number, quantile = Number.NaN): void {
     const i = this.length++;
     if (i === this.line.length) {
       const grown = (column: Float64Array) => {
@@ -78,6 +81,7 @@ export class Observations {
       this.hour = grown(this.hour);
       this.stamp = grown(this.stamp);
       this.value = grown(this.value);
+      this.quantile = grown(this.quantile);
       this.target.length = this.line.length;
     }
     this.line[i] = line;
@@ -85,6 +89,7 @@ export class Observations {
     this.hour[i] = hour;
     this.stamp[i] = stamp;
     this.value[i] = value;
+    this.quantile[i] = quantile;
   }
 }
 

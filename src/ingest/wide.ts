@@ -10,12 +10,16 @@
  *   (`Coast`, `Far West` → `ercot_far_west`), or mapped with --column 'NAME=TARGET'; --value NAME
  *   reads NAME as the ISO's total; --column 'NAME=' leaves a column out. Any other column is
  *   refused (never silently dropped).
+ * - A value column whose name ends with a quantile marker (`Load Forecast P10`, `Coast q0.9`)
+ *   holds that quantile of the series the rest of its name places (quantiles.ts); a column that
+ *   is only a marker (`p10`) holds the ISO total's. Forecast files only.
  * - A column's unit may be given in its header (`Load Forecast (GW)`); else --unit.
  * - `Interval End` must be an hour after `Interval Start`: values are hourly.
  */
 import { HOUR_MS } from '../time/hours.ts';
 import { cellInstantReader, cellValue, parseInstant } from './instants.ts';
 import { IngestError, inBatches, type FileRecord, type LayoutContext, type Observations, type Scale } from './observations.ts';
+import { quantileColumn } from './quantiles.ts';
 import { convert, headerUnit } from './units.ts';
 
 /** A header's name as compared: lower case, words joined by `_`. */
@@ -42,6 +46,8 @@ interface ValueColumn {
   header: string;
   target: string;
   scale: Scale;
+  /** The quantile the column holds, NaN for the point forecast. */
+  quantile: number;
 }
 
 /** The value columns of the header and the series each holds, or an error naming the columns it cannot place. */
@@ -55,13 +61,23 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
   header.forEach((name, at) => {
     if (skip.has(at)) return;
     const { name: bare, unit } = headerUnit(name);
-    let target = ctx.columns.get(name) ?? ctx.columns.get(bare) ?? (ctx.value === name || ctx.value === bare ? total : undefined);
+    const marked = quantileColumn(bare);
+    const quantile = marked?.quantile ?? Number.NaN;
+    // The series' name: the column's without its quantile marker (a bare marker names the total).
+    const series = marked ? marked.base : bare;
+    let target =
+      ctx.columns.get(name) ??
+      ctx.columns.get(bare) ??
+      (marked ? ctx.columns.get(series) : undefined) ??
+      (ctx.value === name || ctx.value === bare || (marked && (ctx.value === series || (series === '' && ctx.targets.has(total))))
+        ? total
+        : undefined);
     if (target === '') {
       used.add(name).add(bare);
       return; // --column 'NAME=': left out
     }
     if (target === undefined) {
-      const id = normalName(bare);
+      const id = normalName(series);
       target = ctx.targets.has(id) ? id : ctx.targets.has(`${ctx.iso}_${id}`) ? `${ctx.iso}_${id}` : undefined;
       if (target === undefined) unplaced.push(name);
     }
@@ -76,8 +92,8 @@ function valueColumns(header: string[], ctx: LayoutContext, skip: Set<number>): 
     if (refused) throw new IngestError(`${ctx.origin}: --column ${name}=${target}: ${refused}`);
     const scale = ctx.scale(unit);
     if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: column ${name}: ${scale}`);
-    out.push({ at, header: name, target, scale });
-    used.add(name).add(bare);
+    out.push({ at, header: name, target, scale, quantile });
+    used.add(name).add(bare).add(series);
   });
   if (unplaced.length > 0) {
     throw new IngestError(
@@ -118,7 +134,13 @@ export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: Layou
         if (typeof t === 'string') throw new IngestError(`${ctx.origin}: --created-at: ${t}`);
         fixedStamp = t;
       }
-      ctx.kind(published >= 0 || fixedStamp !== undefined ? 'forecast' : 'actual');
+      const forecasts = published >= 0 || fixedStamp !== undefined;
+      const quantiles = values.filter((v) => !Number.isNaN(v.quantile)).map((v) => `'${v.header}'`);
+      if (!forecasts && quantiles.length > 0)
+        throw new IngestError(
+          `${ctx.origin}: column(s) ${quantiles.join(', ')} hold quantiles, which belong to forecasts (Publish Time); actuals have no quantiles`,
+        );
+      ctx.kind(forecasts ? 'forecast' : 'actual');
       return;
     }
     if (fields.length !== header.length) {
@@ -157,7 +179,7 @@ export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: Layou
     for (const column of values) {
       const value = cellValue(fields[column.at]);
       if (typeof value === 'string') ctx.bad(line, `${column.header}: ${value}`);
-      else out.push(line, column.target, time / HOUR_MS, stamp, convert(value, column.scale));
+      else out.push(line, column.target, time / HOUR_MS, stamp, convert(value, column.scale), column.quantile);
     }
   });
 }

@@ -3,7 +3,15 @@
  * `/actual?source=<source>`): the same frame builders as a synthetic model's (query/kinds.ts,
  * vintages.ts), given the stored source's runs and actuals instead of a model's.
  */
-import { actualFrame, continuousFrame, forecastFrame, type ContinuousParams, type SeriesGroup, type WindowParams } from './kinds.ts';
+import {
+  actualFrame,
+  continuousFrame,
+  forecastFrame,
+  type ContinuousParams,
+  type Forecasts,
+  type SeriesGroup,
+  type WindowParams,
+} from './kinds.ts';
 import type { Frame } from './frame.ts';
 import { listRuns, vintagesFrame, type RunRecord, type RunsParams, type VintagesParams } from './vintages.ts';
 import type { RequestInstant } from './window.ts';
@@ -11,7 +19,7 @@ import type { SeriesKey } from '../store/sources.ts';
 import type { Unit } from '../catalog/metrics.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { SourceReader } from '../sources/reader.ts';
-import { storedActuals, storedForecasts, storedSeries } from '../sources/stored.ts';
+import { quantileGroup, storedActuals, storedForecasts, storedSeries, type QuantileOf } from '../sources/stored.ts';
 import { dailyContinuousFrame, dailyForecastFrame, type DailySeriesGroup } from './daily.ts';
 
 /** How a group's requests name stored series. */
@@ -28,34 +36,53 @@ export interface StoredGroupSpec<R, T> {
 
 type Omitted<P> = Omit<P, 'model'>;
 
+/**
+ * `quantiles`: the request's columns are those quantiles of each target, labelled
+ * [target…, "q0.1"], instead of the point forecasts (a stored source that holds them).
+ */
+export interface QuantileRequest {
+  quantiles?: readonly number[];
+}
+
 export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
   // `param`: the request's parameter naming the source (`source` for actuals), which its errors name.
   const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R, param: 'model' | 'source' = 'model') =>
     storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r), param);
+  /** Builds a frame from the source's forecasts: of each target's point forecast, or of the quantiles the request names. */
   const withForecasts = async <F>(
     world: WeatherWorld,
     reader: SourceReader,
     source: string,
-    r: R & { nowMs: number },
-    build: (s: Awaited<ReturnType<typeof series>>, f: Awaited<ReturnType<typeof storedForecasts<T>>>['forecasts']) => F,
+    r: R & { nowMs: number } & QuantileRequest,
+    build: <C>(group: SeriesGroup<C>, f: Forecasts<C>) => F,
   ): Promise<F> => {
     const s = await series(world, reader, source, r);
-    const { forecasts, load } = await storedForecasts(reader, s, r.nowMs);
-    const result = build(s, forecasts);
-    await load();
+    const stored = await storedForecasts(reader, s, r.nowMs);
+    const result = r.quantiles?.length
+      ? build<QuantileOf<T>>(quantileGroup(s.group, r.quantiles), stored.quantiles(r.quantiles))
+      : build<T>(s.group, stored.forecasts);
+    await stored.load();
     return result;
   };
   return {
-    forecast: (world: WeatherWorld, reader: SourceReader, source: string, r: R & { forecastedBy?: RequestInstant; nowMs: number }) =>
-      withForecasts(world, reader, source, r, (s, f): Frame => forecastFrame(s.group, { ...r, model: 'optimized' }, f)),
-    continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams>) =>
-      withForecasts(world, reader, source, r, (s, f): Frame =>
-        continuousFrame(s.group, { ...r, model: 'optimized' }, f.historyStart, 'continuous forecasts', f),
+    forecast: (
+      world: WeatherWorld,
+      reader: SourceReader,
+      source: string,
+      r: R & { forecastedBy?: RequestInstant; nowMs: number } & QuantileRequest,
+    ) => withForecasts(world, reader, source, r, (group, f): Frame => forecastFrame(group, { ...r, model: 'optimized' }, f)),
+    continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams> & QuantileRequest) =>
+      withForecasts(world, reader, source, r, (group, f): Frame =>
+        continuousFrame(group, { ...r, model: 'optimized' }, f.historyStart, 'continuous forecasts', f),
       ),
     runs: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<RunsParams>) =>
-      withForecasts(world, reader, source, r, (s, f): RunRecord[] => listRuns(s.group.timezone, { ...r, model: 'optimized' }, f)),
+      withForecasts(world, reader, source, { ...r, quantiles: undefined }, (group, f): RunRecord[] =>
+        listRuns(group.timezone, { ...r, model: 'optimized' }, f),
+      ),
     vintages: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<VintagesParams>) =>
-      withForecasts(world, reader, source, r, (s, f): Frame => vintagesFrame(s.group, { ...r, model: 'optimized' }, f)),
+      withForecasts(world, reader, source, { ...r, quantiles: undefined }, (group, f): Frame =>
+        vintagesFrame(group, { ...r, model: 'optimized' }, f),
+      ),
     /** Actuals as published at or before `asOfMs` (default now; never after now). */
     actual: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & WindowParams & { asOfMs?: number }) => {
       const s = await series(world, reader, source, r, 'source');
@@ -80,28 +107,33 @@ export interface StoredDailyGroupSpec<R, T> extends Omit<StoredGroupSpec<R, T>, 
  * serve it through the daily frame builders.
  */
 export function storedDailyQueriesFor<R, T>(spec: StoredDailyGroupSpec<R, T>) {
-  const load = async (world: WeatherWorld, reader: SourceReader, source: string, r: R & { nowMs: number }) => {
+  /** As storedQueriesFor's withForecasts, over the group's days. */
+  const withForecasts = async <F>(
+    world: WeatherWorld,
+    reader: SourceReader,
+    source: string,
+    r: R & { nowMs: number } & QuantileRequest,
+    build: <C>(group: DailySeriesGroup<C>, f: Forecasts<C>) => F,
+  ): Promise<F> => {
     const s = await storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
-    return { s, ...(await storedForecasts(reader, s, r.nowMs)) };
+    const stored = await storedForecasts(reader, s, r.nowMs);
+    const result = r.quantiles?.length
+      ? build<QuantileOf<T>>(quantileGroup(s.group, r.quantiles), stored.quantiles(r.quantiles))
+      : build<T>(s.group, stored.forecasts);
+    await stored.load();
+    return result;
   };
   return {
-    forecast: async (
+    forecast: (
       world: WeatherWorld,
       reader: SourceReader,
       source: string,
-      r: R & { forecastedBy?: RequestInstant; nowMs: number },
-    ) => {
-      const { s, forecasts, load: values } = await load(world, reader, source, r);
-      const frame = dailyForecastFrame(s.group, { ...r, model: 'optimized' }, forecasts);
-      await values();
-      return frame;
-    },
-    continuous: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams>) => {
-      const { s, forecasts, load: values } = await load(world, reader, source, r);
-      const frame = dailyContinuousFrame(s.group, { ...r, model: 'optimized' }, undefined, 'continuous forecasts', forecasts);
-      await values();
-      return frame;
-    },
+      r: R & { forecastedBy?: RequestInstant; nowMs: number } & QuantileRequest,
+    ) => withForecasts(world, reader, source, r, (group, f): Frame => dailyForecastFrame(group, { ...r, model: 'optimized' }, f)),
+    continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams> & QuantileRequest) =>
+      withForecasts(world, reader, source, r, (group, f): Frame =>
+        dailyContinuousFrame(group, { ...r, model: 'optimized' }, undefined, 'continuous forecasts', f),
+      ),
   };
 }
 

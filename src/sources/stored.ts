@@ -8,6 +8,7 @@
  * the caller then awaits `load()`, which reads exactly those runs (or actual hours) before any
  * column is filled; values over those rows or any slice of them are then read from memory. So the semantics stay in one place and the store is read once per request.
  */
+import { quantileLabel } from '../query/ensembleStats.ts';
 import { QueryError } from '../query/errors.ts';
 import type { StitchedRows } from '../query/continuous.ts';
 import type { Actuals, Forecasts, SeriesGroup } from '../query/kinds.ts';
@@ -94,17 +95,56 @@ export async function storedSeries<T, G extends TargetGroup<T>>(
   return { source, group: { ...group, targets: group.targets.filter((t) => seriesOf.has(t)) }, seriesOf };
 }
 
-/** A stored source's forecasts; await `load()` after the frame is built, before it is written. */
+/** One quantile of a target's forecasts: what a column of a request with `quantiles` holds. */
+export interface QuantileOf<T> {
+  target: T;
+  quantile: number;
+}
+
+/** A loaded run of one series: its first hour, length, and each block's values (point forecast, then quantiles). */
+interface LoadedRun {
+  first: number;
+  length: number;
+  /** Block index by quantile (the point forecast is block 0). */
+  blockOf: Map<number, number>;
+  values: Float64Array;
+}
+
+/** A group whose columns are the requested quantiles of each target, labelled [target…, "q0.1"]. */
+export function quantileGroup<T, G extends { targets: readonly T[]; label(target: T): string[] }>(
+  group: G,
+  quantiles: readonly number[],
+): Omit<G, 'targets' | 'label' | 'source'> & {
+  targets: QuantileOf<T>[];
+  label(q: QuantileOf<T>): string[];
+  source(): never;
+} {
+  return {
+    ...group,
+    targets: group.targets.flatMap((target) => quantiles.map((quantile) => ({ target, quantile }))),
+    label: (q: QuantileOf<T>) => [...group.label(q.target), quantileLabel(q.quantile)],
+    source: () => {
+      throw new Error('the values of stored quantiles come from their source');
+    },
+  };
+}
+
+/**
+ * A stored source's forecasts (with `quantiles`, of those quantiles of each target); await
+ * `load()` after the frame is built, before it is written. Asking for a quantile no run of the
+ * request's series holds is a 422 naming the ones they hold.
+ */
 export async function storedForecasts<T>(
   reader: SourceReader,
   s: StoredSeries<T, TargetGroup<T>>,
   nowMs: number,
-): Promise<{ forecasts: Forecasts<T>; load(): Promise<void> }> {
+): Promise<{ forecasts: Forecasts<T>; quantiles(wanted: readonly number[]): Forecasts<QuantileOf<T>>; load(): Promise<void> }> {
   const ids = [...s.seriesOf.values()];
   const rows = await reader.runs(ids, nowMs);
   // The schedule of the request's targets together: a run is the union of the targets' runs issued at that instant.
   const union = new Map<number, StoredRun>();
   const revisions = new Map<number, number>();
+  const held = new Set<number>();
   for (const r of rows) {
     const u = union.get(r.issued);
     if (!u) union.set(r.issued, { issued: r.issued, first: r.first, length: r.length });
@@ -114,47 +154,78 @@ export async function storedForecasts<T>(
       u.length = end - u.first;
     }
     revisions.set(r.issued, Math.max(revisions.get(r.issued) ?? 0, r.revisions));
+    for (const q of r.quantiles) held.add(q);
   }
   const runs = storedSchedule([...union.values()]);
-  const firstValid = Math.min(...[...union.values()].map((r) => r.first));
-  const lastValid = Math.max(...[...union.values()].map((r) => r.first + r.length - 1));
+  let firstValid = Infinity;
+  let lastValid = -Infinity;
+  for (const r of union.values()) {
+    firstValid = Math.min(firstValid, r.first);
+    lastValid = Math.max(lastValid, r.first + r.length - 1);
+  }
   const issued = [...union.keys()];
   const span = issued.length
     ? `its runs were issued from ${formatUtcInstant(Math.min(...issued) * HOUR_MS)} to ${formatUtcInstant(Math.max(...issued) * HOUR_MS)}`
     : 'it has no run issued by now';
   const wanted = new Set<number>();
-  const loaded = new Map<string, { first: number; values: Float64Array }>();
-  const firstOf = new Map(rows.map((r) => [`${r.seriesId}@${r.issued}`, r.first]));
-  const forecasts: Forecasts<T> = {
+  /** Loaded runs by series id, then issue time (number keys: a year is thousands of rows per column). */
+  const loaded = new Map<number, Map<number, LoadedRun>>();
+  const rowOf = new Map(rows.map((r) => [`${r.seriesId}@${r.issued}`, r]));
+  /** The values of block `quantile` (NaN: point forecast) of series `sid` over the rows. */
+  const read = (stitched: StitchedRows, sid: number, quantile: number): Float64Array => {
+    const out = new Float64Array(stitched.valid.length).fill(Number.NaN);
+    const runsOf = loaded.get(sid);
+    if (!runsOf) return out;
+    for (let i = 0; i < out.length; i++) {
+      const run = runsOf.get(stitched.created[i]);
+      const block = run?.blockOf.get(quantile);
+      if (run === undefined || block === undefined) continue;
+      const k = stitched.valid[i] - run.first;
+      if (k >= 0 && k < run.length) out[i] = run.values[block * run.length + k];
+    }
+    return out;
+  };
+  const forecastsOf = <C>(valuesOf: (stitched: StitchedRows, column: C) => Float64Array): Forecasts<C> => ({
     name: s.source,
     runs,
     prepare(stitched: StitchedRows) {
       for (const c of stitched.created) if (!Number.isNaN(c)) wanted.add(c);
     },
-    values(stitched: StitchedRows) {
-      return (target: T) => {
-        const sid = s.seriesOf.get(target)!;
-        const out = new Float64Array(stitched.valid.length).fill(Number.NaN);
-        for (let i = 0; i < out.length; i++) {
-          const run = loaded.get(`${sid}@${stitched.created[i]}`);
-          const k = run ? stitched.valid[i] - run.first : -1;
-          if (run && k >= 0 && k < run.values.length) out[i] = run.values[k];
-        }
-        return out;
-      };
-    },
+    values: (stitched: StitchedRows) => (column: C) => valuesOf(stitched, column),
     historyStart: localDateOfHour(s.group.timezone, Number.isFinite(firstValid) ? firstValid : Math.floor(nowMs / HOUR_MS)),
     firstRunHour: -Infinity,
     lastValidHour: Number.isFinite(lastValid) ? lastValid : undefined,
     noRunMessage: `no run of source '${s.source}' at or before forecasted_by: ${span}`,
     revisions: (created) => revisions.get(created) ?? 0,
-  };
+  });
   return {
-    forecasts,
+    forecasts: forecastsOf<T>((stitched, target) => read(stitched, s.seriesOf.get(target)!, Number.NaN)),
+    quantiles(quantiles) {
+      const missing = quantiles.filter((q) => !held.has(q));
+      if (missing.length > 0) {
+        const has = [...held].sort((a, b) => a - b);
+        throw new QueryError([
+          {
+            type: 'value_error',
+            loc: ['query', 'quantiles'],
+            msg:
+              `Value error, source '${s.source}' holds no quantile ${missing.join(', ')} for these targets; ` +
+              (has.length ? `it holds quantiles ${has.join(', ')}` : 'it holds point forecasts only (no quantiles)'),
+            input: quantiles.join(','),
+          },
+        ]);
+      }
+      return forecastsOf<QuantileOf<T>>((stitched, q) => read(stitched, s.seriesOf.get(q.target)!, q.quantile));
+    },
     async load() {
       if (wanted.size === 0) return;
       for (const r of await reader.runValues(ids, [...wanted])) {
-        loaded.set(`${r.seriesId}@${r.issued}`, { first: firstOf.get(`${r.seriesId}@${r.issued}`)!, values: unpackValues(r.vals) });
+        const row = rowOf.get(`${r.seriesId}@${r.issued}`)!;
+        const blockOf = new Map<number, number>([[Number.NaN, 0]]);
+        row.quantiles.forEach((q, i) => blockOf.set(q, i + 1));
+        let runsOf = loaded.get(r.seriesId);
+        if (!runsOf) loaded.set(r.seriesId, (runsOf = new Map()));
+        runsOf.set(r.issued, { first: row.first, length: row.length, blockOf, values: unpackValues(r.vals) });
       }
     },
   };

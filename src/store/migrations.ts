@@ -141,6 +141,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'quantile forecasts of ingested runs',
+    sql: `
+      -- The quantiles a stored run holds besides its point forecast (ascending probabilities; empty:
+      -- none). vals then holds 1 + cardinality(quantiles) blocks of the run's length, point forecast
+      -- first, each quantile's after it in this order: a run stays one row, read and replaced whole.
+      ALTER TABLE source_runs ADD COLUMN quantiles double precision[] NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
 
 /** Advisory lock id serialising migrations of processes that start together on one database. */

@@ -24,6 +24,7 @@ function onClient(client: pg.PoolClient): Sql {
     // A nested transaction joins the outer one (as on PGlite).
     transaction: (fn) => fn(sql),
     close: async () => {},
+    binaryBytea: true,
   };
   return sql;
 }
@@ -60,6 +61,7 @@ export async function openPostgres(url: string): Promise<Sql> {
       }
     },
     close: () => pool.end(),
+    binaryBytea: true,
   };
 }
 

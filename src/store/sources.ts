@@ -17,12 +17,19 @@ export interface SeriesKey {
   metric: string;
 }
 
-/** A forecast run of one target: values of consecutive valid hours from `first` (epoch hour). */
+/**
+ * A forecast run of one target: values of consecutive valid hours from `first` (epoch hour) — the
+ * point forecast's, and as many of each quantile's (NaN: no value).
+ */
 export interface RunInput {
   target: string;
   issuedMs: number;
   first: number;
   values: Float64Array;
+  /** Ascending probabilities. */
+  quantiles: readonly number[];
+  /** Per quantile, its values over the same hours as `values`. */
+  quantileValues: readonly Float64Array[];
 }
 
 /** One actual value of a target as published at `publishedMs`. */
@@ -91,6 +98,8 @@ export class IngestWriter {
   readonly conflicts: string[] = [];
   totalConflicts = 0;
   private readonly ids = new Map<string, number>();
+  /** Series this ingest created: no run was stored for them before it (and a file's run comes once). */
+  private readonly created = new Set<number>();
 
   constructor(
     private readonly tx: Sql,
@@ -107,11 +116,12 @@ export class IngestWriter {
     const missing = [...new Set(targets)].filter((t) => !this.ids.has(t));
     if (missing.length > 0) {
       const k = this.target;
-      await this.tx.query(
+      const created = await this.tx.query<{ id: number }>(
         `INSERT INTO source_series (source, grp, iso, metric, target) SELECT $1, $2, $3, $4, t FROM unnest($5::text[]) AS t
-          ON CONFLICT (source, grp, iso, metric, target) DO NOTHING`,
+          ON CONFLICT (source, grp, iso, metric, target) DO NOTHING RETURNING id`,
         [k.source, k.group, k.iso, k.metric, missing],
       );
+      for (const r of created) this.created.add(r.id);
       const rows = await this.tx.query<{ id: number; target: string }>(
         'SELECT id, target FROM source_series WHERE source = $1 AND grp = $2 AND iso = $3 AND metric = $4 AND target = ANY($5::text[])',
         [k.source, k.group, k.iso, k.metric, missing],
@@ -125,38 +135,50 @@ export class IngestWriter {
   async runs(runs: RunInput[]): Promise<void> {
     if (runs.length === 0) return;
     const ids = await this.seriesIds(runs.map((r) => r.target));
-    const seriesIds = [...new Set(runs.map((r) => ids.get(r.target)!))];
+    const seriesIds = [...new Set(runs.map((r) => ids.get(r.target)!))].filter((id) => !this.created.has(id));
     let minMs = Infinity;
     let maxMs = -Infinity;
     for (const r of runs) {
       minMs = Math.min(minMs, r.issuedMs);
       maxMs = Math.max(maxMs, r.issuedMs);
     }
-    const existing = new Map<string, { first: number; hex: string }>();
-    const rows = await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; hex: string }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, encode(vals, 'hex') AS hex FROM source_runs
+    const existing = new Map<string, { first: number; hex: string; quantiles: string }>();
+    const rows =
+      seriesIds.length === 0
+        ? []
+        : await this.tx.query<{ series_id: number; issued_ms: number; first_hour: number; hex: string; quantiles: number[] }>(
+            `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, first_hour, encode(vals, 'hex') AS hex, quantiles
+         FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at BETWEEN to_timestamp($2::float8 / 1000) AND to_timestamp($3::float8 / 1000)`,
-      [seriesIds, minMs, maxMs],
-    );
-    for (const r of rows) existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex });
-    const added: Columns = { series: [], ms: [], first: [], hex: [] };
+            [seriesIds, minMs, maxMs],
+          );
+    for (const r of rows) {
+      existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex, quantiles: quantileArray(r.quantiles) });
+    }
+    const added: Columns = { series: [], ms: [], first: [], vals: [], quantiles: [] };
     for (const run of runs) {
       const id = ids.get(run.target)!;
-      const hex = hexOf(packValues(run.values));
+      const vals = packRun(run);
+      const quantiles = quantileArray(run.quantiles);
       const old = existing.get(`${id}@${run.issuedMs}`);
       if (!old) {
         added.series.push(id);
         added.ms.push(run.issuedMs);
         added.first.push(run.first);
-        added.hex.push(hex);
+        added.vals.push(vals);
+        added.quantiles.push(quantiles);
         this.outcome.runsAdded++;
-      } else if (old.first === run.first && old.hex === hex) {
+        continue;
+      }
+      const hex = hexOf(vals);
+      if (old.first === run.first && old.hex === hex && old.quantiles === quantiles) {
         this.outcome.runsUnchanged++;
       } else if (this.target.replace) {
         await this.tx.query(
-          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), revisions = revisions + 1, ingested_at = now()
+          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), quantiles = $5::float8[], revisions = revisions + 1,
+                  ingested_at = now()
             WHERE series_id = $1 AND issued_at = to_timestamp($2::float8 / 1000)`,
-          [id, run.issuedMs, run.first, hex],
+          [id, run.issuedMs, run.first, hex, quantiles],
         );
         this.outcome.runsReplaced++;
       } else {
@@ -164,13 +186,7 @@ export class IngestWriter {
       }
     }
     if (added.series.length === 0) return;
-    // One statement for the batch, its columns as array parameters; values travel as hex text
-    // (decoded by the database), which both drivers pass as is.
-    await this.tx.query(
-      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals)
-       SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex') FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[]) AS u(s, ms, f, h)`,
-      [added.series, added.ms, added.first, added.hex],
-    );
+    await insertRuns(this.tx, added);
   }
 
   /** Actual values, each as published at its instant. */
@@ -226,12 +242,13 @@ export class IngestWriter {
 
 export interface StoredRunRow {
   seriesId: number;
-  target: string;
   /** Issue time, epoch hours (fractional within an hour). */
   issued: number;
   first: number;
   length: number;
   revisions: number;
+  /** The quantiles the run holds besides its point forecast (ascending; empty: none). */
+  quantiles: number[];
 }
 
 /** A stored source in /v1/status: per ISO it holds, what was issued and published by now. */
@@ -294,7 +311,55 @@ interface Columns {
   series: number[];
   ms: number[];
   first: number[];
-  hex: string[];
+  vals: Uint8Array[];
+  /** Array literals (`{0.1,0.9}`): an array of arrays does not travel as one parameter. */
+  quantiles: string[];
+}
+
+/**
+ * One statement for a batch of runs, its columns as array parameters. The values travel as one
+ * binary bytea that the database cuts into the runs (PostgreSQL), or as hex text per run that it
+ * decodes (PGlite): each driver's fastest way (Sql.binaryBytea).
+ */
+async function insertRuns(tx: Sql, added: Columns): Promise<void> {
+  if (tx.binaryBytea) {
+    const offsets: number[] = [];
+    const lengths: number[] = [];
+    let at = 1; // substring counts from 1
+    for (const v of added.vals) {
+      offsets.push(at);
+      lengths.push(v.byteLength);
+      at += v.byteLength;
+    }
+    const all = Buffer.concat(added.vals);
+    await tx.query(
+      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles)
+       SELECT s, to_timestamp(ms / 1000), f, substring($6::bytea FROM o FOR n), q::float8[]
+         FROM unnest($1::int[], $2::float8[], $3::int[], $4::int[], $5::int[], $7::text[]) AS u(s, ms, f, o, n, q)`,
+      [added.series, added.ms, added.first, offsets, lengths, all, added.quantiles],
+    );
+    return;
+  }
+  await tx.query(
+    `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles)
+     SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex'), q::float8[]
+       FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[], $5::text[]) AS u(s, ms, f, h, q)`,
+    [added.series, added.ms, added.first, added.vals.map(hexOf), added.quantiles],
+  );
+}
+
+/** The quantiles as a PostgreSQL array literal (also how stored and new runs' quantiles are compared). */
+function quantileArray(quantiles: readonly number[]): string {
+  return `{${quantiles.join(',')}}`;
+}
+
+/** A run's stored bytes: the point forecast's values, then each quantile's (migration 6). */
+export function packRun(run: Pick<RunInput, 'values' | 'quantileValues'>): Uint8Array {
+  if (run.quantileValues.length === 0) return packValues(run.values);
+  const all = new Float64Array(run.values.length * (1 + run.quantileValues.length));
+  all.set(run.values);
+  run.quantileValues.forEach((q, i) => all.set(q, (i + 1) * run.values.length));
+  return packValues(all);
 }
 
 /**
@@ -309,6 +374,9 @@ export function hexOf(bytes: Uint8Array): string {
 export function bytesOfHex(hex: string): Uint8Array {
   return Buffer.from(hex, 'hex');
 }
+
+/** The hours a stored run holds (its bytes hold a block of them per quantile besides the point forecast's). */
+const runLength = (table: string) => `(octet_length(${table}.vals) / 8 / (1 + cardinality(${table}.quantiles)))`;
 
 const iso = (ms: number) => new Date(Math.round(ms)).toISOString().replace('.000Z', 'Z');
 
@@ -419,42 +487,63 @@ export class SourceStore {
     );
   }
 
-  /** Runs of the given series issued at or before `nowMs`. */
+  /**
+   * Runs of the given series issued at or before `nowMs`, oldest first. Read as one row of arrays:
+   * a year of runs is thousands of rows, and a row costs more to receive than its values (PGlite
+   * converts each row in JavaScript).
+   */
   async runs(seriesIds: number[], nowMs: number): Promise<StoredRunRow[]> {
-    const rows = await this.sql.query<{
-      series_id: number;
-      target: string;
-      issued_ms: number;
-      first_hour: number;
-      length: number;
-      revisions: number;
+    const [r] = await this.sql.query<{
+      series: number[] | null;
+      issued_ms: number[] | null;
+      first: number[] | null;
+      length: number[] | null;
+      revisions: number[] | null;
+      quantiles: string[] | null;
     }>(
-      `SELECT r.series_id, s.target, extract(epoch FROM r.issued_at)::float8 * 1000 AS issued_ms, r.first_hour,
-              octet_length(r.vals) / 8 AS length, r.revisions
-         FROM source_runs r JOIN source_series s ON s.id = r.series_id
-        WHERE r.series_id = ANY($1::int[]) AND r.issued_at <= to_timestamp($2::float8 / 1000)
-        ORDER BY r.issued_at`,
+      `SELECT array_agg(series_id ORDER BY issued_at) AS series,
+              array_agg(extract(epoch FROM issued_at)::float8 * 1000 ORDER BY issued_at) AS issued_ms,
+              array_agg(first_hour ORDER BY issued_at) AS first,
+              array_agg(${runLength('source_runs')} ORDER BY issued_at) AS length,
+              array_agg(revisions ORDER BY issued_at) AS revisions,
+              array_agg(array_to_string(quantiles, ' ') ORDER BY issued_at) AS quantiles
+         FROM source_runs
+        WHERE series_id = ANY($1::int[]) AND issued_at <= to_timestamp($2::float8 / 1000)`,
       [seriesIds, nowMs],
     );
-    return rows.map((r) => ({
-      seriesId: r.series_id,
-      target: r.target,
-      issued: Math.round(r.issued_ms) / HOUR_MS,
-      first: r.first_hour,
-      length: Number(r.length),
-      revisions: r.revisions,
+    if (!r.series) return [];
+    return r.series.map((seriesId, i) => ({
+      seriesId,
+      issued: Math.round(r.issued_ms![i]) / HOUR_MS,
+      first: r.first![i],
+      length: Number(r.length![i]),
+      revisions: r.revisions![i],
+      quantiles: r.quantiles![i] === '' ? [] : r.quantiles![i].split(' ').map(Number),
     }));
   }
 
-  /** The packed values of the given runs (series id, issue time in epoch hours). */
+  /**
+   * The packed values of the given runs (series id, issue time in epoch hours), read as one row:
+   * the runs' hex joined, decoded at once, and cut by their lengths.
+   */
   async runValues(seriesIds: number[], issued: number[]): Promise<{ seriesId: number; issued: number; vals: Uint8Array }[]> {
     if (seriesIds.length === 0 || issued.length === 0) return [];
-    const rows = await this.sql.query<{ series_id: number; issued_ms: number; hex: string }>(
-      `SELECT series_id, extract(epoch FROM issued_at)::float8 * 1000 AS issued_ms, encode(vals, 'hex') AS hex FROM source_runs
+    const [r] = await this.sql.query<{ series: number[] | null; issued_ms: number[] | null; bytes: number[] | null; hex: string | null }>(
+      `SELECT array_agg(series_id ORDER BY series_id, issued_at) AS series,
+              array_agg(extract(epoch FROM issued_at)::float8 * 1000 ORDER BY series_id, issued_at) AS issued_ms,
+              array_agg(octet_length(vals) ORDER BY series_id, issued_at) AS bytes,
+              string_agg(encode(vals, 'hex'), '' ORDER BY series_id, issued_at) AS hex
+         FROM source_runs
         WHERE series_id = ANY($1::int[]) AND issued_at = ANY(SELECT to_timestamp(x / 1000) FROM unnest($2::float8[]) AS x)`,
       [seriesIds, issued.map((h) => Math.round(h * HOUR_MS))],
     );
-    return rows.map((r) => ({ seriesId: r.series_id, issued: Math.round(r.issued_ms) / HOUR_MS, vals: bytesOfHex(r.hex) }));
+    if (!r.series) return [];
+    const all = bytesOfHex(r.hex!);
+    let at = 0;
+    return r.series.map((seriesId, i) => {
+      const vals = all.subarray(at, (at += r.bytes![i]));
+      return { seriesId, issued: Math.round(r.issued_ms![i]) / HOUR_MS, vals };
+    });
   }
 
   /** For each series and valid hour in [fromHour, toHour], the value last published at or before `asOfMs`. */
@@ -494,7 +583,7 @@ export class SourceStore {
       `WITH r AS (
          SELECT s.source, s.iso, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
                 extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
-                min(r.first_hour) AS rfirst, max(r.first_hour + octet_length(r.vals) / 8 - 1) AS rlast
+                min(r.first_hour) AS rfirst, max(r.first_hour + ${runLength('r')} - 1) AS rlast
            FROM source_series s JOIN source_runs r ON r.series_id = s.id
           WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
        a AS (
@@ -546,7 +635,7 @@ export class SourceStore {
         last: number | null;
       }>(
         `SELECT count(*)::int AS n, sum(octet_length(vals) / 8)::float8 AS v, extract(epoch FROM max(issued_at))::float8 * 1000 AS latest,
-                min(first_hour) AS first, max(first_hour + octet_length(vals) / 8 - 1) AS last
+                min(first_hour) AS first, max(first_hour + ${runLength('source_runs')} - 1) AS last
            FROM source_runs WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
         [s.name],
       );

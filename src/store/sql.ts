@@ -8,4 +8,10 @@ export interface Sql {
   exec(text: string): Promise<void>;
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Whether a Buffer parameter travels as binary bytea (node-postgres sends it so, several times
+   * faster than hex text the server decodes); PGlite converts a Uint8Array a byte at a time in
+   * JavaScript, so hex text is its faster path.
+   */
+  readonly binaryBytea?: boolean;
 }

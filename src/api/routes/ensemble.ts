@@ -70,23 +70,31 @@ function listItems(value: unknown): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((s) => s.trim()) : undefined;
 }
 
+/** The probabilities of a `quantiles` parameter, repeats dropped (undefined when absent); `fail` is told why one is bad. */
+export function quantilesOf(value: unknown, fail: (msg: string) => void): number[] | undefined {
+  const items = listItems(value);
+  if (items === undefined) return undefined;
+  const quantiles: number[] = [];
+  for (const item of items) {
+    const p = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(item) ? Number(item) : Number.NaN;
+    if (!(p >= 0 && p <= 1)) {
+      fail(`quantiles must be comma-separated numbers between 0 and 1 (e.g. 0.1,0.5,0.9); got ${JSON.stringify(item)}`);
+      return quantiles;
+    }
+    if (!quantiles.includes(p)) quantiles.push(p);
+  }
+  if (quantiles.length > MAX_QUANTILES) fail(`at most ${MAX_QUANTILES} quantiles, got ${quantiles.length}`);
+  return quantiles;
+}
+
 /** The validated `quantiles` and `stats` of a request, or a pydantic-style 422 naming each bad one. */
 function ensembleSummaryOf(params: Record<string, unknown>): { quantiles: number[]; stats: EnsembleStat[] } | undefined {
   const errors: QueryErrorItem[] = [];
   const fail = (name: string, msg: string) =>
     errors.push({ type: 'value_error', loc: ['query', name], msg: `Value error, ${msg}`, input: params[name] });
-  const quantileItems = listItems(params.quantiles);
+  const quantileList = quantilesOf(params.quantiles, (msg) => fail('quantiles', msg));
   const statItems = listItems(params.stats);
-  const quantiles: number[] = [];
-  for (const item of quantileItems ?? []) {
-    const p = /^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(item) ? Number(item) : Number.NaN;
-    if (!(p >= 0 && p <= 1)) {
-      fail('quantiles', `quantiles must be comma-separated numbers between 0 and 1 (e.g. 0.1,0.5,0.9); got ${JSON.stringify(item)}`);
-      break;
-    }
-    if (!quantiles.includes(p)) quantiles.push(p);
-  }
-  if (quantiles.length > MAX_QUANTILES) fail('quantiles', `at most ${MAX_QUANTILES} quantiles, got ${quantiles.length}`);
+  const quantiles = quantileList ?? [];
   const stats: EnsembleStat[] = [];
   for (const item of statItems ?? []) {
     if (!(ENSEMBLE_STATS as readonly string[]).includes(item)) {
@@ -96,7 +104,7 @@ function ensembleSummaryOf(params: Record<string, unknown>): { quantiles: number
     if (!stats.includes(item as EnsembleStat)) stats.push(item as EnsembleStat);
   }
   if (errors.length > 0) throw new QueryError(errors);
-  return quantileItems || statItems ? { quantiles, stats } : undefined;
+  return quantileList || statItems ? { quantiles, stats } : undefined;
 }
 
 export const ensembleRoute: RouteDef = {

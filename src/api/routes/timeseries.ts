@@ -13,6 +13,8 @@ import type { Frame } from '../../query/frame.ts';
 import type { VintageQueries } from '../../query/vintages.ts';
 import type { Level } from '../../store/keys.ts';
 import type { ParamSpec } from '../params.ts';
+import { QueryError } from '../../query/errors.ts';
+import { quantilesOf } from './ensemble.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 import {
   DAYS_AHEAD_PARAM,
@@ -89,6 +91,35 @@ export function listSourceParam(targets: string): ParamSpec {
       `A stored source (ingested with \`gridcast ingest\`): the ${targets} it holds — the catalog's and its own — each with ` +
       '`source`, instead of the catalog; see /v1/status for the sources that exist.',
   };
+}
+
+const STORED_QUANTILES_PARAM: ParamSpec = {
+  name: 'quantiles',
+  in: 'query',
+  kind: 'string',
+  description:
+    'With model naming a stored source that holds quantile forecasts: comma-separated probabilities (e.g. 0.1,0.9) of ' +
+    'the quantiles the source stores; one column per target and quantile, labelled [id, "q0.1"] …, instead of the point ' +
+    "forecasts (null where a run lacks it). A quantile the source does not hold is a 422 naming those it holds. Synthetic models' " +
+    'quantiles come from /region/{iso}/{metric}/ensemble.',
+};
+
+/**
+ * The `quantiles` of a forecast or continuous request: only a stored source's (undefined when
+ * absent), else a 422 on the parameter.
+ */
+function requestQuantiles(ctx: RouteContext, source: string | undefined): number[] | undefined {
+  const fail = (msg: string): never => {
+    throw new QueryError([{ type: 'value_error', loc: ['query', 'quantiles'], msg: `Value error, ${msg}`, input: ctx.params.quantiles }]);
+  };
+  const quantiles = quantilesOf(ctx.params.quantiles, fail);
+  if (quantiles !== undefined && source === undefined) {
+    fail(
+      `quantiles are served for a stored source that holds them (model=<source>); model '${String(ctx.params.model)}' is synthetic: ` +
+        'its quantiles come from /region/{iso}/{metric}/ensemble',
+    );
+  }
+  return quantiles;
 }
 
 const ACTUAL_AS_OF_PARAM: ParamSpec = {
@@ -170,6 +201,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
   const common = { tag: spec.tag, response: { kind: 'timeseries' } as const };
   // The kinds whose `model` may name a stored source.
   const storedModels = spec.stored ? { storedModels: true as const } : {};
+  const storedQuantiles = spec.stored ? [STORED_QUANTILES_PARAM] : [];
   const all: Record<Kind, RouteDef> = {
     forecast: {
       ...common,
@@ -182,7 +214,7 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           'before that instant (history from the runs for 2026-01-01).',
       ),
       level: spec.level,
-      params: params(FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM),
+      params: params(FORECASTED_BY_PARAM, spec.forecastModelParam ?? MODEL_PARAM, ID_PARAM, ...storedQuantiles),
       handle: async (ctx) => {
         const request = {
           ...(await spec.target(ctx)),
@@ -190,7 +222,8 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           nowMs: ctx.nowMs,
         };
         const source = storedModel(ctx);
-        if (source && spec.stored) return spec.stored.forecast(ctx.world, readerOf(ctx), source, request);
+        const quantiles = requestQuantiles(ctx, spec.stored && source);
+        if (source && spec.stored) return spec.stored.forecast(ctx.world, readerOf(ctx), source, { ...request, quantiles });
         return spec.queries.forecast(ctx.world, { ...request, model: ctx.params.model as ForecastModelName });
       },
     },
@@ -205,13 +238,14 @@ export function timeseriesRoutes<R>(spec: GroupRoutesSpec<R>): RouteDef[] {
           '(D − days_ahead) at latest_hour:00 local time, cut to the hours of D (23 or 25 on DST days).',
       ),
       level: spec.level,
-      params: params(START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM),
+      params: params(START_PARAM, END_PARAM, ID_PARAM, MODEL_PARAM, LATEST_HOUR_PARAM, DAYS_AHEAD_PARAM, ...storedQuantiles),
       handle: async (ctx) => {
         const request = {
           ...(await spec.target(ctx)),
           ...windowOf(ctx),
           latestHour: ctx.params.latest_hour as number,
           daysAhead: ctx.params.days_ahead as number,
+          quantiles: requestQuantiles(ctx, spec.stored && storedModel(ctx)),
         };
         return continuousOf(spec, ctx, request, ctx.params.model as string);
       },

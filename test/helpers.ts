@@ -206,6 +206,7 @@ type PassedAppOptions = Pick<
   | 'seed'
   | 'blockCacheDir'
   | 'diskCacheMb'
+  | 'warm'
 >;
 
 export interface ServerOptions extends PassedAppOptions {
@@ -254,6 +255,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     seed: options.seed,
     blockCacheDir: options.blockCacheDir,
     diskCacheMb: options.diskCacheMb,
+    warm: options.warm,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -118,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workers: options.workers ?? defaultWorkers(),
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
+    now: () => options.clock.now(),
     sources: options.store.sources,
     diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
+  metrics.addGauge('gridcast_compute_warm', 'Compute runners warm (catalogs built, warm-up requests served).', () => pool.warmRunners);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
   metrics.addGauge(
     'gridcast_response_cache_hits_total',
@@ -249,9 +251,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     admin_openapi: '/admin/openapi.json',
   });
 
-  // Operations: liveness, readiness (the database answers), Prometheus metrics.
+  // Operations: liveness, readiness (the database answers and every compute runner is warm:
+  // compute/pool.ts), Prometheus metrics.
   app.get('/healthz', hidden, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
   app.get('/readyz', hidden, async (_req, reply) => {
+    const warmingUp = pool.warmingUp;
+    if (warmingUp) return sendJson(reply, 503, { status: 'starting', database: store.kind, detail: warmingUp }, { 'retry-after': '1' });
     try {
       await store.sql.query('SELECT 1');
       return sendJson(reply, 200, { status: 'ready', database: store.kind });

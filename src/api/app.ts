@@ -317,14 +317,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
     void reply.code(200).headers(output.headers);
+    // A small body served this minute is sent again as it was (responseCache.ts); its ETag too.
+    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     if (storedData) void reply.header('cache-control', 'private, no-cache');
     else {
-      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
+      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION, cacheKey);
       void reply.headers(fresh.headers);
       if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
     }
-    // A small body served this minute is sent again as it was (responseCache.ts).
-    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     const cached = head || storedData ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;

@@ -228,7 +228,8 @@ export class ComputePool {
       void this.warmUpStreams().then(
         () => (this.streamsWarm = true),
         (e: Error) => {
-          this.options.onWorkerError?.(new Error(`compute warm-up failed: ${e.stack ?? e.message}`));
+          // A pool closed while it warms up cancels the warm-up: not a failure.
+          if (!this.closed) this.options.onWorkerError?.(new Error(`compute warm-up failed: ${e.stack ?? e.message}`));
           this.streamsWarm = true;
         },
       );

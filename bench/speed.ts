@@ -94,8 +94,10 @@ function rssPeak(pid: number): { stop(): number } {
   const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
   return {
     stop() {
+      if (timer.hasRef()) peakMb = Math.max(peakMb, rssMb(pid));
       clearInterval(timer);
-      return Math.max(peakMb, rssMb(pid));
+      timer.unref();
+      return peakMb;
     },
   };
 }
@@ -329,8 +331,8 @@ async function main() {
   };
   let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
   let skill: Awaited<ReturnType<typeof skillFigures>>;
+  const peak = rssPeak(embedded.pid);
   try {
-    const peak = rssPeak(embedded.pid);
     // Cold first: nothing else has computed the large request's blocks in this process.
     large = await largeFigures(embedded);
     say('skill: a year of one target, 8 lead days, every model (bench/skill.ts) …');
@@ -352,6 +354,8 @@ async function main() {
     say('small requests during 4 cold heavy requests …');
     heavy = await smallDuringHeavy();
   } finally {
+    // Stopped before the server is (a process that has exited has no RSS to read).
+    loadedRssMb = Math.max(loadedRssMb, peak.stop());
     await embedded.stop();
   }
   let restart: Awaited<ReturnType<typeof afterRestart>>;

@@ -36,7 +36,7 @@ USER node
 # The embedded store (PGlite) lives here; unused when DATABASE_URL points at PostgreSQL.
 VOLUME ["/data"]
 EXPOSE 8000
-# Ready = the database answers (GET /readyz). The base image has no curl: node's fetch does it.
+# Ready = the database answers and the compute workers are warm (GET /readyz). The base image has no curl: node's fetch does it.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "bin/gridcast.js", "serve"]

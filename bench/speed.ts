@@ -10,6 +10,10 @@
  *    against JSON.stringify of its own body (the serialisation floor).
  * 5. The same request after a restart: a new server on the first one's data directory, whose
  *    disk cache (query/diskBlocks.ts) holds the blocks the first one computed.
+ * 0. Start-up (issue 23): a fresh server's time from start to ready (/readyz 200: workers warm),
+ *    its RSS at idle once ready, the first request after ready (a week of every SPP wind plant,
+ *    never computed before) against the median of nine more such weeks; and the embedded
+ *    server's peak RSS while it serves the figures below (loaded).
  * 6. Forecast skill (bench/skill.ts): a year of PJM total demand and wind, 8 lead days, every
  *    model, cold and warm.
  * 7. Own data (bench/ingest.ts): ingest values/s embedded and on PostgreSQL, bytes per value
@@ -44,7 +48,8 @@ const LARGE = '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-11-19';
 /** Warm requests of the large body measured after the cold one. */
 const WARM_RUNS = 9;
 const RESULTS = path.join(ROOT, 'bench', 'results');
-const STARTUP_SETTLE_MS = 10_000;
+/** Longest a server may take to be ready (it warms up first: compute/warmUp.ts). */
+const READY_TIMEOUT_MS = 300_000;
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -66,6 +71,69 @@ function timedGet(url: string, key: string): Promise<{ status: number; body: Buf
       })
       .on('error', reject);
   });
+}
+
+/** Resident memory of a process (all its threads), MB. */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024, 0);
+}
+
+/** Waits until the server's /readyz answers 200 (its compute workers are warm). */
+async function untilReady(server: BenchServer): Promise<void> {
+  const until = Date.now() + READY_TIMEOUT_MS;
+  while ((await timedGet(`${server.url}/readyz`, server.key)).status !== 200) {
+    if (Date.now() > until) throw new Error(`bench: the server was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Samples a process's RSS every 100 ms until stop(), which returns the highest, MB. */
+function rssPeak(pid: number): { stop(): number } {
+  let peakMb = rssMb(pid);
+  const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
+  return {
+    stop() {
+      if (timer.hasRef()) peakMb = Math.max(peakMb, rssMb(pid));
+      clearInterval(timer);
+      timer.unref();
+      return peakMb;
+    },
+  };
+}
+
+/**
+ * A fresh server: start to ready, RSS at idle once ready, and the first request after ready
+ * (a week of every SPP wind plant, not computed before) against nine more weeks like it.
+ */
+async function startUp() {
+  const started = performance.now();
+  const server = await startServe({ env: SERVER_ENV });
+  try {
+    const listeningMs = performance.now() - started;
+    await untilReady(server);
+    const readyMs = performance.now() - started;
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleRssMb = rssMb(server.pid);
+    const times: number[] = [];
+    for (let month = 1; month <= 10; month++) {
+      const m = String(month).padStart(2, '0');
+      const res = await timedGet(`${server.url}/v1/plant/spp/wind/continuous?start=2026-${m}-01&end=2026-${m}-07`, server.key);
+      if (res.status !== 200) throw new Error(`first request after ready: ${res.status} ${res.body.toString().slice(0, 300)}`);
+      times.push(res.ms);
+    }
+    const later = median(times.slice(1));
+    return {
+      listeningMs: round(listeningMs),
+      readyMs: round(readyMs),
+      idleRssMb,
+      firstMs: round(times[0]),
+      laterMedianMs: round(later),
+      firstRatio: round(times[0] / later, 2),
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 interface Load {
@@ -165,7 +233,7 @@ async function afterRestart(dataDir: string, expected: Buffer) {
   const measure = async (warmUp: boolean) => {
     const server = await startServe({ env: SERVER_ENV, dataDir });
     try {
-      await new Promise((r) => setTimeout(r, STARTUP_SETTLE_MS));
+      await untilReady(server);
       if (warmUp) await timedGet(`${server.url}/v1/plant/spp/wind/continuous?start=2025-03-01&end=2025-03-07`, server.key);
       const res = await timedGet(server.url + LARGE, server.key);
       if (res.status !== 200 || !res.body.equals(expected)) throw new Error(`after a restart the large request differs (${res.status})`);
@@ -243,10 +311,14 @@ async function main() {
   const loadBefore = os.loadavg()[0];
   // Kept when the server stops: the restart figure starts a new server on it.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
+  say('start-up: start to ready, idle RSS, the first request after ready …');
+  const start = await startUp();
   const embedded = await startServe({ env: SERVER_ENV, dataDir });
-  // A new server builds its catalogs in the background (regions; cell geometry, ~3 s of CPU):
-  // "cold" means no computed block is cached yet, not that the server is still starting.
-  await new Promise((r) => setTimeout(r, STARTUP_SETTLE_MS));
+  // Ready means warm (catalogs, cell geometry, warm-up requests): "cold" below means no computed
+  // block of the request is cached yet, not that the server is still starting.
+  await untilReady(embedded);
+  const idleRssMb = rssMb(embedded.pid);
+  let loadedRssMb = idleRssMb;
   let large: Awaited<ReturnType<typeof largeFigures>>;
   let small: {
     path: string;
@@ -259,6 +331,7 @@ async function main() {
   };
   let heavy: Awaited<ReturnType<typeof smallDuringHeavy>>;
   let skill: Awaited<ReturnType<typeof skillFigures>>;
+  const peak = rssPeak(embedded.pid);
   try {
     // Cold first: nothing else has computed the large request's blocks in this process.
     large = await largeFigures(embedded);
@@ -277,9 +350,12 @@ async function main() {
     const postgres = await postgresFigures(smallUrl);
     const ratioToBare = round(at16.requestsPerSec / bareLoad.requestsPerSec, 3);
     small = { path: smallUrl, bytes: sample.body.length, bare: bareLoad, at16, at200, ratioToBare, postgres };
+    loadedRssMb = peak.stop();
     say('small requests during 4 cold heavy requests …');
     heavy = await smallDuringHeavy();
   } finally {
+    // Stopped before the server is (a process that has exited has no RSS to read).
+    loadedRssMb = Math.max(loadedRssMb, peak.stop());
     await embedded.stop();
   }
   let restart: Awaited<ReturnType<typeof afterRestart>>;
@@ -297,6 +373,8 @@ async function main() {
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim(),
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load average before ${round(loadBefore, 2)}`,
     workers: process.env.BENCH_WORKERS ?? `one per core (${os.availableParallelism()})`,
+    start,
+    memory: { idleRssMb, loadedRssMb },
     small,
     duringHeavy: heavy,
     large: { ...large, body: undefined },
@@ -314,6 +392,9 @@ async function main() {
     : 'latency, postgres: skipped (set GRIDCAST_TEST_DATABASE_URL)';
   const lines = [
     `speed bench, commit ${report.commit}, ${report.machine}, workers: ${report.workers}`,
+    `start-up: listening after ${start.listeningMs} ms, ready (workers warm) after ${start.readyMs} ms; idle RSS ${start.idleRssMb} MB (target ≤ 500 MB with 2 workers)`,
+    `first request after ready (a week of every SPP wind plant, cold data): ${start.firstMs} ms, later weeks median ${start.laterMedianMs} ms → ${start.firstRatio}× (target ≈ 1×)`,
+    `memory, embedded server: idle ${idleRssMb} MB once ready, peak ${loadedRssMb} MB while serving the figures below (large, skill, small at 16/200 connections)`,
     `small request (${small.bytes} B): bare node ${small.bare.requestsPerSec} req/s, gridcast ${small.at16.requestsPerSec} req/s → ${small.ratioToBare}× (target ≥ 0.3×)`,
     `latency, embedded:  16 conns p50 ${small.at16.p50} ms p99 ${small.at16.p99} ms; 200 conns ${small.at200.requestsPerSec} req/s ` +
       `p50 ${small.at200.p50} ms p99 ${small.at200.p99} ms, time-outs ${small.at200.timeouts}, errors ${small.at200.errors}, non-2xx ${small.at200.non2xx}`,

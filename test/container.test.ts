@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { dashboardAssetFiles } from '../src/api/dashboard.ts';
-import { rawRequest, ROOT } from './helpers.ts';
+import { rawRequest, ROOT, waitFor } from './helpers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Dockerfile and .dockerignore, read the way Docker reads them (for the forms this project uses).
@@ -342,6 +342,8 @@ describe('the image, assembled on the host from the Dockerfile', () => {
         child.on('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
       });
       const base = `http://127.0.0.1:${port}`;
+      // Ready once its compute workers are warm (a 503 until then).
+      await waitFor(async () => (await rawRequest(base, '/readyz')).status === 200, 'ready', 120_000);
       const ready = await rawRequest(base, '/readyz');
       assert.equal(ready.status, 200, ready.text);
       assert.deepEqual(ready.json(), { status: 'ready', database: 'embedded' });

@@ -111,3 +111,29 @@ describe('ETag, Last-Modified, Cache-Control, 304', () => {
     }
   });
 });
+
+describe('validators of a repeated request', () => {
+  let moving: TestApp;
+  let now = Date.parse('2026-06-15T18:20:05Z');
+  before(async () => {
+    moving = await startTestApp({ clock: { now: () => now } });
+  });
+  after(() => moving.close());
+
+  // The ETag of a request is worked out once a minute (kept by the response cache's key); max-age
+  // still counts down with the clock, and a new minute past the model's next run gets a new ETag.
+  test('within a minute the same ETag, max-age counting down; after the next run a new one', async () => {
+    const key = await moving.key({ ercot: 'core' });
+    const path = '/v1/region/ercot/demand/forecast?id=ercot_total';
+    const first = await moving.get(path, { key });
+    now += 30_000;
+    const second = await moving.get(path, { key });
+    assert.equal(second.headers.etag, first.headers.etag);
+    const maxAge = (r: typeof first) => Number(/max-age=(\d+)/.exec(String(r.headers['cache-control']))![1]);
+    assert.equal(maxAge(first) - maxAge(second), 30);
+    now += (maxAge(second) + 60) * 1000;
+    const later = await moving.get(path, { key });
+    assert.notEqual(later.headers.etag, first.headers.etag);
+    assert.ok(maxAge(later) > 0);
+  });
+});

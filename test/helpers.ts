@@ -239,6 +239,7 @@ type PassedAppOptions = Pick<
   | 'seed'
   | 'blockCacheDir'
   | 'diskCacheMb'
+  | 'warm'
 >;
 
 export interface ServerOptions extends PassedAppOptions {
@@ -287,6 +288,7 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
     seed: options.seed,
     blockCacheDir: options.blockCacheDir,
     diskCacheMb: options.diskCacheMb,
+    warm: options.warm,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     workers: options.workers ?? defaultWorkers(),
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
+    now: () => options.clock.now(),
     sources: options.store.sources,
     diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   meter.start();
   metrics.addGauge('gridcast_compute_workers', 'Compute worker threads (0: computing on the HTTP thread).', () => pool.workers);
+  metrics.addGauge('gridcast_compute_warm', 'Compute runners warm (catalogs built, warm-up requests served).', () => pool.warmRunners);
   metrics.addGauge('gridcast_compute_jobs_in_flight', 'Jobs handed to the compute pool and not yet done.', () => pool.jobsInFlight);
   metrics.addGauge(
     'gridcast_response_cache_hits_total',
@@ -255,9 +257,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     admin_openapi: '/admin/openapi.json',
   });
 
-  // Operations: liveness, readiness (the database answers), Prometheus metrics.
+  // Operations: liveness, readiness (the database answers and every compute runner is warm:
+  // compute/pool.ts), Prometheus metrics.
   app.get('/healthz', hidden, (_req, reply) => sendJson(reply, 200, { status: 'ok' }));
   app.get('/readyz', hidden, async (_req, reply) => {
+    const warmingUp = pool.warmingUp;
+    if (warmingUp) return sendJson(reply, 503, { status: 'starting', database: store.kind, detail: warmingUp }, { 'retry-after': '1' });
     try {
       await store.sql.query('SELECT 1');
       return sendJson(reply, 200, { status: 'ready', database: store.kind });
@@ -325,14 +330,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
     void reply.code(200).headers(output.headers);
+    // A small body served this minute is sent again as it was (responseCache.ts); its ETag too.
+    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     if (storedData) void reply.header('cache-control', 'private, no-cache');
     else {
-      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION);
+      const fresh = freshnessOf(def, values, output.options, nowMs, VERSION, cacheKey);
       void reply.headers(fresh.headers);
       if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
     }
-    // A small body served this minute is sent again as it was (responseCache.ts).
-    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     const cached = head || storedData ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;

@@ -39,13 +39,59 @@ export interface Freshness {
   headers: Record<string, string>;
 }
 
+/** What a request's freshness headers are made of; the same for every request of the same key within a minute. */
+interface Validators {
+  etag: string;
+  lastModified: string;
+  /** Immutable (pinned in the past), or true until this instant. */
+  fixed: boolean;
+  expiresMs: number;
+  vary: boolean;
+}
+
+/** Validators by response-cache key (route, parameters, output and minute: responseCache.ts), most recent last. */
+const memo = new Map<string, Validators>();
+const MEMO_ENTRIES = 4096;
+
+/**
+ * The freshness headers of a request at `nowMs`. `memoKey` (the response cache's key of the
+ * request, which includes the minute: everything below changes on whole minutes at most) lets
+ * a repeated request skip the ETag's hash; only max-age is worked out again.
+ */
 export function freshnessOf(
   def: RouteDef,
   params: Record<string, ParamValue>,
   output: OutputOptions,
   nowMs: number,
   version: string,
+  memoKey?: string,
 ): Freshness {
+  let v = memoKey === undefined ? undefined : memo.get(memoKey);
+  if (!v) {
+    v = validatorsOf(def, params, output, nowMs, version);
+    if (memoKey !== undefined) {
+      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+      memo.set(memoKey, v);
+    }
+  }
+  const maxAge = v.fixed ? IMMUTABLE_SECONDS : Math.max(0, Math.floor((v.expiresMs - nowMs) / 1000));
+  const headers: Record<string, string> = {
+    etag: v.etag,
+    'last-modified': v.lastModified,
+    // Responses need a key: shared caches must not hand them to others.
+    'cache-control': v.fixed ? `private, max-age=${maxAge}, immutable` : `private, max-age=${maxAge}`,
+  };
+  if (v.vary) headers.vary = 'Accept';
+  return { etag: v.etag, headers };
+}
+
+function validatorsOf(
+  def: RouteDef,
+  params: Record<string, ParamValue>,
+  output: OutputOptions,
+  nowMs: number,
+  version: string,
+): Validators {
   const nowHour = Math.floor(nowMs / HOUR_MS);
   const pinned = pinnedAt(params);
   const fixed = pinned !== undefined && pinned <= nowMs;
@@ -54,35 +100,28 @@ export function freshnessOf(
   const singleRun = schedule !== undefined && def.params.some((p) => p.name === 'forecasted_by');
   let state: string;
   let lastModified: number;
-  let maxAge: number;
+  let expiresMs: number;
   if (fixed) {
     state = 'fixed';
     // A pinned run was last modified when it was created.
     const asOf = params.forecasted_by as ParsedDateTime | undefined;
     lastModified = singleRun && asOf ? schedule(Math.floor(asOf.epochMs / HOUR_MS)) * HOUR_MS : Math.min(pinned, nowMs);
-    maxAge = IMMUTABLE_SECONDS;
+    expiresMs = Infinity;
   } else if (singleRun && schedule) {
     // The latest run: true until the model's next run is issued.
     const run = schedule(nowHour);
     state = `run:${run}`;
     lastModified = run * HOUR_MS;
-    maxAge = Math.floor((nextRunHour(schedule, nowHour) * HOUR_MS - nowMs) / 1000);
+    expiresMs = nextRunHour(schedule, nowHour) * HOUR_MS;
   } else {
     const actualHour = lastActualHour(nowMs);
     state = `now:${nowHour}:${actualHour}`;
     lastModified = Math.max(nowHour * HOUR_MS, (actualHour + 1) * HOUR_MS + ACTUAL_LAG_MINUTES * 60_000);
-    maxAge = Math.floor((Math.min((nowHour + 1) * HOUR_MS, nextActualMs(nowMs)) - nowMs) / 1000);
+    expiresMs = Math.min((nowHour + 1) * HOUR_MS, nextActualMs(nowMs));
   }
   const key = JSON.stringify([version, def.path, Object.entries(params).sort(), output, state]);
   const etag = `W/"${crypto.createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
-  const headers: Record<string, string> = {
-    etag,
-    'last-modified': new Date(lastModified).toUTCString(),
-    // Responses need a key: shared caches must not hand them to others.
-    'cache-control': fixed ? `private, max-age=${maxAge}, immutable` : `private, max-age=${Math.max(0, maxAge)}`,
-  };
-  if (params.format === undefined) headers.vary = 'Accept';
-  return { etag, headers };
+  return { etag, lastModified: new Date(lastModified).toUTCString(), fixed, expiresMs, vary: params.format === undefined };
 }
 
 /** True when If-None-Match names the ETag (weak comparison, as RFC 9110 requires for it) or is `*`. */

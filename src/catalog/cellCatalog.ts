@@ -10,7 +10,10 @@
  * - `warmCells()` (called by `serve` after it starts listening) queues every set not yet known,
  *   smallest resolutions first, so by the time users ask, the sets are usually ready.
  * If the worker cannot run, sets are computed on the calling thread instead: slower to
- * answer, never wrong.
+ * answer, never wrong. Once every set is known the worker thread is ended (its memory freed).
+ *
+ * A process keeps one copy: its compute workers (api/compute) do not clip cells themselves but
+ * ask the HTTP thread for a set (`provideCellsFrom`), keeping the sets they were given.
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../util/moduleWorker.ts';
@@ -34,12 +37,33 @@ let inFlight: string | undefined;
 let workerBroken = false;
 
 const keyOf = (iso: IsoCode, resolution: number) => `${iso}/${resolution}`;
+/** Every (ISO, resolution) set. */
+const ALL_SETS = ISO_CODES.length * (MAX_CELL_RESOLUTION - MIN_CELL_RESOLUTION + 1);
+
+/** In a compute worker: where sets come from (the process's copy on the HTTP thread), instead of clipping here. */
+let provider: ((iso: IsoCode, resolution: number) => Promise<readonly Cell[]>) | undefined;
+
+/** Takes sets from `provide` from now on (a compute worker: worker.ts). */
+export function provideCellsFrom(provide: (iso: IsoCode, resolution: number) => Promise<readonly Cell[]>): void {
+  provider = provide;
+}
+
+/** A set from the provider (concurrent requests share one call; a failed call is tried again next time). */
+function provided(provide: (iso: IsoCode, resolution: number) => Promise<readonly Cell[]>, iso: IsoCode, resolution: number) {
+  const entry = enqueue(iso, resolution, false);
+  provide(iso, resolution).then(
+    (cells) => settle(keyOf(iso, resolution), cells),
+    (error: Error) => fail(keyOf(iso, resolution), error),
+  );
+  return entry.promise;
+}
 
 /** The cells of an ISO at a resolution (2..5), clipped to its footprint, sorted by id. */
 export function loadCells(iso: IsoCode, resolution: number): Promise<readonly Cell[]> {
   const key = keyOf(iso, resolution);
   const known = ready.get(key);
   if (known) return Promise.resolve(known);
+  if (provider) return pending.get(key)?.promise ?? provided(provider, iso, resolution);
   const waiting = pending.get(key) ?? enqueue(iso, resolution);
   // Someone is waiting for this set now: it goes before anything merely warming up.
   const at = queue.indexOf(key);
@@ -48,15 +72,21 @@ export function loadCells(iso: IsoCode, resolution: number): Promise<readonly Ce
   return waiting.promise;
 }
 
-/** Queues every (ISO, resolution) not yet computed, coarse resolutions first. */
-export function warmCells(): void {
+/** Queues every (ISO, resolution) not yet computed, coarse resolutions first; resolves once all are known. */
+export async function warmCells(): Promise<void> {
+  const all: Promise<readonly Cell[]>[] = [];
   for (let res = MIN_CELL_RESOLUTION; res <= MAX_CELL_RESOLUTION; res++) {
-    for (const iso of ISO_CODES) if (!ready.has(keyOf(iso, res)) && !pending.has(keyOf(iso, res))) enqueue(iso, res);
+    for (const iso of ISO_CODES) {
+      const key = keyOf(iso, res);
+      const known = ready.get(key);
+      all.push(known ? Promise.resolve(known) : (pending.get(key) ?? enqueue(iso, res)).promise);
+    }
   }
   pump();
+  await Promise.all(all);
 }
 
-function enqueue(iso: IsoCode, resolution: number): Pending {
+function enqueue(iso: IsoCode, resolution: number, queued = true): Pending {
   if (!Number.isInteger(resolution) || resolution < MIN_CELL_RESOLUTION || resolution > MAX_CELL_RESOLUTION) {
     throw new RangeError(`loadCells: resolution must be an integer ${MIN_CELL_RESOLUTION}..${MAX_CELL_RESOLUTION}, got ${resolution}`);
   }
@@ -69,7 +99,7 @@ function enqueue(iso: IsoCode, resolution: number): Pending {
   });
   const entry = { iso, resolution, promise, resolve, reject };
   pending.set(key, entry);
-  queue.push(key);
+  if (queued) queue.push(key);
   return entry;
 }
 
@@ -122,7 +152,8 @@ function startWorker(): Worker | undefined {
       inFlight = undefined;
       if (msg.cells) settle(key, msg.cells);
       else fail(key, new Error(`cell geometry ${key} failed in the worker: ${msg.error}`));
-      if (queue.length === 0) w.unref();
+      if (ready.size === ALL_SETS) retireWorker(w);
+      else if (queue.length === 0) w.unref();
       pump();
     });
     w.on('error', (e) => failWorker(e));
@@ -135,6 +166,14 @@ function startWorker(): Worker | undefined {
     markBroken(e as Error);
     return undefined;
   }
+}
+
+/** Every set is known: the worker has nothing left to do, and its heap is given back. */
+function retireWorker(w: Worker): void {
+  w.removeAllListeners('exit');
+  w.removeAllListeners('error');
+  void w.terminate();
+  worker = undefined;
 }
 
 /** No more worker: later sets are computed on this thread (still correct, but requests wait), said once. */

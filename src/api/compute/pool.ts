@@ -13,6 +13,11 @@
  * directory (query/diskBlocks.ts): each worker reads and writes its files, safely alongside the
  * others and other processes; a stopping pool lets the workers finish their writes first.
  *
+ * Ready means warm: with `warm` (serve), each runner builds its catalogs and serves a few
+ * warm-up requests (warmUp.ts) before it counts as warm, and the process builds its one copy of
+ * the cell geometry (catalog/cellCatalog.ts; the workers ask this thread for it); `ready` is
+ * true once all of that is done, and /readyz waits for it. A replaced worker warms up again.
+ *
  * Each worker runs under resource limits (its V8 heap, GRIDCAST_WORKER_HEAP_MB) and this pool is
  * its supervisor: a worker that runs out of memory or otherwise dies takes only its own jobs
  * with it — they are answered 503 in the service's error format (a response already streaming is
@@ -36,7 +41,9 @@ import {
   type WorkerControl,
   type WorkerNotice,
 } from './protocol.ts';
-import { INITIAL_CREDIT, JobRunner, warmCatalog } from './runner.ts';
+import { INITIAL_CREDIT, JobRunner, warmRunner } from './runner.ts';
+import { loadCells, warmCells } from '../../catalog/cellCatalog.ts';
+import { poolWarmUpJobs } from './warmUp.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
@@ -65,6 +72,8 @@ export class JobAborted extends Error {}
 
 interface Lane {
   post(message: ToWorker): void;
+  /** Its runner has built its catalogs and served the warm-up requests (or was not asked to). */
+  warm: boolean;
   /** Jobs sent and not yet done. */
   jobs: number;
   stop(): Promise<void>;
@@ -107,8 +116,14 @@ export interface PoolOptions {
   workerHeapMb?: number;
   /** Tests only: make the workers fail on jobs of one route (protocol.ts TestFault). */
   testFault?: TestFault;
-  /** With no workers: warm the catalog on this thread after start (workers always warm their own). */
+  /**
+   * Warm up before ready (serve): every runner builds its catalogs and serves the warm-up
+   * requests, and the process builds the cell geometry. Without it (the tests) nothing is built
+   * ahead and the pool is ready at once.
+   */
   warm?: boolean;
+  /** "Now" for the warm-up requests (the app's clock; default Date.now). */
+  now?: () => number;
   /** The store's stored sources: the workers' reads are answered from it on this thread. */
   sources?: SourceReader;
   /** The disk tier of the block cache: its directory (DATA_DIR/block-cache) and budget in MB (0: none). */
@@ -146,8 +161,26 @@ export class ComputePool {
   /** Why the disk tier is off although asked for: its directory cannot be written (the service runs without it). */
   diskCacheOff: Error | null = null;
 
+  /** The process's cell geometry is built (or not asked for: see PoolOptions.warm). */
+  private cellsWarm: boolean;
+  /** The pool's own warm-up (streamed bodies through it: warmUp.ts) is done, or not asked for; started once every runner is warm. */
+  private streamsWarm: boolean;
+  private streamsWarming = false;
+
   constructor(private readonly options: PoolOptions) {
     this.disk = this.diskTier();
+    this.cellsWarm = !options.warm;
+    this.streamsWarm = !options.warm;
+    if (options.warm) {
+      warmCells().then(
+        () => (this.cellsWarm = true),
+        (e: Error) => {
+          // Not ready without it: the failed sets are tried again on their first request, and said here.
+          this.options.onWorkerError?.(e);
+          this.cellsWarm = true;
+        },
+      );
+    }
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
   }
@@ -167,6 +200,50 @@ export class ComputePool {
 
   get workers(): number {
     return this.options.workers;
+  }
+
+  /** Runners that are warm (all of them once ready). */
+  get warmRunners(): number {
+    return this.lanes.filter((l) => l.warm).length;
+  }
+
+  /** Every runner can serve at full speed: catalogs built, warm-up requests served, cell geometry built. */
+  get ready(): boolean {
+    return this.cellsWarm && this.streamsWarm && this.lanes.every((l) => l.warm);
+  }
+
+  /** Why not ready, for /readyz (null when ready). */
+  get warmingUp(): string | null {
+    if (this.ready) return null;
+    const lanes = `${this.warmRunners} of ${this.lanes.length} compute ${this.lanes.length === 1 ? 'runner' : 'runners'} warm`;
+    return `warming up: ${lanes}, cell geometry ${this.cellsWarm ? 'built' : 'building'}, streamed bodies ${this.streamsWarm ? 'served' : 'to serve'}`;
+  }
+
+  /** A runner is warm, or failed warming up (a bug: reported, and it serves anyway, as fast as it can). */
+  private warmed(lane: Lane, error?: string): void {
+    lane.warm = true;
+    if (error) this.options.onWorkerError?.(new Error(`compute warm-up failed: ${error}`));
+    if (!this.streamsWarming && this.lanes.every((l) => l.warm)) {
+      this.streamsWarming = true;
+      void this.warmUpStreams().then(
+        () => (this.streamsWarm = true),
+        (e: Error) => {
+          // A pool closed while it warms up cancels the warm-up: not a failure.
+          if (!this.closed) this.options.onWorkerError?.(new Error(`compute warm-up failed: ${e.stack ?? e.message}`));
+          this.streamsWarm = true;
+        },
+      );
+    }
+  }
+
+  /** Sends the streamed warm-up bodies through the pool as a request's would go (shared out, with credit), and drains them. */
+  private async warmUpStreams(): Promise<void> {
+    for (const job of poolWarmUpJobs(this.options.now?.() ?? Date.now())) {
+      const result = await this.run(job, new AbortController().signal);
+      if (result.kind !== 'stream') continue;
+      result.begin();
+      for await (const chunk of result.body) void chunk;
+    }
   }
 
   /** Jobs sent to the workers and not yet done. */
@@ -366,7 +443,6 @@ export class ComputePool {
 
   /** The runner on this thread; its events are delivered on a later turn, as a worker's would be. */
   private localLane(): Lane {
-    if (this.options.warm) setImmediate(warmCatalog);
     // With no workers, the cache of this thread (one per process) gets this pool's disk tier.
     const disk = this.disk ? new DiskBlocks(this.disk) : null;
     if (disk) blockCache.useDisk(disk);
@@ -376,21 +452,33 @@ export class ComputePool {
       this.options.testFault,
       this.options.sources,
     );
-    return {
+    const lane: Lane = {
       post: (message) => setImmediate(() => runner.handle(message)),
       jobs: 0,
+      warm: !this.options.warm,
       stop: async () => {
         if (!disk) return;
         await disk.settle();
         if (blockCache.diskTier === disk) blockCache.useDisk(null);
       },
     };
+    if (this.options.warm) {
+      const now = this.options.now?.() ?? Date.now();
+      setImmediate(() =>
+        warmRunner(runner, now).then(
+          () => this.warmed(lane),
+          (e: Error) => this.warmed(lane, e.stack ?? e.message),
+        ),
+      );
+    }
+    return lane;
   }
 
   private workerLane(index: number): Lane {
     const cacheMb = this.options.cacheMb ?? cacheBudgetMb();
     const lane: Lane & { worker?: Worker } = {
       jobs: 0,
+      warm: false,
       post: (message) => lane.worker?.postMessage(message),
       stop: async () => {
         const worker = lane.worker;
@@ -414,10 +502,10 @@ export class ComputePool {
       },
     };
     const spawn = () => {
+      lane.warm = !this.options.warm;
+      const warmUpAt = this.options.warm ? (this.options.now?.() ?? Date.now()) : null;
       const worker = startModuleWorker(import.meta.url, 'worker', {
-        // One worker warms the cell geometry (~3 s of CPU); the others build it on first use,
-        // rather than every worker spending those seconds at start-up.
-        workerData: { seed: this.options.seed, warmCells: index === 0, testFault: this.options.testFault, disk: this.disk },
+        workerData: { seed: this.options.seed, warmUpAt, testFault: this.options.testFault, disk: this.disk },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
         resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
@@ -427,7 +515,16 @@ export class ComputePool {
           const sources = this.options.sources;
           if (sources) void serveRead(sources, event).then((reply) => worker.postMessage(reply));
           else worker.postMessage({ type: 'readError', call: event.call, message: 'no store' });
-        } else if (event.type !== 'ready' && event.type !== 'settled') this.receive(event);
+        } else if (event.type === 'warm') this.warmed(lane, event.error);
+        else if (event.type === 'cells') {
+          const { call, iso, resolution } = event;
+          Promise.resolve(iso)
+            .then(() => loadCells(iso, resolution))
+            .then(
+              (cells) => worker.postMessage({ type: 'cellsResult', call, cells } satisfies WorkerControl),
+              (e: Error) => worker.postMessage({ type: 'cellsError', call, message: e.message } satisfies WorkerControl),
+            );
+        } else if (event.type !== 'settled') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

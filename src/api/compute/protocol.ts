@@ -8,6 +8,8 @@
  * the worker's other jobs, and memory stays bounded). Errors travel as data and are rebuilt
  * as the errors the app's error handler answers in the public shapes.
  */
+import type { Cell } from '../../catalog/cells.ts';
+import type { IsoCode } from '../../catalog/isos.ts';
 import { QueryError, type QueryErrorItem } from '../../query/errors.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import { HttpError } from '../errors.ts';
@@ -54,9 +56,18 @@ export type ToWorker =
   /** What the part before job `id`'s part returned at its end (writers/table.ts Work.earlier). */
   | { type: 'earlier'; id: number; summary: unknown };
 
-/** Besides jobs: a stopping pool asks each worker to finish its disk writes (query/diskBlocks.ts), and waits for 'settled'. */
-export type WorkerControl = { type: 'settle' };
-export type WorkerNotice = { type: 'ready' } | { type: 'settled' };
+/**
+ * Besides jobs: a stopping pool asks each worker to finish its disk writes (query/diskBlocks.ts),
+ * and waits for 'settled'; a worker asks for a set of cell geometry (kept once per process, on
+ * the HTTP thread: catalog/cellCatalog.ts) and is answered with it.
+ */
+export type WorkerControl =
+  | { type: 'settle' }
+  | { type: 'cellsResult'; call: number; cells: readonly Cell[] }
+  | { type: 'cellsError'; call: number; message: string };
+/** 'warm': the worker has built its catalogs and served its warm-up requests (warmUp.ts); `error` if one failed. */
+export type WorkerNotice =
+  { type: 'warm'; error?: string } | { type: 'settled' } | { type: 'cells'; call: number; iso: IsoCode; resolution: number };
 
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }

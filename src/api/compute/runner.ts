@@ -8,7 +8,6 @@
  * whole of it. A job sends a chunk only while it holds credit (granted as its client reads),
  * and a cancelled job computes nothing more.
  */
-import { warmCells } from '../../catalog/cellCatalog.ts';
 import { buildAllRegions } from '../../catalog/regions.ts';
 import type { Frame } from '../../query/frame.ts';
 import { WeatherWorld } from '../../world/weather/world.ts';
@@ -16,8 +15,9 @@ import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, WHOLE_BODY, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputBody } from '../writers/registry.ts';
 import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
-import { serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import { deserializeError, serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import type { SourceReader } from '../../sources/reader.ts';
+import { runnerWarmUpJobs } from './warmUp.ts';
 
 /** A chunk gathers pieces until it holds this many bytes (or STEP_MS have passed). */
 const CHUNK_BYTES = 256 * 1024;
@@ -67,13 +67,12 @@ function joined(pieces: Uint8Array[], bytes: number): Uint8Array {
 }
 
 /**
- * Builds what the first requests would otherwise wait for, where the computing happens: the
- * region catalog (population, load centres: ~0.5 s) now, and (with `cells`) the H3 cell
- * geometry (~3 s of CPU) in the catalog's own worker thread.
+ * Makes `runner` as fast as it will be (readiness, pool.ts): builds the plant and region
+ * catalogs (~1–2 s of CPU) and serves the warm-up requests (warmUp.ts) at `nowMs`.
  */
-export function warmCatalog(cells = true): void {
+export async function warmRunner(runner: JobRunner, nowMs: number): Promise<void> {
   buildAllRegions();
-  if (cells) warmCells();
+  await runner.warmUp(runnerWarmUpJobs(nowMs));
 }
 
 /** The failure a test asked for (protocol.ts TestFault). */
@@ -95,6 +94,9 @@ export class JobRunner {
   private scheduled = false;
   /** The earlier parts' summaries of jobs that write a later part, made by whichever comes first: the message or the writer's asking. */
   private readonly earlier = new Map<number, Earlier>();
+  /** Warm-up jobs (negative ids): their events end here, not at the HTTP thread. */
+  private readonly warming = new Map<number, (event: FromWorker) => void>();
+  private nextWarmUpId = -1;
 
   constructor(
     seed: number,
@@ -104,6 +106,33 @@ export class JobRunner {
     private readonly sources?: SourceReader,
   ) {
     this.world = new WeatherWorld(seed);
+  }
+
+  /** An event of a job: to the HTTP thread, or to the warm-up that ran the job. */
+  private send(event: FromWorker, transfer?: ArrayBuffer[]): void {
+    const warmUp = this.warming.get(event.id);
+    if (warmUp) warmUp(event);
+    else this.emit(event, transfer);
+  }
+
+  /**
+   * Runs `jobs` one after another as the HTTP thread's would run (warmUp.ts), bodies thrown
+   * away; resolves once all are done. A job that fails rejects (a warm-up request is a fixed,
+   * valid request: its failure is a bug to report).
+   */
+  async warmUp(jobs: readonly Omit<Job, 'id'>[]): Promise<void> {
+    for (const job of jobs) {
+      const id = this.nextWarmUpId--;
+      await new Promise<void>((resolve, reject) => {
+        this.warming.set(id, (event) => {
+          if (event.type === 'start' || event.type === 'chunk') return;
+          this.warming.delete(id);
+          if (event.type === 'error') reject(deserializeError(event.error));
+          else resolve();
+        });
+        this.handle({ type: 'run', job: { ...job, id, credit: Number.MAX_SAFE_INTEGER } });
+      });
+    }
   }
 
   handle(message: ToWorker): void {
@@ -156,16 +185,16 @@ export class JobRunner {
       const plain = isPlainJson(job.output);
       if (Array.isArray(result) && plain) {
         const body = encoder.encode(JSON.stringify(result));
-        this.emit({ type: 'records', id: job.id, body, count: result.length }, [body.buffer as ArrayBuffer]);
+        this.send({ type: 'records', id: job.id, body, count: result.length }, [body.buffer as ArrayBuffer]);
         return;
       }
       const frame = Array.isArray(result) ? null : (result as Frame);
       const values = frame ? frame.hours.length * frame.columns.length : (result as unknown[]).length;
       if (job.head) {
-        this.emit({ type: 'head', id: job.id, values });
+        this.send({ type: 'head', id: job.id, values });
       } else if (plain && frame && !isLargeFrame(frame)) {
         const body = encoder.encode([...frameJsonPieces(frame)].join(''));
-        this.emit({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
+        this.send({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
       } else {
         const abort = new AbortController();
         const large = values >= DEFAULT_HEAVY_VALUES;
@@ -176,7 +205,7 @@ export class JobRunner {
           part,
           earlier: () => this.earlierOf(job.id).promise,
         });
-        this.emit({ type: 'start', id: job.id, values, parts: body.parts });
+        this.send({ type: 'start', id: job.id, values, parts: body.parts });
         const pieces = body.pieces;
         this.streaming.set(job.id, {
           id: job.id,
@@ -193,7 +222,7 @@ export class JobRunner {
     } catch (e) {
       this.starting.delete(job.id);
       this.earlier.delete(job.id);
-      if (!this.cancelled.delete(job.id)) this.emit({ type: 'error', id: job.id, error: serializeError(e) });
+      if (!this.cancelled.delete(job.id)) this.send({ type: 'error', id: job.id, error: serializeError(e) });
     }
   }
 
@@ -283,16 +312,16 @@ export class JobRunner {
         job.credit--;
         // Its memory moves to the HTTP thread: a piece the writer handed over whole (writers/registry.ts) as it is, else a copy.
         const data = pieces.length === 1 && ownsItsBuffer(pieces[0]) ? pieces[0] : joined(pieces, bytes);
-        this.emit({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
+        this.send({ type: 'chunk', id: job.id, data }, [data.buffer as ArrayBuffer]);
       }
       if (done) {
         this.finish(job.id);
-        this.emit({ type: 'end', id: job.id, summary });
+        this.send({ type: 'end', id: job.id, summary });
       }
     } catch (e) {
       if (!this.streaming.has(job.id)) return;
       this.finish(job.id);
-      this.emit({ type: 'error', id: job.id, error: serializeError(e) });
+      this.send({ type: 'error', id: job.id, error: serializeError(e) });
     }
   }
 

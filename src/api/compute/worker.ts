@@ -1,18 +1,21 @@
 /**
  * A compute worker thread (see pool.ts): runs the jobs the HTTP thread sends it and posts
- * back their bytes. workerData: { seed } of the world, and where the disk tier of its block
- * cache is (null for none).
+ * back their bytes. workerData: { seed } of the world, where the disk tier of its block cache
+ * is (null for none), and `warmUpAt` — if set, it warms up (warmUp.ts) at that "now" and says
+ * 'warm' when done, which readiness waits for.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { provideCellsFrom } from '../../catalog/cellCatalog.ts';
+import type { Cell } from '../../catalog/cells.ts';
 import { blockCache } from '../../query/blockCache.ts';
 import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
 import type { TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
-import { JobRunner, warmCatalog } from './runner.ts';
+import { JobRunner, warmRunner } from './runner.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
 
-const { seed, warmCells, testFault, disk } = workerData as {
+const { seed, warmUpAt, testFault, disk } = workerData as {
   seed: number;
-  warmCells: boolean;
+  warmUpAt: number | null;
   testFault?: TestFault;
   disk: DiskBlocksOptions | null;
 };
@@ -21,12 +24,32 @@ const notify = (notice: WorkerNotice) => port.postMessage(notice);
 if (disk) blockCache.useDisk(new DiskBlocks(disk));
 // Stored sources are read by the HTTP thread, which holds the store (sources/reader.ts).
 const sources = remoteReader((call) => port.postMessage(call));
+// Cell geometry too: the process computes and keeps it once (catalog/cellCatalog.ts).
+const cellCalls = new Map<number, { resolve(cells: readonly Cell[]): void; reject(error: Error): void }>();
+let nextCellCall = 1;
+provideCellsFrom(
+  (iso, resolution) =>
+    new Promise((resolve, reject) => {
+      const call = nextCellCall++;
+      cellCalls.set(call, { resolve, reject });
+      notify({ type: 'cells', call, iso, resolution });
+    }),
+);
 const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader);
 port.on('message', (message: unknown) => {
-  if (isReadReply(message)) sources.receive(message);
-  else if ((message as WorkerControl).type === 'settle')
-    void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
-  else runner.handle(message as ToWorker);
+  if (isReadReply(message)) return sources.receive(message);
+  const control = message as WorkerControl;
+  if (control.type === 'settle') void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
+  else if (control.type === 'cellsResult' || control.type === 'cellsError') {
+    const waiting = cellCalls.get(control.call);
+    cellCalls.delete(control.call);
+    if (control.type === 'cellsResult') waiting?.resolve(control.cells);
+    else waiting?.reject(new Error(`cell geometry: ${control.message}`));
+  } else runner.handle(message as ToWorker);
 });
-warmCatalog(warmCells);
-notify({ type: 'ready' });
+if (warmUpAt !== null) {
+  warmRunner(runner, warmUpAt).then(
+    () => notify({ type: 'warm' }),
+    (e: Error) => notify({ type: 'warm', error: e.stack ?? e.message }),
+  );
+}

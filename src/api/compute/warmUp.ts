@@ -1,0 +1,99 @@
+/**
+ * What a compute runner does before it says it is warm (readiness, pool.ts): it builds the
+ * catalogs and runs a few requests of the kinds users send, through the same runner and writers
+ * as a real request, and throws their bodies away. Then the pool sends a few large ones through
+ * itself (RUNNER_REQUESTS are small bodies sent whole; POOL_REQUESTS are streamed, shared out
+ * between two workers, with flow control: code on both sides of the pool that the small ones
+ * never reach). A process that has just started has built
+ * nothing and optimised nothing: the first request of each kind would pay for the plant and
+ * region catalogs (~1–2 s of CPU), the weather world's tables and V8's compilation of the hot
+ * loops. Paying here, before /readyz says ready, means the first user's request is as fast as
+ * the tenth.
+ *
+ * The requests are ordinary API URLs, validated as the HTTP thread validates them, so they
+ * cannot drift from the routes.
+ */
+import { ISO_CODES } from '../../catalog/isos.ts';
+import type { KeyInfo } from '../../store/keys.ts';
+import { validateParams } from '../params.ts';
+import type { RouteDef } from '../route.ts';
+import { ROUTES } from '../routes/index.ts';
+import { chooseOutput } from '../writers/registry.ts';
+import type { Job } from './protocol.ts';
+
+/** The key the warm-up requests run as: every ISO, every level (nothing is metered or sent). */
+const WARM_UP_KEY: KeyInfo = {
+  id: 'warm-up',
+  name: 'warm-up',
+  createdAt: new Date(0),
+  revokedAt: null,
+  subscriptions: [{ iso: 'all', level: 'enterprise' }],
+};
+
+/**
+ * Requests (API paths without the /v1 prefix) a runner serves before it is warm: the plants
+ * of every ISO (each ISO's plants have tables of their own, built on first use, and V8 only
+ * settles on its optimised code once it has seen them all), streamed JSON bodies (the large
+ * path: weather fields, plant physics, the column writer), small bodies of each kind of target
+ * (region, prices, gas, cells) and one tabular format. `{from}` and `{to}` are the two days
+ * before now.
+ */
+const RUNNER_REQUESTS: readonly string[] = [
+  ...ISO_CODES.flatMap((iso) => [
+    `/plant/${iso}/wind/continuous?start={from}&end={to}`,
+    `/plant/${iso}/solar/continuous?start={from}&end={to}`,
+    `/region/${iso}/demand/forecast?id=${iso}_total`,
+  ]),
+  '/region/miso/wind/continuous?id=miso_total&start={from}&end={to}&format=csv',
+  '/lmp/ercot/dalmp/forecast',
+  '/gas/forecast',
+  '/cells/isone/wind/list?resolution=2',
+];
+
+/** Streamed bodies (over STREAM_ABOVE_VALUES values) the pool sends through itself once every runner is warm; `{week}`: a week before now. */
+const POOL_REQUESTS: readonly string[] = [
+  '/plant/ercot/wind/continuous?start={week}&end={to}',
+  '/plant/miso/solar/continuous?start={week}&end={to}',
+  '/plant/spp/wind/continuous?start={week}&end={to}&format=csv',
+];
+
+const DAY_MS = 86_400_000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** `def`'s path parameters if `path` matches its template, else null. */
+function matchPath(def: RouteDef, path: string): Record<string, string> | null {
+  const names: string[] = [];
+  const pattern = def.path.replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'));
+  const m = new RegExp(`^${pattern}$`).exec(path);
+  return m ? Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) : null;
+}
+
+/** A runner's warm-up requests as jobs at `nowMs`. */
+export function runnerWarmUpJobs(nowMs: number): Omit<Job, 'id'>[] {
+  return jobsOf(RUNNER_REQUESTS, nowMs);
+}
+
+/** The pool's warm-up requests (streamed) as jobs at `nowMs`. */
+export function poolWarmUpJobs(nowMs: number): Omit<Job, 'id'>[] {
+  return jobsOf(POOL_REQUESTS, nowMs);
+}
+
+/** Requests as jobs at `nowMs` (a request that no longer validates is a bug: it throws). */
+function jobsOf(requests: readonly string[], nowMs: number): Omit<Job, 'id'>[] {
+  const week = dateOf(nowMs - 8 * DAY_MS);
+  const from = dateOf(nowMs - 3 * DAY_MS);
+  const to = dateOf(nowMs - DAY_MS);
+  return requests.map((request) => {
+    const url = new URL(request.replace('{week}', week).replace('{from}', from).replace('{to}', to), 'http://warm-up');
+    const raw = Object.fromEntries(url.searchParams);
+    for (const def of ROUTES) {
+      const path = matchPath(def, url.pathname);
+      if (!path) continue;
+      const { values, errors } = validateParams(def.params, { path, query: raw });
+      if (errors.length > 0) throw new Error(`warm-up request ${request}: ${JSON.stringify(errors)}`);
+      const output = chooseOutput(def, values, undefined);
+      return { path: def.path, params: values, raw, key: WARM_UP_KEY, nowMs, head: false, output: output.options };
+    }
+    throw new Error(`warm-up request ${request}: no such route`);
+  });
+}

@@ -169,7 +169,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. skill_vs_normal = 1 − MAE / MAE of normal over the hours both have.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. model=euro_ens (demand and poptemp, at most 31 days, not scored by default) scores the ensemble: day D from the run /ensemble?forecasted_by=(D − days_ahead at latest_hour local) serves, point forecast the members’ mean, quantiles type 7 across the members. skill_vs_normal = 1 − MAE / MAE of normal over the hours both have.
      *
      *     Access level: core.
      */
@@ -367,7 +367,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Output is the theoretical generation potential: no curtailment, transmission constraints or maintenance.
      *
      *     Access level: advanced.
      */
@@ -587,7 +587,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Daily day-beginning prices in $/MMBtu, one row per gas day at midnight Central (America/Chicago); days run in Central time. Weekends and holidays repeat the last business day's print. Access: any subscription for any ISO.
      *
      *     Access level: core.
      */
@@ -724,6 +724,28 @@ export interface paths {
      *     Access level: core.
      */
     get: operations['vintages_lmp__iso___type__vintages_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/lmp/{iso}/{type}/skill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get Forecast Skill
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Hourly prices in USD/MWh (hour beginning), from a merit order over the forecast net load, outages and gas prices; dalmp includes the small day-ahead premium over expected real-time prices.
+     *
+     *     Access level: core.
+     */
+    get: operations['skill_lmp__iso___type__skill_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -873,7 +895,7 @@ export interface paths {
     };
     /**
      * Get Forecast Skill
-     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90, pinball and crps (null where the forecast has no quantiles or members). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
+     * @description Forecast skill of each model and stored source against the actuals, computed from exactly what /continuous (for each days_ahead and latest_hour) and /actual return for the window (default: the 30 local days ending with the last published actual): n (hours with both values), mae, rmse, bias (mean forecast − actual), mape (leaving out hours whose |actual| is below 1 % of the mean |actual|, 10 % for prices; mape_skipped counts them), nmae_pct_capacity (wind and solar: |error| / capacity in operation, %), skill_vs_normal, coverage_p10_p90 and pinball (mean pinball loss over P10, P50, P90) where the forecast has quantiles, crps where it has members (the ensemble). Solar counts only hours where the forecast or the actual is above 0. This group has no climatological baseline: skill_vs_normal is null. Columns are H3 cell ids; the cells of an ISO add up to its total (demand, wind, solar).
      *
      *     Access level: advanced.
      */
@@ -1853,7 +1875,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -1863,8 +1885,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
-        /** @description A stored source whose actuals the forecasts are scored against (what /actual?source= returns, as published by now), instead of the ISO's; the default window then ends with its last actual. Required when the synthetic world is off. */
-        source?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -2493,7 +2515,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -2503,8 +2525,8 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
-        /** @description A stored source whose actuals the forecasts are scored against (what /actual?source= returns, as published by now), instead of the ISO's; the default window then ends with its last actual. Required when the synthetic world is off. */
-        source?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
       };
@@ -3169,7 +3191,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;
@@ -3655,6 +3677,82 @@ export interface operations {
       };
     };
   };
+  skill_lmp__iso___type__skill_get: {
+    parameters: {
+      query?: {
+        /** @description Start of the window (inclusive). A bare date is a local day of the ISO; a datetime without an offset is read as UTC. Default: see end. */
+        start?: string | null;
+        /** @description End of the window (inclusive; a bare date includes that whole local day). At most 365 days after start. Default: the last hour with data; with neither start nor end the window is the last 7 local days. */
+        end?: string | null;
+        /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
+        id?: string | null;
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
+        model?: string | null;
+        /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
+        latest_hour?: number;
+        /** @description Lead days to score, 1–14: repeat the parameter or give a comma list (days_ahead=1,2,7). Default: 1–7 and 14, each only for the models whose runs reach it (a lead named explicitly gets a record with n = 0 beyond a model's horizon). */
+        days_ahead?: string | null;
+        /** @description One record per model and days_ahead (lead_day), and per local month (month, YYYY-MM), local hour of day (hour_of_day, 0–23, hour beginning) or ISO day of week (day_of_week, 1 Monday … 7 Sunday); none: one record per model, every requested days_ahead pooled. */
+        by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
+        /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
+        window?: string | null;
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        actual_source?: string | null;
+        /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
+        format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
+      };
+      header?: never;
+      path: {
+        /** @description ISO identifier. */
+        iso: 'pjm' | 'miso' | 'spp' | 'ercot' | 'caiso' | 'nyiso' | 'isone';
+        /** @description LMP market type: dalmp (day-ahead locational marginal price, USD/MWh), rtlmp (real-time locational marginal price, USD/MWh). */
+        type: 'dalmp' | 'rtlmp';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Successful Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Skill'][];
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+          'application/vnd.apache.arrow.stream': string;
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key has no subscription at the needed level for this ISO */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Validation Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HTTPValidationError'];
+        };
+      };
+    };
+  };
   list_cells_cells__iso___metric__list_get: {
     parameters: {
       query?: {
@@ -4092,7 +4190,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every model of the group and every stored source holding this ISO and metric (with GRIDCAST_WORLD=off, the stored sources only). */
+        /** @description Models and stored sources to score: repeat the parameter or give a comma list (model=optimized,iso). Default: every deterministic model of the group (none with GRIDCAST_WORLD=off) and every stored source holding forecasts of this ISO and metric; region demand and poptemp also take euro_ens (the ensemble, scored only when named). */
         model?: string | null;
         /** @description Local hour of the ISO (0-23) whose model run is picked for each day. */
         latest_hour?: number;

@@ -870,7 +870,7 @@ describe('dashboard: a forecast selector per card with the stored sources (headl
       // Skill: the stored sources scored against a stored source's actuals (vendor_a's own).
       await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('#skill').dataset.state));
       assert.equal(await page.evaluate(() => document.querySelector('#skill').dataset.state), 'ready');
-      const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key, query: { id: REGION, source: 'vendor_a' } });
+      const byLead = await okJson<any[]>(t, `/v1/region/${ISO}/demand/skill`, { key, query: { id: REGION, actual_source: 'vendor_a' } });
       assert.ok(byLead.length >= 3 && byLead.every((r) => r.model === 'vendor_a' && r.n > 0), JSON.stringify(byLead));
       const lines = await page.evaluate(() =>
         (window.echarts.getInstanceByDom(document.querySelector('#skill-lead .chart')).getOption() as any).series.map((x: any) => ({

@@ -7,10 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
-import { runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { freshDataDir, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'owndata-serving-token';
 const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' };
@@ -332,10 +331,10 @@ describe('own data served: errors naming what exists, actuals with revisions, st
 
 describe('own data: gridcast sources list and delete', () => {
   test('list shows per source its series, runs, values, actuals, latest run and actual, time span; delete removes it', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-sources-'));
+    const dir = await freshDataDir('gridcast-sources-');
     const env = { ...process.env, DATABASE_URL: '' };
     try {
-      const data = ['--data', path.join(dir, 'data')];
+      const data = ['--data', dir];
       const file = path.join(dir, 'vendor_a.csv');
       fs.writeFileSync(file, forecastCsv());
       const actuals = path.join(dir, 'truth.csv');

@@ -10,7 +10,7 @@ import { HOUR_MS } from '../time/hours.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
-import { queryValueError } from './errors.ts';
+import { QueryError, queryValueError } from './errors.ts';
 import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
 import type { Frame } from './frame.ts';
 import { actualRows, lastActualHour } from './runs.ts';
@@ -155,6 +155,19 @@ export function continuousFrame<T>(
   kind = 'continuous forecasts',
   forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): Frame {
+  const { rows, offset, count } = continuousRows(group, p, historyStart, kind, forecasts);
+  forecasts.prepare?.(rows);
+  return frameOf(group, forecasts.name, null, rows, forecasts.values, offset, count);
+}
+
+/** The rows a continuous request computes (whole local days) and where its window lies in them; a 422 when it has none. */
+function continuousRows<T>(
+  group: SeriesGroup<T>,
+  p: ContinuousParams,
+  historyStart: CivilDate,
+  kind: string,
+  forecasts: Forecasts<T>,
+): { rows: StitchedRows; offset: number; count: number } {
   const tz = group.timezone;
   const stitch: StitchOptions = { timezone: tz, runs: forecasts.runs, latestHour: p.latestHour, daysAhead: p.daysAhead };
   const stitchable = localDayStartHour(tz, addDays(lastStitchableDay(stitch, p.nowMs), 1)) - 1;
@@ -178,9 +191,96 @@ export function continuousFrame<T>(
     firstHour,
     p.nowMs,
   );
-  const offset = fullDays.valid.indexOf(rows.valid[0]);
-  forecasts.prepare?.(fullDays);
-  return frameOf(group, forecasts.name, null, fullDays, forecasts.values, offset, rows.valid.length);
+  return { rows: fullDays, offset: fullDays.valid.indexOf(rows.valid[0]), count: rows.valid.length };
+}
+
+/** A row's (run, valid hour) as one number: rows without a run (NaN) sort after every run. */
+function rowKey(created: number, valid: number): number {
+  return (Number.isNaN(created) ? 2 ** 22 : created) * 2 ** 22 + valid;
+}
+
+/**
+ * The distinct rows of several row sets, ordered by run and then valid hour, so that the rows of
+ * one run — which serves day X + L at days_ahead L for every L — lie together: a source computes
+ * what they share (the weather of the lagged days demand needs, the truth before the run) once.
+ */
+function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; indexOf: (created: number, valid: number) => number } {
+  const keys = new Map<number, [number, number]>();
+  for (const s of sets) for (let i = 0; i < s.valid.length; i++) keys.set(rowKey(s.created[i], s.valid[i]), [s.created[i], s.valid[i]]);
+  const ordered = [...keys.keys()].sort((a, b) => a - b);
+  const rows: StitchedRows = { valid: [], created: [] };
+  const index = new Map<number, number>();
+  ordered.forEach((key, i) => {
+    const [created, valid] = keys.get(key)!;
+    rows.created.push(created);
+    rows.valid.push(valid);
+    index.set(key, i);
+  });
+  return { rows, indexOf: (created, valid) => index.get(rowKey(created, valid))! };
+}
+
+/** Rows per piece of a union computed at once: the per-row work buffers of a piece stay in the processor's caches. */
+const UNION_CHUNK_ROWS = 6000;
+
+/**
+ * Every target's values over `rows` (ordered by run), computed in pieces of about
+ * UNION_CHUNK_ROWS rows that end where a run's rows end (so a run's shared lagged days are
+ * computed once); each piece's computation is dropped before the next.
+ */
+function valuesInChunks<T>(
+  targets: readonly T[],
+  rows: StitchedRows,
+  values: (rows: StitchedRows) => (target: T) => Float64Array,
+): Map<T, Float64Array> {
+  const n = rows.valid.length;
+  const out = new Map(targets.map((t) => [t, new Float64Array(n)]));
+  for (let from = 0; from < n;) {
+    let to = Math.min(n, from + UNION_CHUNK_ROWS);
+    while (to < n && Object.is(rows.created[to], rows.created[to - 1])) to++;
+    const piece = values({ valid: rows.valid.slice(from, to), created: rows.created.slice(from, to) });
+    for (const t of targets) out.get(t)!.set(piece(t), from);
+    from = to;
+  }
+  return out;
+}
+
+/** `f` of each lead, or the 422 it throws (a lead without data). */
+export function eachLead<X>(leads: readonly number[], f: (daysAhead: number) => X): (X | QueryError)[] {
+  return leads.map((daysAhead) => {
+    try {
+      return f(daysAhead);
+    } catch (e) {
+      if (e instanceof QueryError) return e;
+      throw e;
+    }
+  });
+}
+
+/**
+ * The continuous frames of one model at several days_ahead (a 422 in place of a lead without
+ * data), each equal to continuousFrame's, computed together: the group's source runs once over
+ * the union of their rows (values depend only on a row's run and valid hour), on first use, and
+ * each target's values are kept for the other leads.
+ */
+export function continuousFrames<T>(
+  group: SeriesGroup<T>,
+  p: Omit<ContinuousParams, 'daysAhead'>,
+  leads: readonly number[],
+  forecasts: Forecasts<T> = modelForecasts(group, p.model),
+): (Frame | QueryError)[] {
+  const parts = eachLead(leads, (daysAhead) =>
+    continuousRows(group, { ...p, daysAhead }, FORECAST_HISTORY_START, 'continuous forecasts', forecasts),
+  );
+  const union = unionOfRows(parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows])));
+  forecasts.prepare?.(union.rows);
+  let computed: Map<T, Float64Array> | undefined;
+  const source = (rows: StitchedRows) => (t: T) => {
+    const all = (computed ??= valuesInChunks(group.targets, union.rows, forecasts.values)).get(t)!;
+    return Float64Array.from(rows.valid, (valid, i) => all[union.indexOf(rows.created[i], valid)]);
+  };
+  return parts.map((part) =>
+    part instanceof QueryError ? part : frameOf(group, forecasts.name, null, part.rows, source, part.offset, part.count),
+  );
 }
 
 /** The day-ahead backcast: the optimized model's day-ahead forecasts over history, from 2023. */
@@ -268,9 +368,13 @@ export function queriesFor<R, T>(groupOf: (world: WeatherWorld, request: R) => S
   return {
     forecast: (world: WeatherWorld, r: R & ForecastParams) => forecastFrame(groupOf(world, r), r),
     continuous: (world: WeatherWorld, r: R & ContinuousParams) => continuousFrame(groupOf(world, r), r),
+    continuousLeads: (world: WeatherWorld, r: R & Omit<ContinuousParams, 'daysAhead'>, leads: readonly number[]) =>
+      continuousFrames(groupOf(world, r), r, leads),
     actual: (world: WeatherWorld, r: R & WindowParams) => actualFrame(groupOf(world, r), r),
     backcast: (world: WeatherWorld, r: R & WindowParams) => backcastFrame(groupOf(world, r), r),
   };
 }
 
-export type GroupQueries<R> = ReturnType<typeof queriesFor<R, unknown>>;
+type AllQueries<R> = ReturnType<typeof queriesFor<R, unknown>>;
+/** A group's request kinds; continuousLeads (several days_ahead computed together) where the group has it. */
+export type GroupQueries<R> = Omit<AllQueries<R>, 'continuousLeads'> & Partial<Pick<AllQueries<R>, 'continuousLeads'>>;

@@ -16,6 +16,7 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import {
+  eachLead,
   queriesFor,
   type ContinuousParams,
   type ForecastParams,
@@ -158,6 +159,11 @@ export const regionQueries: GroupQueries<TargetRequest<RegionMetric>> = {
     isDaily(r)
       ? dailyContinuousFrame(outageGroup(world, r.iso, r.id), r)
       : hourly.continuous(world, r as TargetRequest<HourlyRegionMetric> & ContinuousParams),
+  // The daily outage's leads are cheap: computed one by one (the route's fallback).
+  continuousLeads: (world, r, leads) =>
+    isDaily(r)
+      ? eachLead(leads, (daysAhead) => dailyContinuousFrame(outageGroup(world, r.iso, r.id), { ...r, daysAhead }))
+      : hourly.continuousLeads(world, r as TargetRequest<HourlyRegionMetric> & Omit<ContinuousParams, 'daysAhead'>, leads),
   actual: (world, r) =>
     isDaily(r)
       ? dailyActualFrame(outageGroup(world, r.iso, r.id), r)

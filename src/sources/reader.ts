@@ -12,11 +12,12 @@ import type { SourceStore } from '../store/sources.ts';
 
 export type SourceReader = Pick<
   SourceStore,
-  'names' | 'kindsOf' | 'series' | 'catalog' | 'runs' | 'runValues' | 'actuals' | 'actualSpan' | 'status'
+  'names' | 'forecastSources' | 'kindsOf' | 'series' | 'catalog' | 'runs' | 'runValues' | 'actuals' | 'actualSpan' | 'status'
 >;
 export type ReadMethod = keyof SourceReader;
 const READ_METHODS: readonly ReadMethod[] = [
   'names',
+  'forecastSources',
   'kindsOf',
   'series',
   'catalog',

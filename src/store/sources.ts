@@ -464,6 +464,18 @@ export class SourceStore {
     return (await this.sql.query<{ name: string }>('SELECT name FROM sources ORDER BY name')).map((r) => r.name);
   }
 
+  /** The sources holding forecasts of (group, iso, metric) — a run issued by `nowMs` — sorted: one query for every source. */
+  async forecastSources(key: SeriesKey, nowMs: number): Promise<string[]> {
+    const rows = await this.sql.query<{ source: string }>(
+      `SELECT DISTINCT s.source FROM source_series s
+        WHERE s.grp = $1 AND s.iso = $2 AND s.metric = $3
+          AND EXISTS (SELECT 1 FROM source_runs r WHERE r.series_id = s.id AND r.issued_at <= to_timestamp($4::float8 / 1000))
+        ORDER BY 1`,
+      [key.group, key.iso, key.metric, nowMs],
+    );
+    return rows.map((r) => r.source);
+  }
+
   /** The (group, iso, metric) series kinds a source holds, for messages naming what exists. */
   async kindsOf(source: string): Promise<SeriesKey[]> {
     return this.sql.query<SeriesKey>('SELECT DISTINCT grp AS "group", iso, metric FROM source_series WHERE source = $1 ORDER BY 1, 2, 3', [

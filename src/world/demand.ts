@@ -540,6 +540,7 @@ export class RegionWeatherComputer {
   private readonly centreCache = new Map<string, CentreSeries>();
   private readonly poptempCache = new Map<string, Float64Array>();
   private readonly demandCache = new Map<string, Float64Array>();
+  private readonly growthCache = new Map<IsoCode, Float64Array>();
 
   constructor(
     batch: WeatherBatch,
@@ -671,6 +672,7 @@ export class RegionWeatherComputer {
       }
     }
     const noise = this.noise(region);
+    const growth = this.growthOf(region.iso);
     d = new Float64Array(n);
     const depth = 1 - p.shapeFlatten;
     for (let i = 0; i < n; i++) {
@@ -683,11 +685,18 @@ export class RegionWeatherComputer {
       // Growth is in the weather-free load (large flat loads: industry, data centres): energy
       // grows while the air-conditioning peak follows the weather (ERCOT: +5 % energy in 2025,
       // peaks ~85.5 GW in both 2023 and 2024).
-      const base = p.baseMw * shape * growthFactor(region.iso, this.validHours[i]);
+      const base = p.baseMw * shape * growth[i];
       d[i] = share * (base + weather) * this.calendar[i] * (1 + noise[i]);
     }
     this.demandCache.set(region.id, d);
     return d;
+  }
+
+  /** growthFactor of the ISO on every row, computed once for all its zones. */
+  private growthOf(iso: IsoCode): Float64Array {
+    let g = this.growthCache.get(iso);
+    if (!g) this.growthCache.set(iso, (g = Float64Array.from(this.validHours, (h) => growthFactor(iso, h))));
+    return g;
   }
 
   /** Relative load noise of a zone on every row, as the rows' run knows it (all of it for truth). */

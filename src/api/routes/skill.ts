@@ -6,7 +6,8 @@
  */
 import type { IsoCode } from '../../catalog/isos.ts';
 import type { MetricName } from '../../catalog/metrics.ts';
-import type { ForecastModelName } from '../../models/forecastModels.ts';
+import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
+import type { ContinuousParams } from '../../query/kinds.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
 import type { Frame } from '../../query/frame.ts';
 import { lastActualHour } from '../../query/runs.ts';
@@ -183,22 +184,19 @@ async function worldOff(ctx: RouteContext, param: 'model' | 'actual_source'): Pr
  * synthetic model named, or none holding the series, is a 422 naming what exists.
  */
 async function modelsOf<R>(ctx: RouteContext, group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R>, request: R): Promise<string[]> {
-  const stored = group.stored && ctx.sources ? await readerOf(ctx).names() : [];
+  const readsStored = !!group.stored && !!ctx.sources;
   const synthetic = [...skill.models, ...(skill.ensemble ? [SKILL_ENSEMBLE] : [])];
   const world = worldServed();
   const items = itemsOf(ctx.params.model);
   if (!items) {
-    const holding: string[] = [];
+    // One query for every source; a source holding only actuals of the series has nothing to score.
     const key = skill.storedKey?.(request);
-    for (const name of key ? stored : []) {
-      // A source holding only actuals of the series has nothing to score.
-      const ids = (await readerOf(ctx).series(name, key!)).map((s) => s.id);
-      if (ids.length > 0 && (await readerOf(ctx).runs(ids, ctx.nowMs)).length > 0) holding.push(name);
-    }
+    const holding = key && readsStored ? await readerOf(ctx).forecastSources(key, ctx.nowMs) : [];
     // The ensemble costs ~50 deterministic series: scored when named (README: Forecast skill).
     if (!world && holding.length === 0) throw await worldOff(ctx, 'model');
     return [...(world ? skill.models : []), ...holding];
   }
+  const stored = readsStored ? await readerOf(ctx).names() : [];
   const models: string[] = [];
   for (const item of items) {
     if (!world && synthetic.includes(item)) throw await worldOff(ctx, 'model');
@@ -280,6 +278,35 @@ function ensembleScope(metric: string, window: HourWindow, end: RequestInstant):
     );
   }
   return { metric, window };
+}
+
+/**
+ * A model's continuous frames at each lead (a 422 in place of a lead no run serves): a synthetic
+ * model's leads computed together where the group can (they share their runs' lagged days and
+ * the truth), else one continuous request per lead.
+ */
+async function leadFrames<R>(
+  group: GroupRoutesSpec<R>,
+  ctx: RouteContext,
+  request: R & Omit<ContinuousParams, 'daysAhead' | 'model'>,
+  model: string,
+  days: readonly number[],
+): Promise<(Frame | QueryError)[]> {
+  const together = group.queries.continuousLeads;
+  if (together && (FORECAST_MODEL_NAMES as readonly string[]).includes(model)) {
+    return together(ctx.world, { ...request, model: model as ForecastModelName }, days);
+  }
+  const out: (Frame | QueryError)[] = [];
+  for (const daysAhead of days) {
+    ctx.signal?.throwIfAborted();
+    try {
+      out.push(await continuousOf(group, ctx, { ...request, daysAhead }, model));
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      out.push(e);
+    }
+  }
+  return out;
 }
 
 /** Leaves out the (model, days_ahead) pairs without any counted row: leads beyond a model's runs. */
@@ -365,17 +392,14 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
           forecasts.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));
           continue;
         }
-        for (const daysAhead of days) {
+        const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number };
+        for (const [i, frame] of (await leadFrames(group, ctx, continuous, model, days)).entries()) {
           ctx.signal?.throwIfAborted();
-          try {
-            const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number, daysAhead };
-            forecasts.push({ model, daysAhead, ...seriesOf(await continuousOf(group, ctx, continuous, model)) });
-          } catch (e) {
-            // The window and id are valid (the actuals passed): a continuous 422 here means no run serves it.
-            if (!(e instanceof QueryError)) throw e;
-            firstMissing ??= e;
-            forecasts.push({ model, daysAhead, hours: [], values: new Float64Array(0) });
-          }
+          // The window and id are valid (the actuals passed): a continuous 422 here means no run serves it.
+          if (frame instanceof QueryError) {
+            firstMissing ??= frame;
+            forecasts.push({ model, daysAhead: days[i], hours: [], values: new Float64Array(0) });
+          } else forecasts.push({ model, daysAhead: days[i], ...seriesOf(frame) });
         }
       }
       if (firstMissing && forecasts.every((f) => f.hours.length === 0)) throw firstMissing;

@@ -295,11 +295,14 @@ export class WeatherBatch {
 
     this.group('temp.synoptic').fill(a1);
     this.group('temp.meso').fill(a2);
+    // Module constants read once, not per row (an imported binding may be a getter).
+    const [tempSynoptic, tempMeso] = TEMP_W;
     for (let i = 0; i < n; i++) {
       const ph = this.phases[i];
       const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
       const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
-      out.tempC[i] = c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (TEMP_W[0] * a1[i] + TEMP_W[1] * a2[i]);
+      out.tempC[i] =
+        c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (tempSynoptic * a1[i] + tempMeso * a2[i]);
     }
     this.extremes?.add(c.lat, c.lon, out.tempC);
 

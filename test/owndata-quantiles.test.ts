@@ -196,3 +196,61 @@ describe('quantile forecasts from a file', () => {
     assert.deepEqual(await t.store.sources.names().then((n) => n.filter((s) => s === 'q_bad')), []);
   });
 });
+
+describe('skill of a stored source with quantiles (issue 21)', () => {
+  const SKILL_WINDOW = { start: '2026-06-01', end: '2026-06-02', days_ahead: 1, latest_hour: 10 };
+  /** Offsets of the point forecast from the actual at hours 0–5, and of P10 / P90 from the point: hours 1–3 are covered. */
+  const OFFSET = [-400, -200, 0, 200, 400, 600];
+  const SPREAD = 300;
+
+  test('/skill scores P10–P90 coverage and pinball from exactly what continuous?quantiles= and actual return', async () => {
+    const actual = await json(`${REGION}/actual`, { start: '2026-06-02T00:00:00Z', end: '2026-06-02T05:00:00Z' });
+    const truth = new Map<string, number>(actual.time_utc.map((h: string, i: number) => [h, actual.values[0][i]]));
+    // P10, P50 and P90 around a point forecast near the actual, the same in both runs (each hour's run does not matter).
+    const lines = ['created_at,time_utc,id,value,quantile'];
+    for (const run of RUNS) {
+      for (let h = 0; h < 6; h++) {
+        const p = truth.get(hour(h))! + OFFSET[h];
+        lines.push(`${run},${hour(h)},ercot_total,${p},`);
+        lines.push(`${run},${hour(h)},ercot_total,${p - SPREAD},0.1`, `${run},${hour(h)},ercot_total,${p + 50},0.5`);
+        lines.push(`${run},${hour(h)},ercot_total,${p + SPREAD},0.9`);
+      }
+    }
+    await ingested(lines.join('\n') + '\n', { source: 'q_three' });
+    const records = await json(`${REGION}/skill`, { ...SKILL_WINDOW, model: 'q_three,q_long' });
+    // By hand, from the two responses a user would fetch.
+    const served = await json(`${REGION}/continuous`, { ...SKILL_WINDOW, model: 'q_three', quantiles: '0.1,0.5,0.9' });
+    const rows = served.time_utc
+      .map((h: string, i: number) => ({ y: truth.get(h), q: [0, 1, 2].map((k) => served.values[k][i]) }))
+      .filter((r: { y?: number }) => r.y !== undefined);
+    assert.equal(rows.length, 6);
+    const pinball = (q: number, p: number, y: number) => (y >= q ? p * (y - q) : (1 - p) * (q - y));
+    const covered = rows.filter((r: { y: number; q: number[] }) => r.q[0] <= r.y && r.y <= r.q[2]).length;
+    const loss =
+      rows.reduce(
+        (s: number, r: { y: number; q: number[] }) =>
+          s + (pinball(r.q[0], 0.1, r.y) + pinball(r.q[1], 0.5, r.y) + pinball(r.q[2], 0.9, r.y)) / 3,
+        0,
+      ) / rows.length;
+    assert.equal(covered, 3);
+    const three = records.find((r: { model: string }) => r.model === 'q_three');
+    assert.equal(three.n, 6);
+    assert.equal(three.coverage_p10_p90, 50);
+    // Served with the values' decimals (1 for MW) + 2.
+    assert.ok(Math.abs(three.pinball - loss) <= 0.005 + 1e-9, `pinball ${three.pinball} vs ${loss}`);
+    // q_long holds P10 and P90 only: a coverage, no pinball (it needs P50).
+    const long = records.find((r: { model: string }) => r.model === 'q_long');
+    const longServed = await json(`${REGION}/continuous`, { ...SKILL_WINDOW, model: 'q_long', quantiles: '0.1,0.9' });
+    let longCovered = 0;
+    let longN = 0;
+    longServed.time_utc.forEach((h: string, i: number) => {
+      const y = truth.get(h);
+      if (y === undefined) return;
+      longN++;
+      if (longServed.values[0][i] <= y && y <= longServed.values[1][i]) longCovered++;
+    });
+    assert.equal(long.n, longN);
+    assert.equal(long.coverage_p10_p90, Math.round((1e4 * 100 * longCovered) / longN) / 1e4);
+    assert.equal(long.pinball, null);
+  });
+});

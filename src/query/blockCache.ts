@@ -152,6 +152,34 @@ export function dayBlocks(rows: StitchedRows): DayBlock[] {
   return blocks;
 }
 
+/** Nesting depth of `uncached` calls: while above 0, cachedBlocks neither reads nor writes the cache. */
+let bypassDepth = 0;
+
+/**
+ * Runs `compute` with cachedBlocks computing everything and keeping nothing: for a caller that
+ * keeps only an aggregate of many series (the skill's sums over every plant), whose per-target
+ * blocks would only push out what is worth keeping. Computations are synchronous, so the scope is exact.
+ */
+export function uncached<X>(compute: () => X): X {
+  bypassDepth++;
+  try {
+    return compute();
+  } finally {
+    bypassDepth--;
+  }
+}
+
+/** Blocks of a series keyed by its valid hours alone (one per UTC day): for series whose values depend on nothing else. */
+export function hourBlocks(hours: ArrayLike<number>): DayBlock[] {
+  const blocks: DayBlock[] = [];
+  for (let from = 0, i = 1; i <= hours.length; i++) {
+    if (i < hours.length && Math.floor(hours[i] / 24) === Math.floor(hours[from] / 24)) continue;
+    blocks.push({ from, to: i, key: `${hours[from]}:${i - from}`, stretch: Math.floor(hours[from] / SEGMENT_HOURS) });
+    from = i;
+  }
+  return blocks;
+}
+
 /**
  * A series over rows from the cache when every one of its blocks is there — each from memory, or
  * else from its stretch's segment (read from disk at most once here: what an earlier process
@@ -160,7 +188,8 @@ export function dayBlocks(rows: StitchedRows): DayBlock[] {
  */
 export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
   const values = new Float64Array(n);
-  if (blockCache.enabled) {
+  const enabled = blockCache.enabled && bypassDepth === 0;
+  if (enabled) {
     const segments = new Map<number, StoredSegment | null>();
     const segmentOf = (stretch: number) => {
       let stored = segments.get(stretch);
@@ -175,7 +204,7 @@ export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: num
     if (blocks.every(copyCached)) return values;
   }
   compute(values);
-  if (blockCache.enabled) {
+  if (enabled) {
     for (const b of blocks)
       blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
   }

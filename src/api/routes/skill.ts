@@ -10,6 +10,8 @@ import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forec
 import type { ContinuousParams } from '../../query/kinds.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
 import type { Frame } from '../../query/frame.ts';
+import { cachedBlocks, hourBlocks, uncached } from '../../query/blockCache.ts';
+import { SCORED_QUANTILES, type QuantileSeries } from '../../query/skillScores.ts';
 import { lastActualHour } from '../../query/runs.ts';
 import {
   SKILL_BY,
@@ -281,6 +283,57 @@ function ensembleScope(metric: string, window: HourWindow, end: RequestInstant):
 }
 
 /**
+ * The P10, P50 and P90 a stored source holds for the request's one target (else P10 and P90
+ * alone; else none), as /continuous?model=SOURCE&quantiles=… serves them, on the rows `hours`.
+ */
+async function storedQuantiles<R>(
+  group: GroupRoutesSpec<R>,
+  ctx: RouteContext,
+  request: R & Omit<ContinuousParams, 'model'>,
+  source: string,
+  hours: ArrayLike<number>,
+): Promise<QuantileSeries[] | undefined> {
+  if (!group.stored) return undefined;
+  for (const levels of [SCORED_QUANTILES, OUTER_QUANTILES]) {
+    let frame: Frame;
+    try {
+      frame = await group.stored.continuous(ctx.world, readerOf(ctx), source, { ...request, quantiles: levels });
+    } catch (e) {
+      // A 422 naming the quantiles the source holds: it lacks one of these levels.
+      if (e instanceof QueryError) continue;
+      throw e;
+    }
+    const index = new Map<number, number>();
+    for (let i = 0; i < frame.hours.length; i++) index.set(frame.hours[i], i);
+    // One column per level, in the order asked (the request has one target).
+    return frame.columns.map((column, k) => {
+      const values = new Float64Array(frame.hours.length);
+      column.fill(values);
+      return { p: levels[k], values: Float64Array.from(hours, (h) => values[index.get(h) ?? -1] ?? Number.NaN) };
+    });
+  }
+  return undefined;
+}
+
+/** The levels coverage needs (a source without a P50 still has a coverage). */
+const OUTER_QUANTILES = [0.1, 0.9] as const;
+
+const isSynthetic = (model: string) => (FORECAST_MODEL_NAMES as readonly string[]).includes(model);
+
+/**
+ * The frame's one series (seriesOf) of a synthetic model at a lead and latest_hour, or the
+ * synthetic world's actuals — values fixed forever for each valid hour — kept in the block cache
+ * under `name`, one block per day of valid hours. Computed, when a block is missing, without
+ * keeping the blocks of the targets it is made of: a sum over every plant of an ISO would
+ * otherwise push ~110 plants' blocks per series through the cache (a year of 24 series is more
+ * than its budget), evicting the very sums a repeated request needs.
+ */
+function keptSeries(name: string, frame: Frame): HourSeries {
+  const values = cachedBlocks(name, hourBlocks(frame.hours), frame.hours.length, (out) => out.set(uncached(() => seriesOf(frame).values)));
+  return { hours: frame.hours, values };
+}
+
+/**
  * A model's continuous frames at each lead (a 422 in place of a lead no run serves): a synthetic
  * model's leads computed together where the group can (they share their runs' lagged days and
  * the truth), else one continuous request per lead.
@@ -293,7 +346,7 @@ async function leadFrames<R>(
   days: readonly number[],
 ): Promise<(Frame | QueryError)[]> {
   const together = group.queries.continuousLeads;
-  if (together && (FORECAST_MODEL_NAMES as readonly string[]).includes(model)) {
+  if (together && isSynthetic(model)) {
     return together(ctx.world, { ...request, model: model as ForecastModelName }, days);
   }
   const out: (Frame | QueryError)[] = [];
@@ -376,7 +429,9 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
         actualSource !== undefined && storedActual
           ? await storedActual(ctx.world, readerOf(ctx), actualSource, { ...request, ...window })
           : await group.queries.actual(ctx.world, { ...request, ...window });
-      const actual = seriesOf(actualFrame);
+      // The series the skill scores are what it keeps (by valid hour, for the synthetic world's): see keptSeries.
+      const keep = `skill:${group.segment}:${JSON.stringify(request)}`;
+      const actual = actualSource === undefined ? keptSeries(`${keep}:actual`, actualFrame) : seriesOf(actualFrame);
       // The climatology is part of the synthetic world: no baseline without it.
       const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
@@ -399,7 +454,17 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
           if (frame instanceof QueryError) {
             firstMissing ??= frame;
             forecasts.push({ model, daysAhead: days[i], hours: [], values: new Float64Array(0) });
-          } else forecasts.push({ model, daysAhead: days[i], ...seriesOf(frame) });
+          } else if (isSynthetic(model)) {
+            forecasts.push({ model, daysAhead: days[i], ...keptSeries(`${keep}:${model}:${days[i]}:${continuous.latestHour}`, frame) });
+          } else {
+            const series = seriesOf(frame);
+            // Quantiles of one target only: those of a sum are not the sum of its targets' quantiles.
+            const quantiles =
+              frame.columns.length === 1
+                ? await storedQuantiles(group, ctx, { ...continuous, daysAhead: days[i] }, model, series.hours)
+                : undefined;
+            forecasts.push({ model, daysAhead: days[i], ...series, quantiles });
+          }
         }
       }
       if (firstMissing && forecasts.every((f) => f.hours.length === 0)) throw firstMissing;

@@ -257,25 +257,28 @@ export function eachLead<X>(leads: readonly number[], f: (daysAhead: number) => 
 }
 
 /**
- * The continuous frames of one model at several days_ahead (a 422 in place of a lead without
- * data), each equal to continuousFrame's, computed together: the group's source runs once over
- * the union of their rows (values depend only on a row's run and valid hour), on first use, and
- * each target's values are kept for the other leads.
+ * The continuous frames of a synthetic model at several days_ahead (a 422 in place of a lead
+ * without data), each equal to continuousFrame's, computed together on first use: the group's
+ * source runs over the union of their rows (values depend only on a row's run and valid hour),
+ * and every target's values are kept for the other leads.
  */
 export function continuousFrames<T>(
   group: SeriesGroup<T>,
   p: Omit<ContinuousParams, 'daysAhead'>,
   leads: readonly number[],
-  forecasts: Forecasts<T> = modelForecasts(group, p.model),
 ): (Frame | QueryError)[] {
+  const forecasts = modelForecasts(group, p.model);
   const parts = eachLead(leads, (daysAhead) =>
     continuousRows(group, { ...p, daysAhead }, FORECAST_HISTORY_START, 'continuous forecasts', forecasts),
   );
-  const union = unionOfRows(parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows])));
-  forecasts.prepare?.(union.rows);
-  let computed: Map<T, Float64Array> | undefined;
+  let computed: { union: ReturnType<typeof unionOfRows>; values: Map<T, Float64Array> } | undefined;
+  const compute = () => {
+    const union = unionOfRows(parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows])));
+    return { union, values: valuesInChunks(group.targets, union.rows, forecasts.values) };
+  };
   const source = (rows: StitchedRows) => (t: T) => {
-    const all = (computed ??= valuesInChunks(group.targets, union.rows, forecasts.values)).get(t)!;
+    const { union, values } = (computed ??= compute());
+    const all = values.get(t)!;
     return Float64Array.from(rows.valid, (valid, i) => all[union.indexOf(rows.created[i], valid)]);
   };
   return parts.map((part) =>

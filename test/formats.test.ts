@@ -37,32 +37,52 @@ after(async () => {
 
 type Row = Record<string, unknown>;
 
+/**
+ * A table as columns (names in order, one array per column). Compared column by column: the
+ * wide cells case holds over two million values, and row objects of thousands of keys made the
+ * comparison itself most of this file's time.
+ */
+interface Table {
+  names: string[];
+  columns: unknown[][];
+}
+
 /** The wide name of a label, as documented: levels joined by |, with \ and | escaped by \. */
 const wideName = (label: string[]) => label.map((l) => l.replace(/[\\|]/g, (c) => '\\' + c)).join('|');
 
-/** The JSON response as the rows of each layout, values as JSON gives them. */
-function expectedRows(ts: Timeseries, layout: 'wide' | 'long'): Row[] {
+/** The JSON response as the table of each layout, values as JSON gives them. */
+function expectedTable(ts: Timeseries, layout: 'wide' | 'long'): Table {
   if (layout === 'wide') {
-    return ts.time_utc.map((utc, i) => ({
-      time_utc: utc,
-      time_local: ts.time_local[i],
-      ...Object.fromEntries(ts.columns.map((label, c) => [wideName(label), ts.values[c][i]])),
-    }));
+    return { names: ['time_utc', 'time_local', ...ts.columns.map(wideName)], columns: [ts.time_utc, ts.time_local, ...ts.values] };
   }
   const depth = Math.max(...ts.columns.map((l) => l.length));
-  return ts.columns.flatMap((label, c) =>
-    ts.time_utc.map((utc, i) => ({
-      time_utc: utc,
-      time_local: ts.time_local[i],
-      ...Object.fromEntries(Array.from({ length: depth }, (_, l) => [l === 0 ? 'id' : `label_${l}`, label[l] ?? null])),
-      value: ts.values[c][i],
-    })),
-  );
+  const repeat = <T>(each: (c: number) => T[]) => ts.columns.flatMap((_, c) => each(c));
+  return {
+    names: ['time_utc', 'time_local', ...Array.from({ length: depth }, (_, l) => (l === 0 ? 'id' : `label_${l}`)), 'value'],
+    columns: [
+      repeat(() => ts.time_utc),
+      repeat(() => ts.time_local),
+      ...Array.from({ length: depth }, (_, l) => repeat((c) => ts.time_utc.map(() => ts.columns[c][l] ?? null))),
+      repeat((c) => ts.values[c]),
+    ],
+  };
+}
+
+/** Records (every one with the same fields) as a table. */
+function tableOfRows(rows: Row[]): Table {
+  const names = Object.keys(rows[0] ?? {});
+  return { names, columns: names.map((name) => rows.map((r) => r[name])) };
+}
+
+/** A table's column by name, each value mapped. */
+function mapColumn(table: Table, name: string, f: (v: unknown) => unknown): void {
+  const c = table.names.indexOf(name);
+  if (c >= 0) table.columns[c] = table.columns[c].map(f);
 }
 
 const isoSecond = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-/** Rows of a file DuckDB reads, with timestamps as ISO text and every number a JS number. */
+/** Rows of a query DuckDB answers, every number a JS number. */
 async function duckRows(sql: string): Promise<Row[]> {
   const reader = await duck.runAndReadAll(sql);
   return reader
@@ -70,40 +90,52 @@ async function duckRows(sql: string): Promise<Row[]> {
     .map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))) as Row[];
 }
 
-/** The rows of a body; `timed`: the table starts with time_utc (a time series, not a list). */
-async function readBack(format: 'csv' | 'parquet' | 'arrow', bytes: Buffer, timed = true): Promise<Row[]> {
-  const file = path.join(tmp, `body-${Math.random().toString(36).slice(2)}.${format}`);
-  if (format === 'arrow') {
-    const table = tableFromIPC(bytes);
-    return table.toArray().map((r) => {
-      const row = r.toJSON() as Row;
-      return timed ? { ...row, time_utc: isoSecond(row.time_utc as number) } : row;
-    });
-  }
-  fs.writeFileSync(file, bytes);
-  if (format === 'parquet' && !timed) return duckRows(`SELECT * FROM read_parquet('${file}')`);
-  if (format === 'parquet') {
-    // time_utc is a UTC-adjusted TIMESTAMP: DuckDB reads it as TIMESTAMPTZ.
-    return (await duckRows(`SELECT epoch_ms(time_utc) AS __ms, * EXCLUDE (time_utc) FROM read_parquet('${file}')`)).map(
-      ({ __ms, ...rest }) => ({ time_utc: isoSecond(__ms as number), ...rest }),
-    );
-  }
-  // CSV as text, so that the comparison sees exactly what was written; empty fields are NULL.
-  const rows = await duckRows(`SELECT * FROM read_csv('${file}', header = true, all_varchar = true, delim = ',', quote = '"')`);
-  return rows.map((row) =>
-    Object.fromEntries(
-      Object.entries(row).map(([k, v]) => [
-        k,
-        v === null || ['time_utc', 'time_local', 'id'].includes(k) || k.startsWith('label_') ? v : Number(v),
-      ]),
-    ),
-  );
+/** The same as a table. */
+async function duckTable(sql: string): Promise<Table> {
+  const reader = await duck.runAndReadAll(sql);
+  const columns = reader
+    .getColumnsJS()
+    .map((column) => (column.some((v) => typeof v === 'bigint') ? column.map((v) => (typeof v === 'bigint' ? Number(v) : v)) : column));
+  return { names: reader.columnNames(), columns };
 }
 
-function assertSameRows(actual: Row[], expected: Row[], what: string): void {
-  assert.equal(actual.length, expected.length, `${what}: row count`);
-  assert.deepEqual(Object.keys(actual[0] ?? {}), Object.keys(expected[0] ?? {}), `${what}: columns`);
-  for (let i = 0; i < expected.length; i++) assert.deepEqual(actual[i], expected[i], `${what}: row ${i}`);
+/** The table of a body; `timed`: the table starts with time_utc (a time series, not a list). */
+async function readBack(format: 'csv' | 'parquet' | 'arrow', bytes: Buffer, timed = true): Promise<Table> {
+  const file = path.join(tmp, `body-${Math.random().toString(36).slice(2)}.${format}`);
+  if (format === 'arrow') {
+    const arrow = tableFromIPC(bytes);
+    const names = arrow.schema.fields.map((f) => f.name);
+    // Iterating a vector gives null for a null (toArray() would give the buffer's filler).
+    const table = { names, columns: names.map((name) => [...arrow.getChild(name)!] as unknown[]) };
+    if (timed) mapColumn(table, 'time_utc', (ms) => isoSecond(ms as number));
+    return table;
+  }
+  fs.writeFileSync(file, bytes);
+  if (format === 'parquet' && !timed) return duckTable(`SELECT * FROM read_parquet('${file}')`);
+  if (format === 'parquet') {
+    // time_utc is a UTC-adjusted TIMESTAMP: DuckDB reads it as TIMESTAMPTZ.
+    const table = await duckTable(`SELECT epoch_ms(time_utc) AS time_utc, * EXCLUDE (time_utc) FROM read_parquet('${file}')`);
+    mapColumn(table, 'time_utc', (ms) => isoSecond(ms as number));
+    return table;
+  }
+  // CSV as text, so that the comparison sees exactly what was written; empty fields are NULL.
+  const table = await duckTable(`SELECT * FROM read_csv('${file}', header = true, all_varchar = true, delim = ',', quote = '"')`);
+  table.names.forEach((name, c) => {
+    if (!['time_utc', 'time_local', 'id'].includes(name) && !name.startsWith('label_'))
+      table.columns[c] = table.columns[c].map((v) => (v === null ? v : Number(v)));
+  });
+  return table;
+}
+
+function assertSameTable(actual: Table, expected: Table, what: string): void {
+  assert.deepEqual(actual.names, expected.names, `${what}: columns`);
+  expected.columns.forEach((column, c) => {
+    const got = actual.columns[c];
+    assert.equal(got.length, column.length, `${what}: row count`);
+    for (let i = 0; i < column.length; i++) {
+      if (got[i] !== column[i]) assert.deepEqual(got[i], column[i], `${what}: ${expected.names[c]}, row ${i}`);
+    }
+  });
 }
 
 const CASES: { name: string; path: string; query: Record<string, string> }[] = [
@@ -137,7 +169,7 @@ describe('each format read back by an independent reader equals the JSON', () =>
         for (const format of ['csv', 'parquet', 'arrow'] as const) {
           const res = await t.get(c.path, { key, query: { ...c.query, format, layout } });
           assert.equal(res.status, 200, res.text);
-          assertSameRows(await readBack(format, res.raw), expectedRows(json, layout), `${c.name} ${format} ${layout}`);
+          assertSameTable(await readBack(format, res.raw), expectedTable(json, layout), `${c.name} ${format} ${layout}`);
         }
       }
     });
@@ -151,11 +183,11 @@ describe('each format read back by an independent reader equals the JSON', () =>
     const json = await okJson(t, p, { key, query });
     const columns = json.columns.length;
     assert.ok(columns > 2000 && json.time_utc.length * columns > BLOCK_VALUES, `${columns} columns × ${json.time_utc.length} rows`);
-    const expected = expectedRows(json, 'wide');
+    const expected = expectedTable(json, 'wide');
     for (const format of ['csv', 'parquet', 'arrow'] as const) {
       const res = await t.get(p, { key, query: { ...query, format } });
       assert.equal(res.status, 200, res.text);
-      assertSameRows(await readBack(format, res.raw), expected, `wide cells ${format}`);
+      assertSameTable(await readBack(format, res.raw), expected, `wide cells ${format}`);
       if (format === 'parquet') {
         const file = path.join(tmp, 'wide.parquet');
         fs.writeFileSync(file, res.raw);
@@ -198,7 +230,7 @@ describe('each format read back by an independent reader equals the JSON', () =>
       for (const format of ['parquet', 'arrow'] as const) {
         const res = await t.get(p, { key, query: { format } });
         assert.equal(res.status, 200, res.text);
-        assertSameRows(await readBack(format, res.raw, false), expected, `${p} ${format}`);
+        assertSameTable(await readBack(format, res.raw, false), tableOfRows(expected), `${p} ${format}`);
       }
       // CSV has no types: compare the text of each field. A field with a fractional value anywhere
       // is a float column, written as floats throughout (57 as 57.0), so that readers type it so.
@@ -211,9 +243,9 @@ describe('each format read back by an independent reader equals the JSON', () =>
       );
       const text = (k: string, v: unknown) =>
         v === null ? null : floatFields.has(k) && Number.isInteger(v) ? `${v as number}.0` : String(v);
-      assertSameRows(
-        rows,
-        expected.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(k, v)]))),
+      assertSameTable(
+        tableOfRows(rows),
+        tableOfRows(expected.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, text(k, v)])))),
         `${p} csv`,
       );
     }

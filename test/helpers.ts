@@ -380,14 +380,17 @@ export function runGridcast(
 
 /**
  * `gridcast serve --port 0` as a real child process (src/cli/main.ts under tsx), resolved once
- * it prints (on stderr) the URL it listens on, with exactly the environment `env`.
+ * it prints (on stderr) the URL it listens on, with the environment `env` — and one compute
+ * worker unless `env` sets GRIDCAST_WORKERS: every worker warms up in the background after
+ * start (~10 s of CPU each), and these tests are not about how many there are (pool.test.ts,
+ * readiness.test.ts and memory.test.ts are).
  */
 export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const { spawn } = await import('node:child_process');
   const main = path.join(ROOT, 'src', 'cli', 'main.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
-    env,
+    env: { GRIDCAST_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -151,6 +151,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // GET routes answer HEAD too; the data routes declare both themselves.
     exposeHeadRoutes: true,
+    // Fastify fails start-up when a plugin takes over 10 s to register. Ours only read local
+    // files, but with GRIDCAST_WORKERS=0 the warm-up computes on this thread while they
+    // register, and on a busy host that took longer: the server then refused to start.
+    pluginTimeout: 120_000,
     connectionTimeout: idleTimeoutMs,
     // Node would refuse a request without Host with an empty 400; requireHost answers it in JSON.
     http: { requireHostHeader: false },

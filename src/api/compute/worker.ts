@@ -11,6 +11,7 @@ import { blockCache } from '../../query/blockCache.ts';
 import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
 import type { TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
 import { JobRunner, warmRunner } from './runner.ts';
+import { collectGarbage } from '../../util/collectGarbage.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
 
 const { seed, warmUpAt, testFault, disk } = workerData as {
@@ -40,7 +41,12 @@ port.on('message', (message: unknown) => {
   if (isReadReply(message)) return sources.receive(message);
   const control = message as WorkerControl;
   if (control.type === 'settle') void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
-  else if (control.type === 'cellsResult' || control.type === 'cellsError') {
+  else if (control.type === 'collect') {
+    void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => {
+      collectGarbage();
+      notify({ type: 'collected' });
+    });
+  } else if (control.type === 'cellsResult' || control.type === 'cellsError') {
     const waiting = cellCalls.get(control.call);
     cellCalls.delete(control.call);
     if (control.type === 'cellsResult') waiting?.resolve(control.cells);

@@ -2,7 +2,8 @@
  * A compute worker thread (see pool.ts): runs the jobs the HTTP thread sends it and posts
  * back their bytes. workerData: { seed } of the world, where the disk tier of its block cache
  * is (null for none), and `warmUpAt` — if set, it warms up (warmUp.ts) at that "now" and says
- * 'warm' when done, which readiness waits for.
+ * 'warm' when done, which readiness waits for; told 'collect' once the pool's own warm-up is
+ * done, it finishes its disk writes and collects the warm-up's garbage before the pool is ready.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { provideCellsFrom } from '../../catalog/cellCatalog.ts';

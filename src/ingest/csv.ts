@@ -273,7 +273,25 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
       typeof next.value === 'string'
         ? Buffer.from(next.value)
         : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-    let bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    let bytes = chunk;
+    if (carry.length) {
+      // The carried start of a line and its end in this chunk are read as a piece of their own,
+      // rather than copying the whole chunk behind the carry.
+      const lf = chunk.indexOf(LF);
+      if (lf < 0 || first) bytes = Buffer.concat([carry, chunk]);
+      else {
+        const head = Buffer.concat([carry, chunk.subarray(0, lf + 1)]);
+        bytes = chunk.subarray(lf + 1);
+        carry = Buffer.alloc(0);
+        if (head.indexOf(QUOTE) >= 0 || hasLoneCr(head, 0, head.length)) {
+          yield* parsedBatches(rest(Buffer.concat([head, bytes]), chunks), line, maxRecordBytes);
+          return;
+        }
+        let batch: TextBatch;
+        ({ batch, line } = TextBatch.split(decode(head), line, maxRecordBytes));
+        if (batch.length) yield batch;
+      }
+    }
     if (first && bytes.length < 3) {
       carry = bytes; // too short to tell a byte order mark yet
       continue;

@@ -18,7 +18,7 @@
  */
 import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, type MetricName } from '../catalog/metrics.ts';
-import { regionsOf } from '../catalog/regions.ts';
+import { regionIdsOf } from '../catalog/regions.ts';
 import { GAS_TIMEZONE } from '../catalog/gasHubs.ts';
 import { formatUtcHour } from '../time/hours.ts';
 import { localDateOfHour, localDayStartHour } from '../time/zones.ts';
@@ -71,9 +71,9 @@ export const GROUP_RULES: Record<IngestGroup, GroupRules> = {
     metrics: hourly(metricsOf('region')),
     ownTargets: false,
     actuals: true,
-    ids: (iso) => regionsOf(iso).map((r) => r.id),
+    ids: (iso) => regionIdsOf(iso),
     refuse: (iso) => {
-      const ids = regionsOf(iso).map((r) => r.id);
+      const ids = regionIdsOf(iso);
       const known = new Set(ids);
       return (id) => (known.has(id) ? null : `id: unknown region '${id.slice(0, 60)}' in ${iso} (${ids.join(', ')})`);
     },

@@ -69,6 +69,11 @@ export class Observations {
     this.quantile = new Float64Array(capacity);
   }
 
+  /** Empties the columns for the next batch, keeping their memory (a reader that reuses one object per file). */
+  clear(): void {
+    this.length = 0;
+  }
+
   push(line: number, target: string, hour: number, stamp: number, value: number, quantile = Number.NaN): void {
     const i = this.length++;
     if (i === this.line.length) {

@@ -12,10 +12,11 @@ import { quantileLabel } from '../query/ensembleStats.ts';
 import { QueryError } from '../query/errors.ts';
 import type { StitchedRows } from '../query/continuous.ts';
 import type { Actuals, Forecasts, SeriesGroup } from '../query/kinds.ts';
-import { unpackValues, type SeriesKey } from '../store/sources.ts';
+import { unpackValues, type SeriesKey, type StoredRunRow } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { localDateOfHour } from '../time/zones.ts';
 import type { SourceReader } from './reader.ts';
+import { runCacheOf, runKey } from './runCache.ts';
 import { storedSchedule, type StoredRun } from './schedule.ts';
 
 /** The targets of a group (hourly or daily) a source holds, with their series ids. */
@@ -219,13 +220,33 @@ export async function storedForecasts<T>(
     },
     async load() {
       if (wanted.size === 0) return;
-      for (const r of await reader.runValues(ids, [...wanted])) {
-        const row = rowOf.get(`${r.seriesId}@${r.issued}`)!;
+      // Runs decoded by an earlier request are taken from the cache; the store is read for the others only.
+      const cache = runCacheOf(reader);
+      const take = (row: StoredRunRow, values: Float64Array) => {
         const blockOf = new Map<number, number>([[Number.NaN, 0]]);
         row.quantiles.forEach((q, i) => blockOf.set(q, i + 1));
-        let runsOf = loaded.get(r.seriesId);
-        if (!runsOf) loaded.set(r.seriesId, (runsOf = new Map()));
-        runsOf.set(r.issued, { first: row.first, length: row.length, blockOf, values: unpackValues(r.vals) });
+        let runsOf = loaded.get(row.seriesId);
+        if (!runsOf) loaded.set(row.seriesId, (runsOf = new Map()));
+        runsOf.set(row.issued, { first: row.first, length: row.length, blockOf, values });
+      };
+      const missing: number[] = [];
+      for (const issued of wanted) {
+        let complete = true;
+        for (const sid of ids) {
+          const row = rowOf.get(`${sid}@${issued}`);
+          if (!row) continue;
+          const values = cache.get(runKey(sid, issued, row.revisions));
+          if (values) take(row, values);
+          else complete = false;
+        }
+        if (!complete) missing.push(issued);
+      }
+      if (missing.length === 0) return;
+      for (const r of await reader.runValues(ids, missing)) {
+        const row = rowOf.get(`${r.seriesId}@${r.issued}`)!;
+        const values = unpackValues(r.vals);
+        cache.set(runKey(r.seriesId, r.issued, row.revisions), values);
+        take(row, values);
       }
     },
   };

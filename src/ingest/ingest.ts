@@ -25,7 +25,7 @@ import {
 } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { checkFormat, fileContent } from './formats.ts';
-import { groupRules } from './groups.ts';
+import { groupRules, seriesDays, type SeriesDays } from './groups.ts';
 import { parseInstant } from './instants.ts';
 import { checkColumnOptions, observations } from './layouts.ts';
 import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
@@ -81,7 +81,7 @@ const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 export function checkOptions(o: IngestOptions): {
   refuse: (id: string) => string | null;
   targets: ReadonlySet<string>;
-  refuseHour?: (hour: number) => string | null;
+  days: SeriesDays;
   actuals: boolean;
 } {
   if (!SOURCE_NAME.test(o.source)) {
@@ -109,7 +109,7 @@ export function checkOptions(o: IngestOptions): {
   return {
     refuse: rules.refuse(o.iso as IsoCode),
     targets: new Set(rules.ids?.(o.iso as IsoCode) ?? []),
-    refuseHour: rules.refuseHour,
+    days: seriesDays(rules, o.iso, o.metric),
     actuals: rules.actuals,
   };
 }
@@ -414,7 +414,7 @@ class Assembler {
  */
 export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { refuse, targets, refuseHour, actuals } = checkOptions(o);
+  const { refuse, targets, days, actuals } = checkOptions(o);
   checkFormat(o.format);
   const columns = checkColumnOptions(o.columns ?? []);
   if (o.createdAt !== undefined && typeof parseInstant(o.createdAt, undefined) === 'string') {
@@ -426,7 +426,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
   const { result: asm, outcome } = await store.ingest(
     { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin, catalog: o.catalog },
     async (writer) => {
-      const asm = new Assembler(writer, refuse, refuseHour);
+      const asm = new Assembler(writer, refuse, days.refuseHour);
       const bad = (line: number, reason: string) => asm.bad(line, reason);
       const metadata: Record<string, string> = {};
       const file = await fileContent(
@@ -447,6 +447,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         metadata,
         scale: unitResolver(unitOf(o.metric as MetricName), o.metric, o.unit),
         bad,
+        knownAt: days.knownAt,
         kind: (kind) => {
           if (kind === 'actual' && !actuals) {
             throw new IngestError(

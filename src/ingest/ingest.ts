@@ -25,6 +25,7 @@ import {
 } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { checkFormat, fileContent } from './formats.ts';
+import { SOURCE_NAME, SOURCE_NAME_RULE } from '../sources/names.ts';
 import { groupRules, seriesDays, type SeriesDays } from './groups.ts';
 import { parseInstant } from './instants.ts';
 import { checkColumnOptions, observations } from './layouts.ts';
@@ -72,8 +73,6 @@ export interface IngestSummary extends IngestOutcome {
   seconds: number;
 }
 
-const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
 /**
  * Checks the options; returns why a target id is refused (null: accepted; groups.ts says which
  * ids each group takes) and the group's fixed ids (regions) a wide file's columns may name.
@@ -85,10 +84,7 @@ export function checkOptions(o: IngestOptions): {
   actuals: boolean;
 } {
   if (!SOURCE_NAME.test(o.source)) {
-    throw optionError(
-      'source',
-      `--source must be lower-case letters, digits and _ starting with a letter, at most 63 characters (got '${o.source}')`,
-    );
+    throw optionError('source', `--source must be ${SOURCE_NAME_RULE} (got '${o.source}')`);
   }
   if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
     throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);

@@ -282,6 +282,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store,
     token: adminToken,
     maxBytes: options.ingestMaxBytes ?? envInt('GRIDCAST_INGEST_MAX_BYTES', DEFAULT_INGEST_MAX_BYTES),
+    clock: options.clock,
     changed: () => storedNames.invalidate(),
   });
   registerDashboard(app);
@@ -318,19 +319,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
     if (typeof values.source === 'string' && !stored.has(values.source)) {
-      throw unknownSourceError(values.source, await store.sources.list());
+      throw unknownSourceError(values.source, await store.sources.list(options.clock.now()));
     }
     // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
     const truth = applyActualSource(def, values);
     if (truth && !(await storedNames.get(truth.source)).has(truth.source)) {
-      throw unstoredTruthError(truth.param, truth.source, String(values.iso), await store.sources.list());
+      throw unstoredTruthError(truth.param, truth.source, String(values.iso), await store.sources.list(options.clock.now()));
     }
     // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
     const storedData = readsStoredSource(values, stored) || def.readsStore === true;
     // With the world off a request may read stored data only; where a route's truth comes from `source`
     // (/actual, /skill), it must name one.
     const truthUnnamed = def.params.some((p) => p.name === 'source') && values.source === undefined;
-    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed)) throw worldOffError(def, values, await store.sources.list());
+    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed))
+      throw worldOffError(def, values, await store.sources.list(options.clock.now()));
     const fresh = storedData || readsActualSource(def, values);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);

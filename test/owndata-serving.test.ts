@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
-import { freshDataDir, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { execFile } from 'node:child_process';
+import { freshDataDir, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const TOKEN = 'owndata-serving-token';
@@ -360,4 +361,34 @@ describe('own data: gridcast sources list and delete', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test(
+    'on a terminal, gridcast ingest draws a progress bar, then its one-line summary',
+    { skip: !fs.existsSync('/usr/bin/script') && 'needs script(1) to give the command a terminal' },
+    async () => {
+      const dir = await freshDataDir('gridcast-progress-');
+      try {
+        const file = path.join(dir, 'vendor_a.csv');
+        fs.writeFileSync(file, vendorCsv());
+        const args = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'ingest', file, '--source', 'vendor_a', '--iso', 'ercot'];
+        const command = [...args, '--metric', 'demand', '--data', dir].map((a) => `'${a}'`).join(' ');
+        // script(1) runs the command on a pseudo-terminal (its output's line ends become CRLF).
+        const out = await new Promise<string>((resolve, reject) =>
+          execFile(
+            'script',
+            ['-qec', command, '/dev/null'],
+            { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } },
+            (e, stdout) => (e ? reject(e) : resolve(stdout)),
+          ),
+        );
+        assert.match(out, /\r {2}\[####################\] 100% of 0\.0 MB\r\n/);
+        assert.match(
+          out,
+          /\r\nvendor_a: runs: 4 added, 0 replaced, 0 unchanged; 2 target\(s\), 192 value\(s\), 2026-06-01T00:00:00Z to 2026-06-03T05:00:00Z; [\d.]+ s\r\n$/,
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -68,6 +68,12 @@ describe('own data: GRIDCAST_ACTUAL_SOURCE makes a stored source the truth of an
     assert.equal(wind.json().time_utc.length, 24);
   });
 
+  test("a plant's skill keeps its own truth under an ISO-wide entry", async () => {
+    const [plant] = (await ok('/v1/plant/pjm/wind/list')).json();
+    const skill = await get('/v1/plant/pjm/wind/skill', { id: plant.id, start: '2026-06-10', end: '2026-06-12', model: 'optimized' });
+    assert.equal(skill.status, 200, skill.text);
+  });
+
   test('a configured source that is not stored is a 422 naming the setting and what exists', async () => {
     const res = await get('/v1/region/pjm/demand/actual', { start: '2026-06-14', end: '2026-06-14' });
     assert.equal(res.status, 422);

@@ -80,6 +80,8 @@ export function hasActualSource(iso: string): boolean {
  * `actual_source` of /skill (where the group serves stored actuals); none elsewhere.
  */
 function truthParam(def: RouteDef): 'source' | 'actual_source' | undefined {
+  // The ISO's actuals are its regions' and its LMPs' (plants' skill takes actual_source too, but a plant's truth is its own).
+  if (!def.path.startsWith('/region/') && !def.path.startsWith('/lmp/')) return undefined;
   if (def.name === 'actual' && def.params.some((p) => p.name === 'source')) return 'source';
   return def.params.some((p) => p.name === 'actual_source') ? 'actual_source' : undefined;
 }

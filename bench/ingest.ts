@@ -180,6 +180,7 @@ async function layoutComparison(db: pg.Client, file: string, values: number) {
     scale: () => ({ scale: 1, offset: 0 }),
     bad: () => {},
     kind: () => {},
+    knownAt: (timeMs) => timeMs + HOUR_MS,
   };
   let cols = { s: [] as number[], ms: [] as number[], h: [] as number[], v: [] as number[] };
   const flush = async () => {

@@ -428,7 +428,7 @@ describe('own data formats: hostile files get a clear 4xx, never a 500, and stor
       "query iso: Value error, iso must be one of pjm, miso, spp, ercot, caiso, nyiso, isone (got 'texas')",
     ]);
     assert.deepEqual(problems(await ingest(rows, { source: 'hostile', metric: 'load' })), [
-      "query metric: Value error, metric must be one of demand, wind, solar, poptemp for --group region (got 'load')",
+      "query metric: Value error, metric must be one of demand, wind, solar, outage, poptemp for --group region (got 'load')",
     ]);
   });
 

@@ -9,24 +9,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
-import { freshDataDir, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { execFile } from 'node:child_process';
+import { freshDataDir, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const TOKEN = 'owndata-serving-token';
 const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' };
 const HOUR_MS = 3_600_000;
 const utc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-/** Two runs of two ERCOT regions' demand, 48 hours each. */
-function forecastCsv(): string {
-  const lines = ['time_utc,id,value,created_at'];
-  for (const issued of ['2026-06-01T00:00:00Z', '2026-06-01T06:00:00Z']) {
-    for (const id of ['ercot_total', 'ercot_coast']) {
-      for (let h = 0; h < 48; h++)
-        lines.push(`${utc(Date.parse(issued) + h * HOUR_MS)},${id},${(id === 'ercot_total' ? 50000 : 10000) + h},${issued}`);
-    }
-  }
-  return lines.join('\n') + '\n';
-}
 
 /**
  * Actuals of one target for the 24 hours of 2026-06-01 UTC: first published at `first` + h (each
@@ -59,7 +49,7 @@ describe('own data served: errors naming what exists, actuals with revisions, st
   before(async () => {
     t = await startTestApp({ adminToken: TOKEN });
     key = await t.key({ all: 'enterprise' });
-    await ingest(forecastCsv(), { ...region, source: 'vendor_a' });
+    await ingest(vendorCsv(), { ...region, source: 'vendor_a' });
     // ERCOT total's hours published an hour after they end, then all corrected on 2026-06-03.
     const hourly = (h: number) => Date.parse('2026-06-01T01:00:00Z') + h * HOUR_MS;
     await ingest(revisedActualsCsv('ercot_total', 49000, 500, hourly, '2026-06-03T00:00:00Z'), { ...region, source: 'truth' });
@@ -166,6 +156,7 @@ describe('own data served: errors naming what exists, actuals with revisions, st
         runs: 0,
         forecast_values: 0,
         actuals: 24,
+        actual_revisions: 24,
         first_valid_time: '2026-06-01T00:00:00Z',
         last_valid_time: '2026-06-01T23:00:00Z',
         series: [{ group: 'lmp', metric: 'dalmp' }],
@@ -180,25 +171,32 @@ describe('own data served: errors naming what exists, actuals with revisions, st
         runs: 0,
         forecast_values: 0,
         actuals: 24,
+        actual_revisions: 24,
         first_valid_time: '2026-06-01T00:00:00Z',
         last_valid_time: '2026-06-01T23:00:00Z',
         series: [{ group: 'region', metric: 'demand' }],
       },
-      {
-        iso: 'ercot',
-        model: 'vendor_a',
-        last_run: '2026-06-01T06:00:00Z',
-        next_run: null,
-        last_actual_hour: null,
-        source: 'stored',
-        runs: 4,
-        forecast_values: 192,
-        actuals: 0,
-        first_valid_time: '2026-06-01T00:00:00Z',
-        last_valid_time: '2026-06-03T05:00:00Z',
-        series: [{ group: 'region', metric: 'demand' }],
-      },
+      VENDOR_A_STATUS,
     ]);
+  });
+
+  test('the sources list counts what /v1/status counts: (target, hour) actuals, and their revisions apart', async () => {
+    const status = (await ok('/v1/status')).filter((s: { source?: string }) => s.source === 'stored');
+    const list = (await t.request('GET', '/admin/sources', { headers: admin })).json();
+    const counts = ['runs', 'forecast_values', 'actuals', 'actual_revisions'] as const;
+    const summed = (name: string) =>
+      counts.map((c) =>
+        status.filter((s: { model: string }) => s.model === name).reduce((n: number, s: Record<string, number>) => n + s[c], 0),
+      );
+    assert.deepEqual(
+      list.map((s: Record<string, number> & { name: string }) => [s.name, counts.map((c) => s[c])]),
+      list.map((s: { name: string }) => [s.name, summed(s.name)]),
+    );
+    // truth: 24 hours published, each corrected once.
+    assert.deepEqual(
+      counts.map((c) => list.find((s: { name: string }) => s.name === 'truth')[c]),
+      [0, 0, 24, 24],
+    );
   });
 
   test('OpenAPI: model is a plain string documenting the models and the stored sources; source lists them too', async () => {
@@ -336,7 +334,7 @@ describe('own data: gridcast sources list and delete', () => {
     try {
       const data = ['--data', dir];
       const file = path.join(dir, 'vendor_a.csv');
-      fs.writeFileSync(file, forecastCsv());
+      fs.writeFileSync(file, vendorCsv());
       const actuals = path.join(dir, 'truth.csv');
       const hourly = (h: number) => Date.parse('2026-06-01T01:00:00Z') + h * HOUR_MS;
       fs.writeFileSync(actuals, revisedActualsCsv('ercot_total', 49000, 500, hourly, '2026-06-03T00:00:00Z'));
@@ -347,8 +345,8 @@ describe('own data: gridcast sources list and delete', () => {
       assert.equal(list.status, 0, list.stderr);
       assert.equal(
         list.stdout,
-        'name\tseries\truns\tforecast_values\tactuals\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n' +
-          'vendor_a\tregion/ercot/demand:2\t4\t192\t48\t2026-06-01T06:00:00Z\t2026-06-01T23:00:00Z\t2026-06-01T00:00:00Z\t2026-06-03T05:00:00Z\n',
+        'name\tseries\truns\tforecast_values\tactuals\tactual_revisions\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n' +
+          'vendor_a\tregion/ercot/demand:2\t4\t192\t24\t24\t2026-06-01T06:00:00Z\t2026-06-01T23:00:00Z\t2026-06-01T00:00:00Z\t2026-06-03T05:00:00Z\n',
       );
       const deleted = await runGridcast(['sources', 'delete', 'vendor_a', ...data], env);
       assert.deepEqual([deleted.status, deleted.stdout], [0, 'Deleted source vendor_a\n']);
@@ -357,10 +355,40 @@ describe('own data: gridcast sources list and delete', () => {
       const empty = await runGridcast(['sources', 'list', ...data], env);
       assert.equal(
         empty.stdout,
-        'name\tseries\truns\tforecast_values\tactuals\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n',
+        'name\tseries\truns\tforecast_values\tactuals\tactual_revisions\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n',
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test(
+    'on a terminal, gridcast ingest draws a progress bar, then its one-line summary',
+    { skip: !fs.existsSync('/usr/bin/script') && 'needs script(1) to give the command a terminal' },
+    async () => {
+      const dir = await freshDataDir('gridcast-progress-');
+      try {
+        const file = path.join(dir, 'vendor_a.csv');
+        fs.writeFileSync(file, vendorCsv());
+        const args = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'ingest', file, '--source', 'vendor_a', '--iso', 'ercot'];
+        const command = [...args, '--metric', 'demand', '--data', dir].map((a) => `'${a}'`).join(' ');
+        // script(1) runs the command on a pseudo-terminal (its output's line ends become CRLF).
+        const out = await new Promise<string>((resolve, reject) =>
+          execFile(
+            'script',
+            ['-qec', command, '/dev/null'],
+            { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } },
+            (e, stdout) => (e ? reject(e) : resolve(stdout)),
+          ),
+        );
+        assert.match(out, /\r {2}\[####################\] 100% of 0\.0 MB\r\n/);
+        assert.match(
+          out,
+          /\r\nvendor_a: runs: 4 added, 0 replaced, 0 unchanged; 2 target\(s\), 192 value\(s\), 2026-06-01T00:00:00Z to 2026-06-03T05:00:00Z; [\d.]+ s\r\n$/,
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

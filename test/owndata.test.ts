@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ingestFile, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
 import { IngestConflictError } from '../src/store/sources.ts';
 import { rawRequest, runGridcast, startTestApp, startServer, type TestApp, type TestServer } from './helpers.ts';
+import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const REGION = '/v1/region/ercot/demand';
 const ID = 'ercot_total';
@@ -231,20 +232,6 @@ describe('own data: round trip of a synthetic model through ingest', () => {
 });
 
 /** A small forecast file: two runs of two ERCOT regions, 48 hours each, with values that say where they are. */
-function vendorCsv(offset = 0): string {
-  const lines = ['time_utc,id,value,created_at'];
-  for (const issued of ['2026-06-01T00:00:00Z', '2026-06-01T06:00:00Z']) {
-    const start = Date.parse(issued);
-    for (const id of ['ercot_total', 'ercot_coast']) {
-      for (let h = 0; h < 48; h++) {
-        const t = new Date(start + h * 3_600_000).toISOString().replace('.000Z', 'Z');
-        lines.push(`${t},${id},${(id === 'ercot_total' ? 50000 : 10000) + h + offset},${issued}`);
-      }
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
 describe('own data: POST /admin/ingest and the admin sources API', () => {
   const TOKEN = 'owndata-admin-token';
   let t: TestApp;
@@ -408,6 +395,7 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
           runs: 4,
           forecast_values: 192,
           actuals: 0,
+          actual_revisions: 0,
           latest_run: '2026-06-01T06:00:00Z',
           latest_actual: null,
           first_valid_time: '2026-06-01T00:00:00Z',
@@ -443,22 +431,7 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
     assert.ok(status.some((s: { model: string }) => s.model === 'optimized'));
     assert.deepEqual(
       status.filter((s: { source?: string }) => s.source === 'stored'),
-      [
-        {
-          iso: 'ercot',
-          model: 'vendor_a',
-          last_run: '2026-06-01T06:00:00Z',
-          next_run: null,
-          last_actual_hour: null,
-          source: 'stored',
-          runs: 4,
-          forecast_values: 192,
-          actuals: 0,
-          first_valid_time: '2026-06-01T00:00:00Z',
-          last_valid_time: '2026-06-03T05:00:00Z',
-          series: [{ group: 'region', metric: 'demand' }],
-        },
-      ],
+      [VENDOR_A_STATUS],
     );
   });
 

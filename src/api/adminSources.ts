@@ -23,6 +23,7 @@ import { rulesOf } from '../ingest/groups.ts';
 import { checkOptions, ingestFile, IngestError, type IngestOptions } from '../ingest/ingest.ts';
 import { IngestConflictError } from '../store/sources.ts';
 import type { Store } from '../store/store.ts';
+import type { Clock } from '../time/clock.ts';
 import { checkToken } from './admin.ts';
 import { HttpError, serviceError, validationError } from './errors.ts';
 import { sendJson } from './protocol.ts';
@@ -33,6 +34,8 @@ export const DEFAULT_INGEST_MAX_BYTES = 4 * 1024 ** 3;
 
 export interface AdminSourcesOptions {
   store: Store;
+  /** The service's clock: the sources list counts what is published by now, as /v1/status does. */
+  clock: Clock;
   token: string | undefined;
   maxBytes: number;
   /** Told after an ingest or a deletion (names cached for validation change). */
@@ -169,7 +172,7 @@ export async function registerAdminSources(app: FastifyInstance, o: AdminSources
       }
     });
 
-    scope.get('/admin/sources', hide, async (_req, reply) => sendJson(reply, 200, await o.store.sources.list()));
+    scope.get('/admin/sources', hide, async (_req, reply) => sendJson(reply, 200, await o.store.sources.list(o.clock.now())));
 
     scope.delete('/admin/sources/:name', hide, async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
       if (!(await o.store.sources.delete(req.params.name))) throw serviceError(404, `No source '${req.params.name}'.`);

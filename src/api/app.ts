@@ -42,11 +42,13 @@ import {
   namedSource,
   undeclaredModel,
   unknownSourceError,
+  unstoredTruthError,
   withStoredModels,
   withStoredSourceRoutes,
   worldOffError,
 } from './storedSources.ts';
 import { worldServed } from './worldSwitch.ts';
+import { applyActualSource, configuredActualSources, readsActualSource } from './actualTruth.ts';
 import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
 
 export { API_PREFIX, ROUTES };
@@ -131,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const storedNames = new StoredSourceNames(store.sources);
   const auth = new Authenticator(store.keys, options.authCacheMs ?? envInt('GRIDCAST_AUTH_CACHE_MS', AUTH_CACHE_MS));
   const rateLimits = options.rateLimits ?? parseRateLimits(process.env.GRIDCAST_RATE_LIMITS);
+  configuredActualSources(); // a malformed GRIDCAST_ACTUAL_SOURCE stops the start, not a request
   const maxQueryBytes = options.maxQueryBytes ?? envInt('GRIDCAST_MAX_QUERY_BYTES', 4096);
   const metrics = new Metrics();
   // Rate-limit windows and usage are counted in memory and written in batches (store/meter.ts):
@@ -283,6 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store,
     token: adminToken,
     maxBytes: options.ingestMaxBytes ?? envInt('GRIDCAST_INGEST_MAX_BYTES', DEFAULT_INGEST_MAX_BYTES),
+    clock: options.clock,
     changed: () => storedNames.invalidate(),
   });
   registerDashboard(app);
@@ -319,14 +323,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
     if (typeof values.source === 'string' && !stored.has(values.source)) {
-      throw unknownSourceError(values.source, await store.sources.list());
+      throw unknownSourceError(values.source, await store.sources.list(options.clock.now()));
+    }
+    // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
+    const truth = applyActualSource(def, values);
+    if (truth && !(await storedNames.get(truth.source)).has(truth.source)) {
+      throw unstoredTruthError(truth.param, truth.source, String(values.iso), await store.sources.list(options.clock.now()));
     }
     // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
     const storedData = readsStoredSource(values, stored) || def.readsStore === true;
     // With the world off a request may read stored data only; where a route's truth comes from `source`
     // (/actual, /skill), it must name one.
     const truthUnnamed = def.params.some((p) => p.name === 'source') && values.source === undefined;
-    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed)) throw worldOffError(def, values, await store.sources.list());
+    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed))
+      throw worldOffError(def, values, await store.sources.list(options.clock.now()));
+    const fresh = storedData || readsActualSource(def, values);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
     const head = req.method === 'HEAD';
@@ -336,13 +347,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.code(200).headers(output.headers);
     // A small body served this minute is sent again as it was (responseCache.ts); its ETag too.
     const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
-    if (storedData) void reply.header('cache-control', 'private, no-cache');
+    if (fresh) void reply.header('cache-control', 'private, no-cache');
     else {
       const fresh = freshnessOf(def, values, output.options, nowMs, VERSION, cacheKey);
       void reply.headers(fresh.headers);
       if (notModified(req.headers['if-none-match'], fresh.etag)) return reply.code(304).send();
     }
-    const cached = head || storedData ? undefined : responses.get(cacheKey);
+    const cached = head || fresh ? undefined : responses.get(cacheKey);
     if (cached) {
       state.values = cached.values;
       return reply.send(cached.body);
@@ -371,7 +382,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (result.kind === 'head') return reply.send();
     const served = result.kind === 'records' ? result.count : result.values;
     if (!head) state.values = served;
-    if (Buffer.isBuffer(result.body) && !storedData) responses.set(cacheKey, { body: result.body, values: served });
+    if (Buffer.isBuffer(result.body) && !fresh) responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
   }
 

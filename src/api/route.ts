@@ -43,6 +43,8 @@ export interface RouteDef {
   storedModels?: true;
   /** Reads the stored sources whatever its parameters (status): answered fresh, never from a cache. */
   readsStore?: true;
+  /** Serves an ISO's actuals beside other data (summary): from the stored sources GRIDCAST_ACTUAL_SOURCE names, if any. */
+  actualsOfIso?: true;
   /** A TimeseriesResponse, or an array of records of the named schema. */
   response: { kind: 'timeseries' } | { kind: 'records'; schema: string };
   handle(ctx: RouteContext): Frame | unknown[] | Promise<Frame | unknown[]>;

@@ -115,6 +115,24 @@ export function unknownSourceError(name: string, sources: readonly SourceSummary
 }
 
 /**
+ * GRIDCAST_ACTUAL_SOURCE names a source no ingest has stored (yet): a 422 on the request's truth
+ * parameter (`source`, `actual_source`), which may name another source, saying where the name came from.
+ */
+export function unstoredTruthError(param: string, name: string, iso: string, sources: readonly SourceSummary[]): HttpError {
+  return new HttpError(422, {
+    detail: [
+      errorItem(
+        'value_error',
+        ['query', param],
+        `Value error, GRIDCAST_ACTUAL_SOURCE makes '${name}' the source of ${iso}'s actuals, and no source '${name}' is stored: ` +
+          describeSources(sources),
+        null,
+      ),
+    ],
+  });
+}
+
+/**
  * GRIDCAST_WORLD=off and a request that would read the synthetic world: a 422 on the parameter
  * that should name a stored source, or a 404 for a path no stored source serves; naming what exists.
  */

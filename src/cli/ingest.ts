@@ -5,6 +5,7 @@
  * admin API (POST /admin/ingest, GET/DELETE /admin/sources; admin token from --token or
  * GRIDCAST_ADMIN_TOKEN).
  */
+import { clockFromEnv } from '../time/clock.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -219,12 +220,14 @@ export async function sourcesCommand(argv: string[], withStore: WithStore): Prom
     if (sub === 'list') {
       const list = remote
         ? ((await callServer(remote, 'GET', '/admin/sources')) as SourceSummary[])
-        : await withStore(args, 'gridcast sources list', (s) => s.sources.list());
-      process.stdout.write('name\tseries\truns\tforecast_values\tactuals\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n');
+        : await withStore(args, 'gridcast sources list', (s) => s.sources.list(clockFromEnv().now()));
+      process.stdout.write(
+        'name\tseries\truns\tforecast_values\tactuals\tactual_revisions\tlatest_run\tlatest_actual\tfirst_valid_time\tlast_valid_time\n',
+      );
       for (const s of list) {
         const series = s.series.map((k) => `${[k.group, k.iso, k.metric].filter(Boolean).join('/')}:${k.targets}`).join(',');
         process.stdout.write(
-          `${s.name}\t${series}\t${s.runs}\t${s.forecast_values}\t${s.actuals}\t${s.latest_run ?? '-'}\t${s.latest_actual ?? '-'}\t` +
+          `${s.name}\t${series}\t${s.runs}\t${s.forecast_values}\t${s.actuals}\t${s.actual_revisions}\t${s.latest_run ?? '-'}\t${s.latest_actual ?? '-'}\t` +
             `${s.first_valid_time ?? '-'}\t${s.last_valid_time ?? '-'}\n`,
         );
       }

@@ -1,6 +1,7 @@
 /** `gridcast serve`: the HTTP service on the CLI's store, with a graceful shutdown. */
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { configuredActualSources } from '../api/actualTruth.ts';
 import { buildApp } from '../api/app.ts';
 import { parseRateLimits } from '../api/rateLimits.ts';
 import type { Store } from '../store/store.ts';
@@ -31,6 +32,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = optionValue(args, 'host', process.env.HOST || '127.0.0.1')!;
   const clock = clockFromEnv();
   const rateLimits = parseRateLimits(process.env.GRIDCAST_RATE_LIMITS); // a bad setting stops the start, not a request
+  configuredActualSources(); // so does a malformed GRIDCAST_ACTUAL_SOURCE
   const store = await openCliStore(args, `gridcast serve (port ${port})`);
   const demo = await ensureDemoKey(store);
   // The key is shown once, to the person at the terminal (stderr), never on the log stream.

@@ -1591,7 +1591,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. */
+        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. */
         source?: string | null;
         /** @description With source: the actuals as published at this instant (a stored source keeps every revision); a datetime without an offset is UTC. Default: now. */
         as_of?: string | null;
@@ -1885,7 +1885,7 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
-        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off) and none is configured. */
         actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
@@ -2525,7 +2525,7 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
-        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off) and none is configured. */
         actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;
@@ -3474,7 +3474,7 @@ export interface operations {
         end?: string | null;
         /** @description Unique identifier of the specific target. If omitted, returns all available targets for the specified ISO. */
         id?: string | null;
-        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. */
+        /** @description A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. */
         source?: string | null;
         /** @description With source: the actuals as published at this instant (a stored source keeps every revision); a datetime without an offset is UTC. Default: now. */
         as_of?: string | null;
@@ -3696,7 +3696,7 @@ export interface operations {
         by?: 'lead_day' | 'month' | 'hour_of_day' | 'day_of_week' | 'none';
         /** @description A rolling window of N local days (e.g. 30d, at most 365d): one record per model, days_ahead and local day D (date), scoring D − N + 1 … D; days whose window does not lie inside start … end are left out. Only with by=lead_day. */
         window?: string | null;
-        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off). */
+        /** @description A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. Required when the service runs without the synthetic world (GRIDCAST_WORLD=off) and none is configured. */
         actual_source?: string | null;
         /** @description Output format: json (the TimeseriesResponse or record list), csv, parquet or arrow (Arrow IPC stream). Default: negotiated from the Accept header (application/json, text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), else json; format wins over Accept. */
         format?: ('json' | 'csv' | 'parquet' | 'arrow') | null;

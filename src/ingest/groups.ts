@@ -15,13 +15,17 @@
  * Regions and LMPs take actuals too (served by their /actual?source=). Plants and gas are forecasts
  * only: the API has no /actual for them (as the public service), so a file of actuals for them is
  * refused rather than stored where nothing serves it.
+ *
+ * Daily metrics (gas prices, regions' outage) hold one value per local day, at the day's first
+ * hour (how their daily frames label a day), so a value at another hour is a bad row; an actual
+ * without a publication time is known once its day has ended.
  */
-import { ISO_CODES, type IsoCode } from '../catalog/isos.ts';
+import { ISO_CODES, ISOS, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, type MetricName } from '../catalog/metrics.ts';
 import { regionIdsOf } from '../catalog/regions.ts';
 import { GAS_TIMEZONE } from '../catalog/gasHubs.ts';
-import { formatUtcHour } from '../time/hours.ts';
-import { localDateOfHour, localDayStartHour } from '../time/zones.ts';
+import { formatUtcHour, HOUR_MS } from '../time/hours.ts';
+import { addDays, localDateOfHour, localDayStartHour } from '../time/zones.ts';
 import { optionError } from './observations.ts';
 
 export const INGEST_GROUPS = ['region', 'plant', 'lmp', 'gas'] as const;
@@ -30,7 +34,7 @@ export type IngestGroup = (typeof INGEST_GROUPS)[number];
 interface GroupRules {
   /** The option naming the series' metric: `--metric`, or `--type` for LMP. */
   metricOption: 'metric' | 'type';
-  /** The hourly metrics of the group (files hold hourly values). */
+  /** The metrics of the group (files hold hourly values; a daily metric's one per local day, see `days`). */
   metrics: readonly MetricName[];
   /** Ids outside the synthetic catalog define the source's own targets (and --catalog describes them). */
   ownTargets: boolean;
@@ -44,11 +48,49 @@ interface GroupRules {
   noIso?: true;
   /** The metric when the group has only one (gas). */
   defaultMetric?: MetricName;
-  /** Why a valid hour cannot hold a value of the group (daily: not a day's first hour), or null. */
-  refuseHour?(hour: number): string | null;
+  /** The days of a daily metric's values: their zone (the ISO's, or gas days'), and how messages name them. */
+  days?(iso: IsoCode, metric: string): DailyValues;
 }
 
 const hourly = (metrics: readonly MetricName[]) => metrics.filter((m) => METRICS[m].cadence === 'hourly');
+
+/** How an ingest places the values of one series in time: hourly, or one per local day of a zone. */
+export interface SeriesDays {
+  /** Why a valid hour cannot hold a value (a daily metric's: not a day's first hour), or null. */
+  refuseHour?(hour: number): string | null;
+  /** When an actual without a publication time became known (ms): the end of its hour, or of its day. */
+  knownAt(timeMs: number): number;
+}
+
+const HOURLY: SeriesDays = { knownAt: (timeMs) => timeMs + HOUR_MS };
+
+/** Where a daily metric's values lie: local days of `zone`; `day` and `daily` name them in messages. */
+interface DailyValues {
+  zone: string;
+  day: string;
+  daily: string;
+}
+
+/** A daily series: one value per local day, at the day's first hour. */
+function dailySeries({ zone, day, daily }: DailyValues): SeriesDays {
+  const dayStart = (hour: number) => localDayStartHour(zone, localDateOfHour(zone, hour));
+  return {
+    refuseHour: (hour) =>
+      dayStart(hour) === hour ? null : `${formatUtcHour(hour)} is not the start of a ${day} (midnight ${zone}): ${daily}`,
+    knownAt: (timeMs) => {
+      const hour = timeMs / HOUR_MS;
+      return localDayStartHour(zone, addDays(localDateOfHour(zone, hour), 1)) * HOUR_MS;
+    },
+  };
+}
+
+/** How values of `metric` in a group's series are placed in time (after groupRules has checked the options). */
+export function seriesDays(rules: GroupRules, iso: string, metric: string): SeriesDays {
+  if (METRICS[metric as MetricName].cadence === 'hourly') return HOURLY;
+  const days = rules.days?.(iso as IsoCode, metric);
+  if (days === undefined) throw new Error(`no days for the daily metric ${metric}`);
+  return dailySeries(days);
+}
 
 /** An own target's id: what an analyst's file may reasonably use as a name, nothing that breaks a CSV or a log line. */
 function isOwnId(id: string): boolean {
@@ -68,9 +110,10 @@ function anyOwnId(group: string) {
 export const GROUP_RULES: Record<IngestGroup, GroupRules> = {
   region: {
     metricOption: 'metric',
-    metrics: hourly(metricsOf('region')),
+    metrics: metricsOf('region'),
     ownTargets: false,
     actuals: true,
+    days: (iso, metric) => ({ zone: ISOS[iso].timezone, day: `local day in ${iso}`, daily: `${metric} is daily, one value per local day` }),
     ids: (iso) => regionIdsOf(iso),
     refuse: (iso) => {
       const ids = regionIdsOf(iso);
@@ -88,10 +131,7 @@ export const GROUP_RULES: Record<IngestGroup, GroupRules> = {
     actuals: false,
     noIso: true,
     refuse: anyOwnId('gas hub'),
-    refuseHour: (hour) =>
-      localDayStartHour(GAS_TIMEZONE, localDateOfHour(GAS_TIMEZONE, hour)) === hour
-        ? null
-        : `${formatUtcHour(hour)} is not the start of a gas day (midnight ${GAS_TIMEZONE}): gas prices are daily, one per gas day`,
+    days: () => ({ zone: GAS_TIMEZONE, day: 'gas day', daily: 'gas prices are daily, one per gas day' }),
   },
 };
 

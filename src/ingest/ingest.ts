@@ -25,7 +25,8 @@ import {
 } from '../store/sources.ts';
 import { HOUR_MS, formatUtcInstant } from '../time/hours.ts';
 import { checkFormat, fileContent } from './formats.ts';
-import { groupRules } from './groups.ts';
+import { SOURCE_NAME, SOURCE_NAME_RULE } from '../sources/names.ts';
+import { groupRules, seriesDays, type SeriesDays } from './groups.ts';
 import { parseInstant } from './instants.ts';
 import { checkColumnOptions, observations } from './layouts.ts';
 import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
@@ -72,8 +73,6 @@ export interface IngestSummary extends IngestOutcome {
   seconds: number;
 }
 
-const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
 /**
  * Checks the options; returns why a target id is refused (null: accepted; groups.ts says which
  * ids each group takes) and the group's fixed ids (regions) a wide file's columns may name.
@@ -81,14 +80,11 @@ const SOURCE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 export function checkOptions(o: IngestOptions): {
   refuse: (id: string) => string | null;
   targets: ReadonlySet<string>;
-  refuseHour?: (hour: number) => string | null;
+  days: SeriesDays;
   actuals: boolean;
 } {
   if (!SOURCE_NAME.test(o.source)) {
-    throw optionError(
-      'source',
-      `--source must be lower-case letters, digits and _ starting with a letter, at most 63 characters (got '${o.source}')`,
-    );
+    throw optionError('source', `--source must be ${SOURCE_NAME_RULE} (got '${o.source}')`);
   }
   if ((FORECAST_MODEL_NAMES as readonly string[]).includes(o.source)) {
     throw optionError('source', `--source '${o.source}' is the name of a synthetic model; choose another name`);
@@ -109,7 +105,7 @@ export function checkOptions(o: IngestOptions): {
   return {
     refuse: rules.refuse(o.iso as IsoCode),
     targets: new Set(rules.ids?.(o.iso as IsoCode) ?? []),
-    refuseHour: rules.refuseHour,
+    days: seriesDays(rules, o.iso, o.metric),
     actuals: rules.actuals,
   };
 }
@@ -414,7 +410,7 @@ class Assembler {
  */
 export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8Array | string>, o: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  const { refuse, targets, refuseHour, actuals } = checkOptions(o);
+  const { refuse, targets, days, actuals } = checkOptions(o);
   checkFormat(o.format);
   const columns = checkColumnOptions(o.columns ?? []);
   if (o.createdAt !== undefined && typeof parseInstant(o.createdAt, undefined) === 'string') {
@@ -426,7 +422,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
   const { result: asm, outcome } = await store.ingest(
     { source: o.source, group: o.group, iso: o.iso, metric: o.metric, replace: o.replace, origin: o.origin, catalog: o.catalog },
     async (writer) => {
-      const asm = new Assembler(writer, refuse, refuseHour);
+      const asm = new Assembler(writer, refuse, days.refuseHour);
       const bad = (line: number, reason: string) => asm.bad(line, reason);
       const metadata: Record<string, string> = {};
       const file = await fileContent(
@@ -447,6 +443,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         metadata,
         scale: unitResolver(unitOf(o.metric as MetricName), o.metric, o.unit),
         bad,
+        knownAt: days.knownAt,
         kind: (kind) => {
           if (kind === 'actual' && !actuals) {
             throw new IngestError(

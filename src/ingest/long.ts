@@ -151,7 +151,7 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
         ctx.bad(line, scale);
         continue;
       }
-      let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
+      let stamp = col.fixedStamp ?? ctx.knownAt(time); // an actual without a publication time
       if (col.stamp >= 0) {
         // Every row of a run repeats its issue time: compared in place, it is read once per run.
         if (lastStampText === undefined || !same(batch, r, col.stamp, lastStampText)) {
@@ -225,7 +225,7 @@ export async function* longLayout(records: AsyncIterable<FileRecord>, ctx: Layou
       ctx.bad(line, scale);
       return;
     }
-    let stamp = col.fixedStamp ?? time + HOUR_MS; // an actual without a publication time: known once its hour has ended
+    let stamp = col.fixedStamp ?? ctx.knownAt(time); // an actual without a publication time
     if (col.stamp >= 0) {
       const t = stampOf(fields[col.stamp]);
       if (typeof t === 'string') {

@@ -154,4 +154,9 @@ export interface LayoutContext {
   bad(line: number, reason: string): void;
   /** Whether the file holds forecast runs or actuals (known from its header or options). */
   kind(kind: 'forecast' | 'actual'): void;
+  /**
+   * When an actual at `timeMs` without a publication time became known (ms): once its hour has
+   * ended, or its day for a daily metric (groups.ts).
+   */
+  knownAt(timeMs: number): number;
 }

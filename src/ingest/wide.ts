@@ -167,7 +167,7 @@ export async function* wideLayout(records: AsyncIterable<FileRecord>, ctx: Layou
         return;
       }
     }
-    let stamp = fixedStamp ?? time + HOUR_MS;
+    let stamp = fixedStamp ?? ctx.knownAt(time);
     if (published >= 0) {
       const t = publishedOf(fields[published]);
       if (typeof t === 'string') {

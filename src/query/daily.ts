@@ -19,6 +19,7 @@ import {
   ACTUAL_HISTORY_START,
   DEFAULT_WINDOW_DAYS,
   FORECAST_HISTORY_START,
+  type Actuals,
   type ContinuousParams,
   type ForecastParams,
   type Forecasts,
@@ -168,22 +169,36 @@ export function dailyForecastFrame<T>(
   return frameOf(group, forecasts.name, created, rows, forecasts.values(stitchedOf(rows)));
 }
 
-export function dailyActualFrame<T>(group: DailySeriesGroup<T>, p: WindowParams): Frame {
+/**
+ * The synthetic world's daily truth: days that have ended (a day's actual is published once its
+ * last hour is), from 2023-01-01; Actuals' hours are the days' first hours.
+ */
+function worldDailyActuals<T>(group: DailySeriesGroup<T>, nowMs: number): Actuals<T> {
   const tz = group.timezone;
-  // A day's actual is published once its last hour is.
-  const lastDay = addDays(localDateOfHour(tz, lastActualHour(p.nowMs) + 1), -1);
+  const lastDay = addDays(localDateOfHour(tz, lastActualHour(nowMs) + 1), -1);
+  return {
+    firstHour: localDayStartHour(tz, ACTUAL_HISTORY_START),
+    lastHour: localDayStartHour(tz, lastDay),
+    values: (rows) => group.source(dailyRowsOf(tz, rows), null),
+    noDataMessage: 'no actuals in the requested window: daily actuals exist from 2023-01-01 through the last complete day',
+  };
+}
+
+/** Actuals of the days in the window, from the day of `actuals.firstHour` through that of its `lastHour`. */
+export function dailyActualFrame<T>(
+  group: DailySeriesGroup<T>,
+  p: WindowParams,
+  actuals: Actuals<T> = worldDailyActuals(group, p.nowMs),
+): Frame {
+  const tz = group.timezone;
+  const firstDay = localDateOfHour(tz, actuals.firstHour);
+  const lastDay = localDateOfHour(tz, actuals.lastHour);
   const window = resolveWindow(p.start, p.end, tz, { lastHour: localDayStartHour(tz, addDays(lastDay, 1)) - 1, days: DEFAULT_WINDOW_DAYS });
-  const days = daysIn(tz, window, ACTUAL_HISTORY_START, lastDay);
-  if (days.length === 0) {
-    noDays(
-      p,
-      window,
-      localDayStartHour(tz, ACTUAL_HISTORY_START),
-      'no actuals in the requested window: daily actuals exist from 2023-01-01 through the last complete day',
-    );
-  }
+  const days = daysIn(tz, window, firstDay, lastDay);
+  if (days.length === 0) noDays(p, window, localDayStartHour(tz, firstDay), actuals.noDataMessage);
   const rows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(tz, d)), created: days.map(() => Number.NaN) };
-  return frameOf(group, null, null, rows, group.source(rows, null));
+  actuals.prepare?.(stitchedOf(rows));
+  return frameOf(group, null, null, rows, actuals.values(stitchedOf(rows)));
 }
 
 /** Whole days from a run's own local day to `day` (0 = the run's day). */

@@ -113,14 +113,16 @@ const catalogHubIds = GAS_HUBS.map((h) => h.id);
 
 /**
  * Gas prices served from stored sources: the catalog's hubs by their ids, and the source's own
- * hubs (any other id); one value per gas day, as the synthetic series.
+ * hubs (any other id); one value per gas day, as the synthetic series. Forecasts only: gas has no
+ * /actual (nor does an ingest take gas actuals).
  */
-export const gasStored = storedDailyQueriesFor({
+const { forecast, continuous } = storedDailyQueriesFor({
   group: (_world: WeatherWorld, r: { id?: string }, held) => heldTargetGroup(GAS_TIMEZONE, unitOf('gas_price'), held, catalogHubIds, r.id),
   key: () => GAS_KEY,
   idOf: (id: string) => id,
   id: (r) => r.id,
 });
+export const gasStored = { forecast, continuous };
 
 /**
  * `/gas/list?source=NAME`: the hubs the source holds, as hub records with `source`: a catalog

@@ -37,7 +37,7 @@ import {
 import { outageForecastMw, outageTruthMw, zoneOutageMw, type OutageModelName } from '../world/outage.ts';
 import { addDays, localDayStartHour } from '../time/zones.ts';
 import { plantSums, regionLoadSource } from './aggregates.ts';
-import { storedQueriesFor } from './stored.ts';
+import { storedDailyQueriesFor, storedQueriesFor } from './stored.ts';
 
 export const REGION_METRICS = metricsOf('region');
 export type RegionMetric = MetricsOf<'region'>;
@@ -194,10 +194,28 @@ export const regionVintages = vintageQueriesFor((world: WeatherWorld, r: TargetR
   hourlyRegionGroup(world, r, 'runs and vintages'),
 );
 
-/** Regions served from stored sources (hourly metrics). */
-export const regionStored = storedQueriesFor({
-  group: (world: WeatherWorld, r: TargetRequest<RegionMetric>) => hourlyRegionGroup(world, r, 'stored sources'),
-  key: (r) => ({ group: 'region', iso: r.iso, metric: r.metric }),
+const regionKey = (r: TargetRequest<RegionMetric>) => ({ group: 'region', iso: r.iso, metric: r.metric });
+
+/** Regions' hourly metrics served from stored sources (runs and vintages refuse the daily outage, as for models). */
+const hourlyStored = storedQueriesFor({
+  group: (world: WeatherWorld, r: TargetRequest<RegionMetric>) => hourlyRegionGroup(world, r, 'runs and vintages'),
+  key: regionKey,
   idOf: (region: Region) => region.id,
   id: (r) => r.id,
 });
+
+/** Regions' daily outage served from stored sources: one value per local day, as the synthetic series. */
+const dailyStored = storedDailyQueriesFor({
+  group: (world: WeatherWorld, r: TargetRequest<RegionMetric>) => outageGroup(world, r.iso, r.id),
+  key: regionKey,
+  idOf: (region: Region) => region.id,
+  id: (r) => r.id,
+});
+
+/** Regions served from stored sources: the hourly metrics, or the daily outage series. */
+export const regionStored: typeof hourlyStored = {
+  ...hourlyStored,
+  forecast: (world, reader, source, r) => (isDaily(r) ? dailyStored : hourlyStored).forecast(world, reader, source, r),
+  continuous: (world, reader, source, r) => (isDaily(r) ? dailyStored : hourlyStored).continuous(world, reader, source, r),
+  actual: (world, reader, source, r) => (isDaily(r) ? dailyStored : hourlyStored).actual(world, reader, source, r),
+};

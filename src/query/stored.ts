@@ -7,7 +7,9 @@ import {
   actualFrame,
   continuousFrame,
   forecastFrame,
+  type Actuals,
   type ContinuousParams,
+  type ForecastParams,
   type Forecasts,
   type SeriesGroup,
   type WindowParams,
@@ -20,15 +22,29 @@ import type { Unit } from '../catalog/metrics.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import type { SourceReader } from '../sources/reader.ts';
 import { quantileGroup, storedActuals, storedForecasts, storedSeries, type QuantileOf } from '../sources/stored.ts';
-import { dailyContinuousFrame, dailyForecastFrame, type DailySeriesGroup } from './daily.ts';
+import { dailyActualFrame, dailyContinuousFrame, dailyForecastFrame, type DailySeriesGroup } from './daily.ts';
 
-/** How a group's requests name stored series. */
-export interface StoredGroupSpec<R, T> {
+/** What a stored request needs of a series group, hourly or daily: its targets, clock, unit and labels. */
+interface TargetGroup<T> {
+  timezone: string;
+  units: Unit;
+  targets: readonly T[];
+  label(target: T): string[];
+}
+
+/**
+ * A group whose values come from a stored source, not the synthetic world: it serves as an hourly
+ * SeriesGroup and as a DailySeriesGroup alike (its `source` is never called).
+ */
+type StoredGroup<T> = TargetGroup<T> & { source(): never };
+
+/** How a group's requests name stored series (`G`: the request's targets as a group, hourly or daily). */
+export interface StoredGroupSpec<R, T, G extends TargetGroup<T> = SeriesGroup<T>> {
   /**
    * The request's targets as a series group; `held` are the ids the source holds for the
    * request's key (a group of own targets is made of them, one of catalog targets ignores them).
    */
-  group(world: WeatherWorld, request: R, held: readonly string[]): SeriesGroup<T>;
+  group(world: WeatherWorld, request: R, held: readonly string[]): G;
   key(request: R): SeriesKey;
   idOf(target: T): string;
   id(request: R): string | undefined;
@@ -44,7 +60,37 @@ export interface QuantileRequest {
   quantiles?: readonly number[];
 }
 
-export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
+/** The frame builders of a cadence: hourly (kinds.ts) or daily (daily.ts), fed a stored source's forecasts and actuals. */
+interface Frames {
+  forecast<C>(group: StoredGroup<C>, p: ForecastParams, f: Forecasts<C>): Frame;
+  continuous<C>(group: StoredGroup<C>, p: ContinuousParams, f: Forecasts<C>): Frame;
+  actual<C>(group: StoredGroup<C>, p: WindowParams, a: Actuals<C>): Frame;
+}
+
+const HOURLY_FRAMES: Frames = {
+  forecast: (group, p, f) => forecastFrame(group, p, f),
+  continuous: (group, p, f) => continuousFrame(group, p, f.historyStart, 'continuous forecasts', f),
+  actual: (group, p, a) => actualFrame(group, p, a),
+};
+
+const DAILY_FRAMES: Frames = {
+  forecast: (group, p, f) => dailyForecastFrame(group, p, f),
+  continuous: (group, p, f) => dailyContinuousFrame(group, p, undefined, 'continuous forecasts', f),
+  actual: (group, p, a) => dailyActualFrame(group, p, a),
+};
+
+/** The group as a stored source serves it: its values never come from the synthetic world. */
+function storedGroup<T>(group: TargetGroup<T>): StoredGroup<T> {
+  return {
+    ...group,
+    source: () => {
+      throw new Error('the values of stored targets come from their source');
+    },
+  };
+}
+
+/** The request kinds served from stored sources, over a cadence's frame builders. */
+function storedKindsFor<R, T, G extends TargetGroup<T>>(spec: StoredGroupSpec<R, T, G>, frames: Frames) {
   // `param`: the request's parameter naming the source (`source` for actuals), which its errors name.
   const series = (world: WeatherWorld, reader: SourceReader, source: string, r: R, param: 'model' | 'source' = 'model') =>
     storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r), param);
@@ -54,27 +100,43 @@ export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
     reader: SourceReader,
     source: string,
     r: R & { nowMs: number } & QuantileRequest,
-    build: <C>(group: SeriesGroup<C>, f: Forecasts<C>) => F,
+    build: <C>(group: StoredGroup<C>, f: Forecasts<C>) => F,
   ): Promise<F> => {
     const s = await series(world, reader, source, r);
     const stored = await storedForecasts(reader, s, r.nowMs);
     const result = r.quantiles?.length
       ? build<QuantileOf<T>>(quantileGroup(s.group, r.quantiles), stored.quantiles(r.quantiles))
-      : build<T>(s.group, stored.forecasts);
+      : build<T>(storedGroup(s.group), stored.forecasts);
     await stored.load();
     return result;
   };
   return {
+    withForecasts,
     forecast: (
       world: WeatherWorld,
       reader: SourceReader,
       source: string,
       r: R & { forecastedBy?: RequestInstant; nowMs: number } & QuantileRequest,
-    ) => withForecasts(world, reader, source, r, (group, f): Frame => forecastFrame(group, { ...r, model: 'optimized' }, f)),
+    ) => withForecasts(world, reader, source, r, (group, f): Frame => frames.forecast(group, { ...r, model: 'optimized' }, f)),
     continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams> & QuantileRequest) =>
-      withForecasts(world, reader, source, r, (group, f): Frame =>
-        continuousFrame(group, { ...r, model: 'optimized' }, f.historyStart, 'continuous forecasts', f),
-      ),
+      withForecasts(world, reader, source, r, (group, f): Frame => frames.continuous(group, { ...r, model: 'optimized' }, f)),
+    /** Actuals as published at or before `asOfMs` (default now; never after now). */
+    actual: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & WindowParams & { asOfMs?: number }) => {
+      const s = await series(world, reader, source, r, 'source');
+      const { actuals, load } = await storedActuals(reader, s, Math.min(r.asOfMs ?? r.nowMs, r.nowMs));
+      const frame = frames.actual(storedGroup(s.group), r, actuals);
+      await load();
+      return frame;
+    },
+  };
+}
+
+/** The request kinds of an hourly group served from stored sources: forecast, continuous, runs, vintages and actual. */
+export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
+  const { withForecasts, forecast, continuous, actual } = storedKindsFor(spec, HOURLY_FRAMES);
+  return {
+    forecast,
+    continuous,
     runs: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<RunsParams>) =>
       withForecasts(world, reader, source, { ...r, quantiles: undefined }, (group, f): RunRecord[] =>
         listRuns(group.timezone, { ...r, model: 'optimized' }, f),
@@ -83,58 +145,21 @@ export function storedQueriesFor<R, T>(spec: StoredGroupSpec<R, T>) {
       withForecasts(world, reader, source, { ...r, quantiles: undefined }, (group, f): Frame =>
         vintagesFrame(group, { ...r, model: 'optimized' }, f),
       ),
-    /** Actuals as published at or before `asOfMs` (default now; never after now). */
-    actual: async (world: WeatherWorld, reader: SourceReader, source: string, r: R & WindowParams & { asOfMs?: number }) => {
-      const s = await series(world, reader, source, r, 'source');
-      const { actuals, load } = await storedActuals(reader, s, Math.min(r.asOfMs ?? r.nowMs, r.nowMs));
-      const frame = actualFrame(s.group, r, actuals);
-      await load();
-      return frame;
-    },
+    actual,
   };
 }
 
 export type StoredQueries<R> = ReturnType<typeof storedQueriesFor<R, unknown>>;
 
-/** How a daily group's requests (gas) name stored series. */
-export interface StoredDailyGroupSpec<R, T> extends Omit<StoredGroupSpec<R, T>, 'group'> {
-  group(world: WeatherWorld, request: R, held: readonly string[]): DailySeriesGroup<T>;
-}
-
 /**
- * The request kinds of a daily group served from stored sources: a stored run holds one value
- * per day at the day's first hour (as the daily frames' rows are), so the same stored forecasts
- * serve it through the daily frame builders.
+ * The request kinds of a daily group (gas, regions' outage) served from stored sources: a stored
+ * run holds one value per day at the day's first hour (as the daily frames' rows are), so the
+ * same stored forecasts and actuals serve it through the daily frame builders. No runs or
+ * vintages: the synthetic daily series have none either.
  */
-export function storedDailyQueriesFor<R, T>(spec: StoredDailyGroupSpec<R, T>) {
-  /** As storedQueriesFor's withForecasts, over the group's days. */
-  const withForecasts = async <F>(
-    world: WeatherWorld,
-    reader: SourceReader,
-    source: string,
-    r: R & { nowMs: number } & QuantileRequest,
-    build: <C>(group: DailySeriesGroup<C>, f: Forecasts<C>) => F,
-  ): Promise<F> => {
-    const s = await storedSeries(reader, source, spec.key(r), (held) => spec.group(world, r, held), spec.idOf, spec.id(r));
-    const stored = await storedForecasts(reader, s, r.nowMs);
-    const result = r.quantiles?.length
-      ? build<QuantileOf<T>>(quantileGroup(s.group, r.quantiles), stored.quantiles(r.quantiles))
-      : build<T>(s.group, stored.forecasts);
-    await stored.load();
-    return result;
-  };
-  return {
-    forecast: (
-      world: WeatherWorld,
-      reader: SourceReader,
-      source: string,
-      r: R & { forecastedBy?: RequestInstant; nowMs: number } & QuantileRequest,
-    ) => withForecasts(world, reader, source, r, (group, f): Frame => dailyForecastFrame(group, { ...r, model: 'optimized' }, f)),
-    continuous: (world: WeatherWorld, reader: SourceReader, source: string, r: R & Omitted<ContinuousParams> & QuantileRequest) =>
-      withForecasts(world, reader, source, r, (group, f): Frame =>
-        dailyContinuousFrame(group, { ...r, model: 'optimized' }, undefined, 'continuous forecasts', f),
-      ),
-  };
+export function storedDailyQueriesFor<R, T>(spec: StoredGroupSpec<R, T, DailySeriesGroup<T>>) {
+  const { forecast, continuous, actual } = storedKindsFor(spec, DAILY_FRAMES);
+  return { forecast, continuous, actual };
 }
 
 /** The request kinds a group may serve from stored sources (a daily group: forecast and continuous). */

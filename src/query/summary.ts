@@ -33,13 +33,14 @@ import { queryValueError } from './errors.ts';
 import { ACTUAL_HISTORY_START, FORECAST_HISTORY_START } from './kinds.ts';
 import { lastActualHour, runAsOf } from './runs.ts';
 import type { RequestInstant } from './window.ts';
-import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric } from './regions.ts';
+import { outageGroup, regionGroup, REGION_METRICS, type HourlyRegionMetric, type RegionMetric } from './regions.ts';
 
 export const SUMMARY_DAYS_BEFORE = 2;
 export const SUMMARY_DAYS_AFTER = 7;
 const MODEL = FORECAST_MODELS.optimized;
 
-export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: RequestInstant | undefined, nowMs: number): Frame {
+/** The summary's instant (as_of, never after now) and its local days. */
+export function summaryDays(iso: IsoCode, asOfParam: RequestInstant | undefined, nowMs: number) {
   const tz = ISOS[iso].timezone;
   const asOf = Math.min(asOfParam?.epochMs ?? nowMs, nowMs);
   const firstDay = addDays(localDateOfHour(tz, Math.floor(asOf / HOUR_MS)), -SUMMARY_DAYS_BEFORE);
@@ -47,6 +48,24 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
   for (let i = 0; i <= SUMMARY_DAYS_BEFORE + SUMMARY_DAYS_AFTER; i++) days.push(addDays(firstDay, i));
   const dayStart = days.map((d) => localDayStartHour(tz, d));
   const end = localDayStartHour(tz, addDays(days[days.length - 1], 1));
+  return { asOf, days, dayStart, end };
+}
+
+/**
+ * The ISO summary. `storedActuals`: for the metrics whose truth is a stored source
+ * (GRIDCAST_ACTUAL_SOURCE), that source's actuals as published at as_of over the summary's days
+ * (undefined: the source has none there); their "actual" columns come from it (null for a region
+ * it does not hold) instead of the synthetic world.
+ */
+export function isoSummary(
+  world: WeatherWorld,
+  iso: IsoCode,
+  asOfParam: RequestInstant | undefined,
+  nowMs: number,
+  storedActuals: ReadonlyMap<RegionMetric, Frame | undefined> = new Map(),
+): Frame {
+  const tz = ISOS[iso].timezone;
+  const { asOf, days, dayStart, end } = summaryDays(iso, asOfParam, nowMs);
   const hours: number[] = [];
   const dayIndex: number[] = [];
   for (let d = 0; d < days.length; d++) {
@@ -78,6 +97,26 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
 
   const regions = regionsOf(iso);
   type Source = (region: Region) => Float64Array;
+  /** A stored source's actuals, on the summary's hours (a daily frame's day on each of its hours). */
+  const storedSource = (frame: Frame | undefined, daily: boolean): Source => {
+    const columns = new Map<string, Float64Array>();
+    if (frame) {
+      const rowOf = new Map(Array.from(frame.hours, (h, i) => [h, i]));
+      for (const column of frame.columns) {
+        const values = new Float64Array(frame.hours.length);
+        column.fill(values);
+        const at = (i: number) => rowOf.get(daily ? dayStart[dayIndex[i]] : hours[i]);
+        columns.set(
+          column.label[0],
+          Float64Array.from(hours, (_, i) => {
+            const row = at(i);
+            return row === undefined ? Number.NaN : values[row];
+          }),
+        );
+      }
+    }
+    return (region) => columns.get(region.id) ?? new Float64Array(hours.length).fill(Number.NaN);
+  };
   const sources = new Map<string, { forecast: Source; actual: Source }>();
   for (const metric of REGION_METRICS) {
     if (metric === 'outage') {
@@ -100,6 +139,7 @@ export function isoSummary(world: WeatherWorld, iso: IsoCode, asOfParam: Request
       const ac = group.source(truthRows, null);
       sources.set(metric, { forecast: (r) => fc(r).map(forecastAt), actual: (r) => ac(r).map(actualAt) });
     }
+    if (storedActuals.has(metric)) sources.get(metric)!.actual = storedSource(storedActuals.get(metric), metric === 'outage');
   }
 
   const columns: Frame['columns'] = regions.flatMap((region) =>

@@ -263,6 +263,21 @@ export interface SourceStatus {
   runs: number;
   forecast_values: number;
   actuals: number;
+  actual_revisions: number;
+  first_valid_time: string | null;
+  last_valid_time: string | null;
+}
+
+/** What a source holds (in one ISO, or in all): see SourceStore.holdings. */
+interface Holdings {
+  source: string;
+  iso: string | null;
+  runs: number;
+  forecast_values: number;
+  actuals: number;
+  actual_revisions: number;
+  latest_run: string | null;
+  latest_actual: string | null;
   first_valid_time: string | null;
   last_valid_time: string | null;
 }
@@ -275,6 +290,7 @@ export interface SourceSummary {
   runs: number;
   forecast_values: number;
   actuals: number;
+  actual_revisions: number;
   latest_run: string | null;
   latest_actual: string | null;
   first_valid_time: string | null;
@@ -578,98 +594,96 @@ export class SourceStore {
     return r.first === null || r.last === null ? null : { first: r.first, last: r.last };
   }
 
-  /** Per source and ISO, the runs issued and actuals published by `nowMs` (for /v1/status). */
-  async status(nowMs: number): Promise<SourceStatus[]> {
+  /**
+   * What the sources hold as published by `nowMs` (runs issued, actuals published by then), per
+   * source and ISO or per source: the one definition /v1/status and the sources list share.
+   * `runs`: stored runs; `forecast_values`: their stored values; `actuals`: (target, valid hour)
+   * values with an actual; `actual_revisions`: publications of such a value after its first
+   * (corrections), so a source's stored actual rows are `actuals + actual_revisions`.
+   */
+  private async holdings(nowMs: number, perIso: boolean): Promise<Holdings[]> {
+    const keys = perIso ? 's.source, s.iso' : 's.source';
     const rows = await this.sql.query<{
       source: string;
-      iso: string;
+      iso: string | null;
       runs: number;
       vals: number | null;
       latest: number | null;
       rfirst: number | null;
       rlast: number | null;
       actuals: number;
+      publications: number;
       afirst: number | null;
       alast: number | null;
     }>(
       `WITH r AS (
-         SELECT s.source, s.iso, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
+         SELECT ${keys}, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
                 extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
                 min(r.first_hour) AS rfirst, max(r.first_hour + ${runLength('r')} - 1) AS rlast
            FROM source_series s JOIN source_runs r ON r.series_id = s.id
-          WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
+          WHERE r.issued_at <= to_timestamp($1::float8 / 1000) GROUP BY ${keys}),
        a AS (
-         SELECT s.source, s.iso, count(DISTINCT (a.series_id, a.valid_hour))::int AS actuals, min(a.valid_hour) AS afirst,
-                max(a.valid_hour) AS alast
+         SELECT ${keys}, count(DISTINCT (a.series_id, a.valid_hour))::int AS actuals, count(*)::int AS publications,
+                min(a.valid_hour) AS afirst, max(a.valid_hour) AS alast
            FROM source_series s JOIN source_actuals a ON a.series_id = s.id
-          WHERE a.published_at <= to_timestamp($1::float8 / 1000) GROUP BY 1, 2),
-       k AS (SELECT DISTINCT source, iso FROM source_series)
+          WHERE a.published_at <= to_timestamp($1::float8 / 1000) GROUP BY ${keys}),
+       k AS (${perIso ? 'SELECT DISTINCT source, iso FROM source_series' : 'SELECT name AS source, NULL AS iso FROM sources'})
        SELECT k.source, k.iso, coalesce(r.runs, 0) AS runs, r.vals, r.latest, r.rfirst, r.rlast,
-              coalesce(a.actuals, 0) AS actuals, a.afirst, a.alast
-         FROM k LEFT JOIN r USING (source, iso) LEFT JOIN a USING (source, iso) ORDER BY k.source, k.iso`,
+              coalesce(a.actuals, 0) AS actuals, coalesce(a.publications, 0) AS publications, a.afirst, a.alast
+         FROM k LEFT JOIN r USING (${perIso ? 'source, iso' : 'source'}) LEFT JOIN a USING (${perIso ? 'source, iso' : 'source'})
+        ORDER BY k.source, k.iso`,
       [nowMs],
     );
     return rows.map((r) => {
       const firsts = [r.rfirst, r.afirst].filter((x): x is number => x !== null);
       const lasts = [r.rlast, r.alast].filter((x): x is number => x !== null);
       return {
-        iso: shownIso(r.iso),
-        model: r.source,
-        last_run: r.latest === null ? null : iso(r.latest),
-        next_run: null,
-        last_actual_hour: r.alast === null ? null : iso(r.alast * HOUR_MS),
-        source: 'stored',
+        source: r.source,
+        iso: r.iso,
         runs: r.runs,
         forecast_values: r.vals ?? 0,
         actuals: r.actuals,
+        actual_revisions: r.publications - r.actuals,
+        latest_run: r.latest === null ? null : iso(r.latest),
+        latest_actual: r.alast === null ? null : iso(r.alast * HOUR_MS),
         first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
         last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
       };
     });
   }
 
-  /** Every source with what it holds. */
-  async list(): Promise<SourceSummary[]> {
+  /** Per source and ISO, what it holds as published by `nowMs` (for /v1/status). */
+  async status(nowMs: number): Promise<SourceStatus[]> {
+    return (await this.holdings(nowMs, true)).map((h) => ({
+      iso: shownIso(h.iso!),
+      model: h.source,
+      last_run: h.latest_run,
+      next_run: null,
+      last_actual_hour: h.latest_actual,
+      source: 'stored',
+      runs: h.runs,
+      forecast_values: h.forecast_values,
+      actuals: h.actuals,
+      actual_revisions: h.actual_revisions,
+      first_valid_time: h.first_valid_time,
+      last_valid_time: h.last_valid_time,
+    }));
+  }
+
+  /** Every source with its series and what it holds as published by `nowMs` (the same counts as status, over its ISOs). */
+  async list(nowMs: number): Promise<SourceSummary[]> {
     const sources = await this.sql.query<{ name: string; created_ms: number }>(
       'SELECT name, extract(epoch FROM created_at)::float8 * 1000 AS created_ms FROM sources ORDER BY name',
     );
+    const holdings = new Map((await this.holdings(nowMs, false)).map((h) => [h.source, h]));
     const out: SourceSummary[] = [];
     for (const s of sources) {
       const series = await this.sql.query<{ group: string; iso: string; metric: string; targets: number }>(
         `SELECT grp AS "group", iso, metric, count(*)::int AS targets FROM source_series WHERE source = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
         [s.name],
       );
-      const [runs] = await this.sql.query<{
-        n: number;
-        v: number | null;
-        latest: number | null;
-        first: number | null;
-        last: number | null;
-      }>(
-        `SELECT count(*)::int AS n, sum(octet_length(vals) / 8)::float8 AS v, extract(epoch FROM max(issued_at))::float8 * 1000 AS latest,
-                min(first_hour) AS first, max(first_hour + ${runLength('source_runs')} - 1) AS last
-           FROM source_runs WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
-        [s.name],
-      );
-      const [acts] = await this.sql.query<{ n: number; first: number | null; last: number | null }>(
-        `SELECT count(*)::int AS n, min(valid_hour) AS first, max(valid_hour) AS last
-           FROM source_actuals WHERE series_id IN (SELECT id FROM source_series WHERE source = $1)`,
-        [s.name],
-      );
-      const firsts = [runs.first, acts.first].filter((x): x is number => x !== null);
-      const lasts = [runs.last, acts.last].filter((x): x is number => x !== null);
-      out.push({
-        name: s.name,
-        created_at: iso(s.created_ms),
-        series: series.map((k) => ({ ...k, iso: shownIso(k.iso) })),
-        runs: runs.n,
-        forecast_values: runs.v ?? 0,
-        actuals: acts.n,
-        latest_run: runs.latest === null ? null : iso(runs.latest),
-        latest_actual: acts.last === null ? null : iso(acts.last * HOUR_MS),
-        first_valid_time: firsts.length ? iso(Math.min(...firsts) * HOUR_MS) : null,
-        last_valid_time: lasts.length ? iso(Math.max(...lasts) * HOUR_MS) : null,
-      });
+      const { source: _, iso: __, ...held } = holdings.get(s.name)!;
+      out.push({ name: s.name, created_at: iso(s.created_ms), series: series.map((k) => ({ ...k, iso: shownIso(k.iso) })), ...held });
     }
     return out;
   }

@@ -3,11 +3,16 @@ import { regionVintages } from '../../query/regions.ts';
 import { describeMetrics, describeUnits, GROUP_KINDS, metricsOf } from '../../catalog/metrics.ts';
 import { REGION_METRICS, regionList, regionQueries, regionStored, type RegionMetric } from '../../query/regions.ts';
 import type { ParamSpec } from '../params.ts';
-import { isoSummary } from '../../query/summary.ts';
-import type { RouteDef } from '../route.ts';
+import { isoSummary, summaryDays } from '../../query/summary.ts';
+import type { Frame } from '../../query/frame.ts';
+import { QueryError } from '../../query/errors.ts';
+import type { RequestInstant } from '../../query/window.ts';
+import { formatUtcHour, HOUR_MS } from '../../time/hours.ts';
+import { actualSourceOf } from '../actualTruth.ts';
+import type { RouteContext, RouteDef } from '../route.ts';
 import { ISO_PARAM, REGION_FORECAST_MODEL_PARAM, requestInstant } from './common.ts';
 import { ensembleRoute } from './ensemble.ts';
-import { isoMetricTarget, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
+import { isoMetricTarget, readerOf, timeseriesRoutes, type GroupRoutesSpec } from './timeseries.ts';
 import { skillRoute, type SkillGroupSpec } from './skill.ts';
 import { FORECAST_MODEL_NAMES } from '../../models/forecastModels.ts';
 import { ISOS, type IsoCode } from '../../catalog/isos.ts';
@@ -95,5 +100,34 @@ export const summaryRoute: RouteDef = {
   level: 'core',
   params: [ISO_PARAM, AS_OF_PARAM],
   response: { kind: 'timeseries' },
-  handle: ({ params, raw, nowMs, world }) => isoSummary(world, params.iso as IsoCode, requestInstant(params.as_of, raw.as_of), nowMs),
+  actualsOfIso: true,
+  handle: async (ctx) => {
+    const iso = ctx.params.iso as IsoCode;
+    const asOf = requestInstant(ctx.params.as_of, ctx.raw.as_of);
+    return isoSummary(ctx.world, iso, asOf, ctx.nowMs, await configuredActuals(ctx, iso, asOf));
+  },
 };
+
+/**
+ * The actuals of the ISO's metrics whose truth is a stored source (GRIDCAST_ACTUAL_SOURCE) over the
+ * summary's days, as published at as_of: what /actual?source= serves. A source without actuals of
+ * a metric there (not held, none published yet) gives null columns, as hours outside the world's
+ * history do.
+ */
+async function configuredActuals(ctx: RouteContext, iso: IsoCode, asOfParam: RequestInstant | undefined) {
+  const { asOf, dayStart, end } = summaryDays(iso, asOfParam, ctx.nowMs);
+  const instant = (hour: number): RequestInstant => ({ epochMs: hour * HOUR_MS, dateOnly: false, raw: formatUtcHour(hour) });
+  const frames = new Map<RegionMetric, Frame | undefined>();
+  for (const metric of REGION_METRICS) {
+    const source = actualSourceOf(iso, metric);
+    if (source === undefined) continue;
+    const request = { iso, metric, start: instant(dayStart[0]), end: instant(end - 1), nowMs: ctx.nowMs, asOfMs: asOf };
+    try {
+      frames.set(metric, await regionStored.actual(ctx.world, readerOf(ctx), source, request));
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      frames.set(metric, undefined);
+    }
+  }
+  return frames;
+}

@@ -117,7 +117,8 @@ const SKILL_ACTUAL_SOURCE_PARAM: ParamSpec = {
   minLength: 1,
   description:
     "A stored source whose actuals (as /actual?source=NAME returns them) the forecasts are scored against, instead of the ISO's. " +
-    'Required when the service runs without the synthetic world (GRIDCAST_WORLD=off).',
+    'Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any. Required when the service runs ' +
+    'without the synthetic world (GRIDCAST_WORLD=off) and none is configured.',
 };
 
 /** The comma-separated items of a list parameter, trimmed. */

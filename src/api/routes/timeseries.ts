@@ -77,7 +77,8 @@ const SOURCE_PARAM: ParamSpec = {
   kind: 'string',
   minLength: 1,
   description:
-    "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist.",
+    "A stored source (ingested with `gridcast ingest`) whose actuals are served instead of the ISO's; see /v1/status for the sources that exist. " +
+    'Default: the source GRIDCAST_ACTUAL_SOURCE configures for the ISO and metric, if any.',
 };
 
 /** `source` of a list route: the targets a stored source holds instead of the catalog's. */

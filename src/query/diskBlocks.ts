@@ -123,6 +123,53 @@ export class StoredSegment {
     return this.keys.length;
   }
 
+  /**
+   * A segment holding `kept`'s blocks and the given blocks of `values` (each its rows [from, to)),
+   * which replace any of `kept`'s of the same name: one new array, so that a series' blocks cost
+   * one entry, not one typed array and map entry each.
+   */
+  static merged(
+    kept: StoredSegment | null,
+    blocks: readonly { key: string; from: number; to: number }[],
+    values: Float64Array,
+  ): StoredSegment {
+    const added = new Set<string>();
+    for (const b of blocks) added.add(b.key);
+    const keys: string[] = [];
+    const lengths: number[] = [];
+    let total = 0;
+    const keptIndices: number[] = [];
+    if (kept) {
+      for (let i = 0; i < kept.keys.length; i++) {
+        if (added.has(kept.keys[i])) continue;
+        keptIndices.push(i);
+        keys.push(kept.keys[i]);
+        lengths.push(kept.lengths[i]);
+        total += kept.lengths[i];
+      }
+    }
+    for (const b of blocks) {
+      keys.push(b.key);
+      lengths.push(b.to - b.from);
+      total += b.to - b.from;
+    }
+    const data = new Float64Array(total);
+    const starts = new Int32Array(keys.length);
+    let at = 0;
+    let k = 0;
+    for (const i of keptIndices) {
+      starts[k++] = at;
+      data.set(kept!.data.subarray(kept!.starts[i], kept!.starts[i] + kept!.lengths[i]), at);
+      at += kept!.lengths[i];
+    }
+    for (const b of blocks) {
+      starts[k++] = at;
+      data.set(values.subarray(b.from, b.to), at);
+      at += b.to - b.from;
+    }
+    return new StoredSegment(data, keys, starts, Int32Array.from(lengths));
+  }
+
   /** Memory it holds, for the cache's budget. */
   get bytes(): number {
     return this.data.byteLength + this.keys.length * 64;

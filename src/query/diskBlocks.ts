@@ -157,16 +157,14 @@ export class StoredSegment {
     const starts = new Int32Array(keys.length);
     let at = 0;
     let k = 0;
-    for (const i of keptIndices) {
+    // Element loops, not set(subarray): a view per block would cost an allocation each.
+    const copy = (from: Float64Array, start: number, length: number) => {
       starts[k++] = at;
-      data.set(kept!.data.subarray(kept!.starts[i], kept!.starts[i] + kept!.lengths[i]), at);
-      at += kept!.lengths[i];
-    }
-    for (const b of blocks) {
-      starts[k++] = at;
-      data.set(values.subarray(b.from, b.to), at);
-      at += b.to - b.from;
-    }
+      for (let j = 0; j < length; j++) data[at + j] = from[start + j];
+      at += length;
+    };
+    for (const i of keptIndices) copy(kept!.data, kept!.starts[i], kept!.lengths[i]);
+    for (const b of blocks) copy(values, b.from, b.to - b.from);
     return new StoredSegment(data, keys, starts, Int32Array.from(lengths));
   }
 

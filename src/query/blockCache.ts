@@ -96,7 +96,8 @@ export class BlockCache {
       blocks: merged.size,
       used: false,
     });
-    if (this.disk) for (const b of blocks) this.disk.write(name, b.key, merged.get(b.key)!);
+    // The new blocks are the merged segment's last ones.
+    if (this.disk) for (let i = merged.size - blocks.length; i < merged.size; i++) this.disk.write(name, ...merged.blockAt(i));
   }
 
   /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */

@@ -24,7 +24,8 @@
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
  * to bench/results/speed-latest.json and a line to bench/results/history.md.
  * Options (env): BENCH_SECONDS (autocannon duration, default 10), BENCH_WORKERS (the servers'
- * GRIDCAST_WORKERS; default one per core).
+ * GRIDCAST_WORKERS; default one per core), BENCH_ONLY=large (only sections 4 and 5, printed, not
+ * recorded: for comparing changes to the large request's path).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -307,6 +308,25 @@ async function postgresFigures(pathAndQuery: string) {
   }
 }
 
+/** Sections 4 and 5 alone (BENCH_ONLY=large). */
+async function largeOnly() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-bench-'));
+  try {
+    const server = await startServe({ env: SERVER_ENV, dataDir });
+    let large: Awaited<ReturnType<typeof largeFigures>>;
+    try {
+      await untilReady(server);
+      large = await largeFigures(server);
+    } finally {
+      await server.stop();
+    }
+    const restart = await afterRestart(dataDir, large.body);
+    process.stdout.write(JSON.stringify({ load: os.loadavg(), large: { ...large, body: undefined }, restart }, null, 2) + '\n');
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const loadBefore = os.loadavg()[0];
   // Kept when the server stops: the restart figure starts a new server on it.
@@ -413,4 +433,4 @@ async function main() {
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);
 }
 
-await main();
+await (process.env.BENCH_ONLY === 'large' ? largeOnly() : main());

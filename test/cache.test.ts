@@ -32,6 +32,17 @@ test('a window served from cached day blocks of a larger request equals a cold c
   assert.equal(warm, cold);
 });
 
+test('blocks computed by two windows of one stretch are both kept: the union window computes nothing new', () => {
+  blockCache.clear();
+  const cold = body(request('2026-03-01', '2026-03-20'));
+  blockCache.clear();
+  body(request('2026-03-01', '2026-03-10'));
+  body(request('2026-03-11', '2026-03-20')); // merged into the same segments as the first window's blocks
+  const size = blockCache.size;
+  assert.equal(body(request('2026-03-01', '2026-03-20')), cold);
+  assert.equal(blockCache.size, size, 'the union window computed nothing new');
+});
+
 test('beyond its budget the cache drops the oldest block not used since it was stored', () => {
   const cache = new BlockCache(3 * (8 * 24 + 120));
   for (const k of ['a', 'b', 'c']) cache.set(k, new Float64Array(24));

@@ -11,7 +11,7 @@
  * which is read from disk once and then kept here whole, as one entry, until evicted.
  */
 import type { StitchedRows } from './continuous.ts';
-import { SEGMENT_HOURS, type DiskBlocks, type StoredSegment } from './diskBlocks.ts';
+import { SEGMENT_HOURS, StoredSegment, type DiskBlocks } from './diskBlocks.ts';
 
 const BLOCK_OVERHEAD_BYTES = 120;
 /** Segments share the map with blocks under names no block key has. */
@@ -21,6 +21,8 @@ interface Entry {
   block: Float64Array | null;
   segment: StoredSegment | null;
   bytes: number;
+  /** Blocks it holds (a segment holds many). */
+  blocks: number;
   /** Set on every hit; eviction gives a used entry a second chance (the CLOCK policy). */
   used: boolean;
 }
@@ -34,6 +36,7 @@ export interface DiskPlace {
 export class BlockCache {
   private readonly map = new Map<string, Entry>();
   private bytes = 0;
+  private blocks = 0;
   private disk: DiskBlocks | null = null;
 
   constructor(private readonly budgetBytes: number) {}
@@ -49,7 +52,7 @@ export class BlockCache {
   /** Keeps a computed block; with a place on disk, the disk tier keeps it too. */
   set(key: string, block: Float64Array, place?: DiskPlace): void {
     if (this.budgetBytes <= 0) return;
-    this.remember(key, { block, segment: null, bytes: block.byteLength + BLOCK_OVERHEAD_BYTES, used: false });
+    this.remember(key, { block, segment: null, bytes: block.byteLength + BLOCK_OVERHEAD_BYTES, blocks: 1, used: false });
     if (place) this.disk?.write(place.segment, place.key, block);
   }
 
@@ -67,8 +70,34 @@ export class BlockCache {
     }
     const stored = this.disk?.read(name) ?? null;
     if (stored)
-      this.remember(SEGMENT_MARK + name, { block: null, segment: stored, bytes: stored.bytes + BLOCK_OVERHEAD_BYTES, used: false });
+      this.remember(SEGMENT_MARK + name, {
+        block: null,
+        segment: stored,
+        bytes: stored.bytes + BLOCK_OVERHEAD_BYTES,
+        blocks: stored.size,
+        used: false,
+      });
     return stored;
+  }
+
+  /**
+   * Keeps computed blocks of a segment (each block `key` is `values`' rows [from, to)): merged
+   * into the segment's entry in memory, and written to the disk tier. Call segment(name) first,
+   * so that the entry holds what the disk held.
+   */
+  keepSegment(name: string, blocks: readonly { key: string; from: number; to: number }[], values: Float64Array): void {
+    if (this.budgetBytes <= 0) return;
+    const kept = this.map.get(SEGMENT_MARK + name)?.segment ?? null;
+    const merged = StoredSegment.merged(kept, blocks, values);
+    this.remember(SEGMENT_MARK + name, {
+      block: null,
+      segment: merged,
+      bytes: merged.bytes + BLOCK_OVERHEAD_BYTES,
+      blocks: merged.size,
+      used: false,
+    });
+    // The new blocks are the merged segment's last ones.
+    if (this.disk) for (let i = merged.size - blocks.length; i < merged.size; i++) this.disk.write(name, ...merged.blockAt(i));
   }
 
   /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */
@@ -85,9 +114,11 @@ export class BlockCache {
     if (old) {
       this.map.delete(key);
       this.bytes -= old.bytes;
+      this.blocks -= old.blocks;
     }
     this.map.set(key, entry);
     this.bytes += entry.bytes;
+    this.blocks += entry.blocks;
     if (this.bytes > this.budgetBytes) this.evict();
   }
 
@@ -101,6 +132,7 @@ export class BlockCache {
         this.map.set(key, entry); // second chance: to the back of the queue
       } else {
         this.bytes -= entry.bytes;
+        this.blocks -= entry.blocks;
       }
     }
   }
@@ -108,15 +140,16 @@ export class BlockCache {
   clear(): void {
     this.map.clear();
     this.bytes = 0;
+    this.blocks = 0;
   }
 
   get enabled(): boolean {
     return this.budgetBytes > 0;
   }
 
-  /** Entries held (blocks, and segments read from disk). */
+  /** Blocks held (alone, or in segments). */
   get size(): number {
-    return this.map.size;
+    return this.blocks;
   }
 }
 
@@ -181,32 +214,31 @@ export function hourBlocks(hours: ArrayLike<number>): DayBlock[] {
 }
 
 /**
- * A series over rows from the cache when every one of its blocks is there — each from memory, or
- * else from its stretch's segment (read from disk at most once here: what an earlier process
- * computed); otherwise `compute` fills it (all rows) and its blocks are cached, in memory and on
- * disk. `prefix` names the series (target, metric, model).
+ * A series over rows from the cache when every one of its blocks is there — from its stretches'
+ * segments, in memory or else read from disk (at most once here: what an earlier process
+ * computed); otherwise `compute` fills it (all rows) and its blocks are kept, one segment per
+ * stretch, in memory and on disk. `prefix` names the series (target, metric, model).
  */
 export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
   const values = new Float64Array(n);
-  const enabled = blockCache.enabled && bypassDepth === 0;
-  if (enabled) {
-    const segments = new Map<number, StoredSegment | null>();
-    const segmentOf = (stretch: number) => {
-      let stored = segments.get(stretch);
-      if (stored === undefined) segments.set(stretch, (stored = blockCache.segment(`${prefix}:${stretch}`)));
-      return stored;
-    };
-    const copyCached = (b: DayBlock) => {
-      const hit = blockCache.get(`${prefix}:${b.key}`);
-      if (hit) values.set(hit, b.from);
-      return hit !== undefined || (segmentOf(b.stretch)?.copyInto(b.key, values, b.from) ?? false);
-    };
-    if (blocks.every(copyCached)) return values;
+  if (!blockCache.enabled || bypassDepth > 0) {
+    compute(values);
+    return values;
   }
+  // Blocks are in row order, so each stretch's blocks are one run.
+  const runs: { name: string; blocks: readonly DayBlock[] }[] = [];
+  for (let first = 0; first < blocks.length;) {
+    let end = first + 1;
+    while (end < blocks.length && blocks[end].stretch === blocks[first].stretch) end++;
+    runs.push({ name: `${prefix}:${blocks[first].stretch}`, blocks: blocks.slice(first, end) });
+    first = end;
+  }
+  const held = (run: (typeof runs)[number]) => {
+    const stored = blockCache.segment(run.name);
+    return stored !== null && run.blocks.every((b) => stored.copyInto(b.key, values, b.from));
+  };
+  if (runs.every(held)) return values;
   compute(values);
-  if (enabled) {
-    for (const b of blocks)
-      blockCache.set(`${prefix}:${b.key}`, values.slice(b.from, b.to), { segment: `${prefix}:${b.stretch}`, key: b.key });
-  }
+  for (const run of runs) blockCache.keepSegment(run.name, run.blocks, values);
   return values;
 }

@@ -83,15 +83,22 @@ const pad8 = (n: number) => (n + 7) & ~7;
  * arrays would cost as much as writing the response.
  */
 export class StoredSegment {
-  private readonly index = new Map<string, number>();
+  /** Built on first lookup: a segment just computed is often only written, never looked up. */
+  private indexByKey: Map<string, number> | null = null;
 
   constructor(
     readonly data: Float64Array,
     private readonly keys: string[],
     private readonly starts: Int32Array,
     private readonly lengths: Int32Array,
-  ) {
-    for (let i = 0; i < keys.length; i++) this.index.set(keys[i], i);
+  ) {}
+
+  private get index(): Map<string, number> {
+    if (!this.indexByKey) {
+      this.indexByKey = new Map();
+      for (let i = 0; i < this.keys.length; i++) this.indexByKey.set(this.keys[i], i);
+    }
+    return this.indexByKey;
   }
 
   /** Copies block `key` into `into` at `at`; false if the segment does not hold it. */
@@ -116,11 +123,61 @@ export class StoredSegment {
 
   /** Every block, by name (views). */
   *blocks(): Generator<[string, Float64Array]> {
-    for (let i = 0; i < this.keys.length; i++) yield [this.keys[i], this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i])];
+    for (let i = 0; i < this.keys.length; i++) yield this.blockAt(i);
+  }
+
+  /** The i-th block: its name and a view of its values. */
+  blockAt(i: number): [string, Float64Array] {
+    return [this.keys[i], this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i])];
   }
 
   get size(): number {
     return this.keys.length;
+  }
+
+  /**
+   * A segment holding `kept`'s blocks and the given blocks of `values` (each its rows [from, to)),
+   * which replace any of `kept`'s of the same name and come last: one new array, so that a series' blocks cost
+   * one entry, not one typed array and map entry each.
+   */
+  static merged(
+    kept: StoredSegment | null,
+    blocks: readonly { key: string; from: number; to: number }[],
+    values: Float64Array,
+  ): StoredSegment {
+    const keys: string[] = [];
+    const lengths: number[] = [];
+    let total = 0;
+    const keptIndices: number[] = [];
+    if (kept) {
+      const added = new Set<string>();
+      for (const b of blocks) added.add(b.key);
+      for (let i = 0; i < kept.keys.length; i++) {
+        if (added.has(kept.keys[i])) continue;
+        keptIndices.push(i);
+        keys.push(kept.keys[i]);
+        lengths.push(kept.lengths[i]);
+        total += kept.lengths[i];
+      }
+    }
+    for (const b of blocks) {
+      keys.push(b.key);
+      lengths.push(b.to - b.from);
+      total += b.to - b.from;
+    }
+    const data = new Float64Array(total);
+    const starts = new Int32Array(keys.length);
+    let at = 0;
+    let k = 0;
+    // Element loops, not set(subarray): a view per block would cost an allocation each.
+    const copy = (from: Float64Array, start: number, length: number) => {
+      starts[k++] = at;
+      for (let j = 0; j < length; j++) data[at + j] = from[start + j];
+      at += length;
+    };
+    for (const i of keptIndices) copy(kept!.data, kept!.starts[i], kept!.lengths[i]);
+    for (const b of blocks) copy(values, b.from, b.to - b.from);
+    return new StoredSegment(data, keys, starts, Int32Array.from(lengths));
   }
 
   /** Memory it holds, for the cache's budget. */

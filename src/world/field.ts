@@ -8,7 +8,8 @@
  * product, and every value is exactly reproducible whatever window it is computed in.
  *
  * Time bases are stored component-major: entry (row i, basis element m) lives at
- * m·n + i, so a point's series is a sum of 2K long contiguous axpy loops.
+ * m·n + i, so a point's series is a sum of 2K long contiguous axpy loops (dotKernel.ts, in
+ * WebAssembly SIMD).
  */
 import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, ValueNoise1Walker, ValueNoise2Walker, seedOf, unit } from './hash.ts';
 
@@ -151,41 +152,4 @@ export function dotRow(point: Float64Array, time: Float64Array, row: number, n: 
   let s = 0;
   for (let m = 0, at = row; m < point.length; m++, at += n) s += point[m] * time[at];
   return s;
-}
-
-/**
- * Values of a field at one point on every row: out[i] = Σm point[m]·time[m·n + i]
- * (added to what `out` holds when `accumulate` is set).
- */
-export function dotAllRows(
-  point: Float64Array,
-  time: Float64Array,
-  out: Float64Array,
-  accumulate = false,
-  from = 0,
-  to = out.length,
-): void {
-  const n = out.length;
-  if (!accumulate) out.fill(0, from, to);
-  // Four basis rows per pass: a quarter of the loads and stores of `out` (the hot loop).
-  // The basis length 2K is always even; a remaining pair is handled after.
-  const m4 = point.length - (point.length % 4);
-  for (let m = 0; m < m4; m += 4) {
-    const w0 = point[m];
-    const w1 = point[m + 1];
-    const w2 = point[m + 2];
-    const w3 = point[m + 3];
-    const o0 = m * n;
-    const o1 = o0 + n;
-    const o2 = o1 + n;
-    const o3 = o2 + n;
-    for (let i = from; i < to; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i] + (w2 * time[o2 + i] + w3 * time[o3 + i]);
-  }
-  for (let m = m4; m < point.length; m += 2) {
-    const w0 = point[m];
-    const w1 = point[m + 1];
-    const o0 = m * n;
-    const o1 = o0 + n;
-    for (let i = from; i < to; i++) out[i] += w0 * time[o0 + i] + w1 * time[o1 + i];
-  }
 }

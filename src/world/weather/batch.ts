@@ -11,8 +11,6 @@ import { logistic } from '../../util/math.ts';
 import {
   CLOUD_LOGIT_GAIN,
   CLOUD_W,
-  ERROR_RUN_TAU_HOURS,
-  ERROR_VALID_TAU_HOURS,
   LOCAL_CLOUD_HOURS,
   LOCAL_CLOUD_SD,
   LOCAL_WIND_HOURS,
@@ -23,7 +21,7 @@ import {
   WIND_W,
   type GroupName,
 } from './fields.ts';
-import { MemberGroup, PreparedGroup, rowsKey, scaleRows, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
+import { MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
@@ -226,11 +224,7 @@ export class WeatherBatch {
       entry = { group, series: new Map() };
       share.groups.set(sharedKey, entry);
     }
-    const own = view.errors[1];
-    const time = new Float64Array(this.n * 2 * own.field.k);
-    own.field.errorBasis(this.mid, this.created!, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, own.stream);
-    scaleRows(time, own.weight);
-    return new MemberGroup(entry.group, entry.series, own.field, time, this.n);
+    return new MemberGroup(entry.group, entry.series, view.errors[1], this.mid, this.created!);
   }
 
   /** How the rows' runs see one group: truth, climatology, a deterministic forecast or an ensemble member. */

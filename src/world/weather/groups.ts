@@ -3,7 +3,8 @@
  * the error fields a run blends in, so that each point then costs a few dot products; and
  * the work the members of one ensemble request share.
  */
-import { dotAllRows, dotRow, type SpectralField } from '../field.ts';
+import { DotArena } from '../dotKernel.ts';
+import { dotRow, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
@@ -21,6 +22,13 @@ interface ErrorPart {
   point: Float64Array;
 }
 
+/** An error field as a run blends it in: the field, its per-row weight and its stream. */
+export interface ErrorView {
+  field: SpectralField;
+  weight: Float64Array;
+  stream: number;
+}
+
 /**
  * How a group's anomaly is seen on each row: α·S + Σ weight·E over the error parts. Null
  * arrays mean truth (α = 1, no error parts); `zero` means climatology (no anomaly at all).
@@ -28,19 +36,35 @@ interface ErrorPart {
 export interface GroupView {
   zero: boolean;
   alpha: Float64Array | null;
-  errors: { field: SpectralField; weight: Float64Array; stream: number }[];
+  errors: ErrorView[];
+}
+
+/** An error part in `arena`: its time basis over the rows with the blend weights folded in, and a point buffer. */
+function errorPart(arena: DotArena, e: ErrorView, mid: Float64Array, created: Float64Array): ErrorPart {
+  const time = arena.alloc(mid.length * 2 * e.field.k);
+  e.field.errorBasis(mid, created, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
+  scaleRows(time, e.weight);
+  return { field: e.field, time, point: arena.alloc(2 * e.field.k) };
+}
+
+/** Arena room for a point buffer and time basis of each field, and a sum over n rows. */
+function arenaFor(n: number, fields: readonly SpectralField[]): DotArena {
+  return new DotArena(DotArena.doublesFor([n, ...fields.flatMap((f) => [2 * f.k, n * 2 * f.k])]));
 }
 
 /** One anomaly group prepared for a set of rows. */
 export class PreparedGroup implements AnomalyGroup {
-  readonly k2: number;
-  readonly truthTime: Float64Array;
   readonly alpha: Float64Array | null;
-  readonly trailTime: Float64Array | null;
+  private readonly trailTime: Float64Array | null;
   private readonly zero: boolean;
   private readonly n: number;
-  private readonly errors: ErrorPart[];
+  /** The arrays the dot products read and write (dotKernel.ts); null for climatology. */
+  private readonly arena: DotArena | null;
+  private readonly truthTime: Float64Array;
   private readonly pointTruth: Float64Array;
+  private readonly errors: ErrorPart[];
+  /** The anomaly being summed for fill(). */
+  private readonly sum: Float64Array;
 
   constructor(
     private readonly truthField: SpectralField,
@@ -52,31 +76,28 @@ export class PreparedGroup implements AnomalyGroup {
     const n = mid.length;
     this.n = n;
     this.zero = view.zero;
-    this.k2 = 2 * truthField.k;
-    this.pointTruth = new Float64Array(this.k2);
+    this.alpha = view.zero ? null : view.alpha;
+    this.errors = [];
     if (view.zero) {
-      this.truthTime = new Float64Array(0);
+      this.arena = null;
+      this.truthTime = this.pointTruth = this.sum = new Float64Array(0);
       this.trailTime = null;
-      this.alpha = null;
-      this.errors = [];
       return;
     }
-    this.truthTime = new Float64Array(n * this.k2);
+    const errors = view.alpha && created ? view.errors : [];
+    const arena = arenaFor(n, [truthField, ...errors.map((e) => e.field)]);
+    this.arena = arena;
+    this.sum = arena.alloc(n);
+    this.pointTruth = arena.alloc(2 * truthField.k);
+    this.truthTime = arena.alloc(n * 2 * truthField.k);
     truthField.timeBasis(mid, this.truthTime);
-    this.trailTime = trailing ? new Float64Array(n * this.k2) : null;
+    this.trailTime = trailing ? new Float64Array(n * 2 * truthField.k) : null;
     if (this.trailTime) truthField.timeBasis(mid, this.trailTime, 24);
-    this.alpha = view.alpha;
-    this.errors = [];
     if (view.alpha && created) {
       // Fold the blend weights into the shared bases once, so each point needs only one
       // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
       scaleRows(this.truthTime, view.alpha);
-      for (const e of view.errors) {
-        const time = new Float64Array(n * 2 * e.field.k);
-        e.field.errorBasis(mid, created, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
-        scaleRows(time, e.weight);
-        this.errors.push({ field: e.field, time, point: new Float64Array(2 * e.field.k) });
-      }
+      for (const e of errors) this.errors.push(errorPart(arena, e, mid, created));
     }
   }
 
@@ -88,12 +109,15 @@ export class PreparedGroup implements AnomalyGroup {
 
   /** The anomaly (unit variance) on rows [from, to), as the truth or the forecast sees it. */
   fill(out: Float64Array, from = 0, to = out.length): void {
-    if (this.zero) {
+    if (!this.arena) {
       out.fill(0, from, to);
       return;
     }
-    dotAllRows(this.pointTruth, this.truthTime, out, false, from, to);
-    for (const e of this.errors) dotAllRows(e.point, e.time, out, true, from, to);
+    const sum = this.sum;
+    sum.fill(0, from, to);
+    this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, from, to);
+    for (const e of this.errors) this.arena.dotAllRows(e.point, e.time, sum, from, to);
+    out.set(sum.subarray(from, to), from);
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
@@ -134,7 +158,11 @@ export class EnsembleShare {
 
 /** A member's view of a group: the shared part (from an EnsembleShare) plus the member's own error. */
 export class MemberGroup implements AnomalyGroup {
-  private readonly point: Float64Array;
+  private readonly arena: DotArena;
+  private readonly own: ErrorPart;
+  /** The anomaly being summed for fill(). */
+  private readonly sum: Float64Array;
+  private readonly n: number;
   private lat = Number.NaN;
   private lon = Number.NaN;
   private current: Float64Array | null = null;
@@ -143,11 +171,14 @@ export class MemberGroup implements AnomalyGroup {
   constructor(
     private readonly shared: PreparedGroup,
     private readonly seriesCache: Map<string, Float64Array>,
-    private readonly field: SpectralField,
-    private readonly time: Float64Array,
-    private readonly n: number,
+    own: ErrorView,
+    mid: Float64Array,
+    created: Float64Array,
   ) {
-    this.point = new Float64Array(2 * field.k);
+    this.n = mid.length;
+    this.arena = arenaFor(this.n, [own.field]);
+    this.sum = this.arena.alloc(this.n);
+    this.own = errorPart(this.arena, own, mid, created);
   }
 
   setPoint(lat: number, lon: number): void {
@@ -155,7 +186,7 @@ export class MemberGroup implements AnomalyGroup {
     this.lon = lon;
     this.current = null;
     this.sharedAtPoint = false;
-    this.field.pointBasis(lat, lon, this.point);
+    this.own.field.pointBasis(lat, lon, this.own.point);
   }
 
   private sharedSeries(): Float64Array {
@@ -180,12 +211,13 @@ export class MemberGroup implements AnomalyGroup {
   }
 
   fill(out: Float64Array, from = 0, to = out.length): void {
-    out.set(this.sharedSeries().subarray(from, to), from);
-    dotAllRows(this.point, this.time, out, true, from, to);
+    this.sum.set(this.sharedSeries().subarray(from, to), from);
+    this.arena.dotAllRows(this.own.point, this.own.time, this.sum, from, to);
+    out.set(this.sum.subarray(from, to), from);
   }
 
   valueAt(i: number): number {
-    return this.sharedSeries()[i] + dotRow(this.point, this.time, i, this.n);
+    return this.sharedSeries()[i] + dotRow(this.own.point, this.own.time, i, this.n);
   }
 
   trailingAt(i: number): number {

@@ -1,0 +1,217 @@
+/**
+ * The weather fields' hot loop (field.ts `dotAllRows`) in WebAssembly SIMD: out[i] += Σm
+ * point[m]·time[m·n + i], two rows per instruction (f64x2 lanes run along the rows).
+ *
+ * Each lane does exactly the arithmetic the scalar loop does, in the same order — coefficients
+ * four at a time as ((w0·t0 + w1·t1) + (w2·t2 + w3·t3)), a remaining pair as (w0·t0 + w1·t1),
+ * each added to out[i] — and WebAssembly's f64 lanes are IEEE binary64 with round-to-nearest and
+ * no fused multiply-add, so the values are bit for bit those of the scalar loop (test/dotKernel.test.ts).
+ *
+ * The module is assembled here from its instructions (a few hundred bytes, no toolchain): it
+ * imports its memory, and the arrays it reads and writes are views into that memory, allocated
+ * by a DotArena sized once for what a prepared group holds (a memory that grows would detach
+ * every view into it).
+ */
+
+/** The part of WebAssembly's JavaScript API used here (the project's `lib` does not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+const I32 = 0x7f;
+const V128 = 0x7b;
+
+/** Opcodes used below (WebAssembly core and SIMD binary encodings). */
+const OP = {
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  localGet: 0x20,
+  localSet: 0x21,
+  i32Const: 0x41,
+  i32GtS: 0x4a,
+  i32LtS: 0x48,
+  i32Add: 0x6a,
+  i32Mul: 0x6c,
+  i32Shl: 0x74,
+  f64Load: 0x2b,
+  f64Store: 0x39,
+  f64Add: 0xa0,
+  f64Mul: 0xa2,
+  simd: 0xfd,
+} as const;
+/** SIMD sub-opcodes (after the 0xfd prefix, as unsigned LEB128). */
+const SIMD = { v128Load: 0x00, v128Store: 0x0b, load64Splat: 0x0a, f64x2Add: 0xf0, f64x2Mul: 0xf2 } as const;
+const EMPTY_BLOCK = 0x40;
+
+function uleb(value: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = value & 0x7f;
+    value >>>= 7;
+    if (value !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (value !== 0);
+  return out;
+}
+
+function sleb(value: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
+
+/** A vector: its length, then its items. */
+const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
+const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+const utf8 = (s: string) => vec([...Buffer.from(s, 'utf8')].map((b) => [b]));
+
+// The function's locals, by index: its parameters first.
+const POINT = 0; // byte address of the coefficients
+const COUNT = 1; // how many coefficients (even)
+const TIME = 2; // byte address of the component-major basis
+const ROW_BYTES = 3; // n · 8: the distance between two coefficients' rows
+const OUT = 4; // byte address of out
+const FROM = 5; // first row
+const TO = 6; // end row
+const M = 7; // the coefficient the pass starts at
+const I = 8; // the row
+const AT = 9; // byte offset of row I (I · 8)
+const ROW0 = 10; // byte addresses of the pass's coefficients' rows: ROW0 … ROW0 + 3
+const W0 = 14; // the pass's coefficients splatted: W0 … W0 + 3
+const PARAMS = 7;
+
+const get = (local: number) => [OP.localGet, local];
+const set = (local: number) => [OP.localSet, local];
+const i32 = (value: number) => [OP.i32Const, ...sleb(value)];
+const simd = (op: number, ...immediates: number[]) => [OP.simd, ...uleb(op), ...immediates];
+/** memarg: alignment exponent, offset 0. */
+const memarg = (alignLog2: number) => [alignLog2, 0];
+
+/**
+ * The sum of a pass's products at the row (byte offset AT), as the scalar loop groups them:
+ * ((p0 + p1) + (p2 + p3)) for four coefficients, (p0 + p1) for two. `vector`: two rows at once.
+ */
+function passSum(width: 2 | 4, vector: boolean): number[] {
+  const add = vector ? simd(SIMD.f64x2Add) : [OP.f64Add];
+  const product = (k: number) => [
+    ...get(W0 + k),
+    // The scalar path takes lane 0 of the splatted weight back out of it (f64x2.extract_lane 0).
+    ...(vector ? [] : simd(0x21, 0)),
+    ...get(ROW0 + k),
+    ...get(AT),
+    OP.i32Add,
+    ...(vector ? simd(SIMD.v128Load, ...memarg(3)) : [OP.f64Load, ...memarg(3)]),
+    ...(vector ? simd(SIMD.f64x2Mul) : [OP.f64Mul]),
+  ];
+  const pair = (k: number) => [...product(k), ...product(k + 1), ...add];
+  return width === 4 ? [...pair(0), ...pair(2), ...add] : pair(0);
+}
+
+/** out[AT] += the pass's sum, for two rows (vector) or one. */
+function accumulate(width: 2 | 4, vector: boolean): number[] {
+  const address = [...get(OUT), ...get(AT), OP.i32Add];
+  const load = vector ? simd(SIMD.v128Load, ...memarg(3)) : [OP.f64Load, ...memarg(3)];
+  const store = vector ? simd(SIMD.v128Store, ...memarg(3)) : [OP.f64Store, ...memarg(3)];
+  return [...address, ...address, ...load, ...passSum(width, vector), ...(vector ? simd(SIMD.f64x2Add) : [OP.f64Add]), ...store];
+}
+
+/** Passes of `width` coefficients while at least `width` remain (M advances). */
+function passes(width: 2 | 4): number[] {
+  const setUp: number[] = [];
+  for (let k = 0; k < width; k++) {
+    // W_k = splat(point[M + k]); ROW_k = TIME + (M + k) · ROW_BYTES
+    setUp.push(...get(POINT), ...get(M), ...i32(3), OP.i32Shl, OP.i32Add, ...simd(SIMD.load64Splat, 3, 8 * k), ...set(W0 + k));
+    setUp.push(...get(TIME), ...get(M), ...i32(k), OP.i32Add, ...get(ROW_BYTES), OP.i32Mul, OP.i32Add, ...set(ROW0 + k));
+  }
+  const atOfI = [...get(I), ...i32(3), OP.i32Shl, ...set(AT)];
+  const twoRows = [...atOfI, ...accumulate(width, true), ...get(I), ...i32(2), OP.i32Add, ...set(I)];
+  const lastOddRow = [...get(I), ...get(TO), OP.i32LtS, OP.if, EMPTY_BLOCK, ...atOfI, ...accumulate(width, false), OP.end];
+  const pass = [...setUp, ...get(FROM), ...set(I), ...whileNotAbove(I, 2, TO, twoRows), ...lastOddRow];
+  return whileNotAbove(M, width, COUNT, [...pass, ...get(M), ...i32(width), OP.i32Add, ...set(M)]);
+}
+
+/** `while (local + step <= limit) body` */
+function whileNotAbove(local: number, step: number, limit: number, body: number[]): number[] {
+  const exitIfAbove = [...get(local), ...i32(step), OP.i32Add, ...get(limit), OP.i32GtS, OP.brIf, 1];
+  return [OP.block, EMPTY_BLOCK, OP.loop, EMPTY_BLOCK, ...exitIfAbove, ...body, OP.br, 0, OP.end, OP.end];
+}
+
+function kernelModule(): Uint8Array {
+  const params = Array<number>(PARAMS).fill(I32);
+  const type = [0x60, ...vec(params.map((p) => [p])), ...vec([])];
+  // Locals after the parameters: M, I, AT, ROW0..3 (i32), W0..3 (v128).
+  const locals = vec([
+    [...uleb(W0 - PARAMS), I32],
+    [...uleb(4), V128],
+  ]);
+  const body = [...locals, ...i32(0), ...set(M), ...passes(4), ...passes(2), OP.end];
+  const bytes = [
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec([type])),
+    // import env.memory: a memory of at least 0 pages
+    ...section(2, vec([[...utf8('env'), ...utf8('memory'), 0x02, 0x00, 0x00]])),
+    ...section(3, vec([[0x00]])),
+    ...section(7, vec([[...utf8('dot'), 0x00, 0x00]])),
+    ...section(10, vec([[...uleb(body.length), ...body]])),
+  ];
+  return new Uint8Array(bytes);
+}
+
+const KERNEL = new wasm.Module(kernelModule());
+
+type DotFn = (point: number, count: number, time: number, rowBytes: number, out: number, from: number, to: number) => void;
+
+const PAGE_BYTES = 65536;
+/** Arrays start on 16-byte boundaries. */
+const ALIGN_DOUBLES = 2;
+
+/**
+ * A block of WebAssembly memory holding a prepared group's arrays (coefficients, time bases,
+ * a sum buffer), sized once: `doubles` is the total of the lengths it will hand out.
+ */
+export class DotArena {
+  private readonly memory: { buffer: ArrayBuffer };
+  private readonly dot: DotFn;
+  private used = 0;
+  private readonly capacity: number;
+
+  constructor(doubles: number) {
+    const bytes = 8 * (doubles + 16 * ALIGN_DOUBLES);
+    this.memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE_BYTES)) });
+    this.capacity = this.memory.buffer.byteLength / 8;
+    this.dot = new wasm.Instance(KERNEL, { env: { memory: this.memory } }).exports.dot as DotFn;
+  }
+
+  /** Room for the arrays of these lengths (each rounded up to the alignment). */
+  static doublesFor(lengths: readonly number[]): number {
+    return lengths.reduce((sum, length) => sum + Math.ceil(length / ALIGN_DOUBLES) * ALIGN_DOUBLES, 0);
+  }
+
+  /** A zeroed array of `length` doubles in this arena. */
+  alloc(length: number): Float64Array {
+    if (this.used + length > this.capacity)
+      throw new Error(`DotArena: ${length} doubles do not fit (${this.used} of ${this.capacity} used)`);
+    const array = new Float64Array(this.memory.buffer, 8 * this.used, length);
+    this.used += Math.ceil(length / ALIGN_DOUBLES) * ALIGN_DOUBLES;
+    return array;
+  }
+
+  /**
+   * out[i] += Σm point[m]·time[m·n + i] on rows [from, to), where n = out.length and the three
+   * arrays are this arena's; point.length is even (a field's basis is cos/sin pairs).
+   */
+  dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, from: number, to: number): void {
+    this.dot(point.byteOffset, point.length, time.byteOffset, 8 * out.length, out.byteOffset, from, to);
+  }
+}

@@ -158,4 +158,5 @@ export const ercot = defineIsoProfile({
   zoneGas: { default: 'houston_ship_channel' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
+  windCurtailment: { fromShare: 0.75, curtailedShare: 0.5 },
 });

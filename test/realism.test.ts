@@ -202,3 +202,29 @@ test('realism: no scarcity in a mild autumn — ERCOT October–November 2023–
     `DA cleared mean ${mean(cleared).toFixed(0)}, max ${Math.max(...cleared).toFixed(0)}`,
   );
 });
+
+test('realism: ERCOT wind is curtailed near full output — the fleet above 80 % of capacity at most 150 hours a year (issue 22)', () => {
+  const wind = seriesOf(world, 'ercot', 'wind', SEASONS, NOW_MS);
+  const capacity = capacityAt('ercot', 'wind');
+  const values = auditIso({ iso: 'ercot', timezone: ISOS.ercot.timezone, wind, windCapacityAt: capacity, demandMape: new Map() });
+  const t = TARGETS.find((x) => x.id === 'wind.hoursOver80.ercot')!;
+  const hours = values.get(t.id);
+  assert.equal(verdictOf(hours, t.band), 'in band', `${t.id} = ${hours}, band ${formatBand(t.band)} (on two weeks of each season)`);
+  // Half of each plant's output above 75 % of its capacity is curtailed: the fleet never reaches 87 %.
+  const highest = Math.max(...wind.values.map((v, i) => v / capacity(wind.hours[i])));
+  assert.ok(highest < 0.87, `highest hourly fleet output ${(100 * highest).toFixed(1)} % of capacity`);
+});
+
+test('realism: PJM and MISO day-ahead prices reach $1,000 only in the hottest hours — July 2023 (issue 22)', async () => {
+  const { priceTruth } = await import('../scripts/realism/sample.ts');
+  const { MAIN_NODE } = await import('../scripts/realism/targets.ts');
+  const { localDateOfHour } = await import('../src/time/zones.ts');
+  const july = days({ year: 2023, month: 7, day: 1 }, 31);
+  for (const iso of ['pjm', 'miso'] as const) {
+    const p = priceTruth(world, iso, july);
+    const da = p.da[p.nodes.indexOf(MAIN_NODE[iso])];
+    const scarceDays = new Set(p.hours.filter((_, i) => da[i] >= 1000).map((h) => localDateOfHour(ISOS[iso].timezone, h).day));
+    // The band is days a year (0–2): a hot month holds at most that many.
+    assert.ok(scarceDays.size <= 2, `${iso}: ${scarceDays.size} days of July 2023 with a DA hour ≥ $1,000 (${[...scarceDays]})`);
+  }
+});

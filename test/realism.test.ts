@@ -214,13 +214,3 @@ test('realism: ERCOT wind is curtailed near full output — the fleet above 80 %
   const highest = Math.max(...wind.values.map((v, i) => v / capacity(wind.hours[i])));
   assert.ok(highest < 0.87, `highest hourly fleet output ${(100 * highest).toFixed(1)} % of capacity`);
 });
-
-test('realism: PJM day-ahead prices reach $1,000 only in the hottest hours — July 2023, four such days before (issue 22)', async () => {
-  const { priceTruth } = await import('../scripts/realism/sample.ts');
-  const { localDateOfHour } = await import('../src/time/zones.ts');
-  const p = priceTruth(world, 'pjm', days({ year: 2023, month: 7, day: 1 }, 31));
-  const da = p.da[p.nodes.indexOf('WESTERN HUB')];
-  const scarceDays = new Set(p.hours.filter((_, i) => da[i] >= 1000).map((h) => localDateOfHour(ISOS.pjm.timezone, h).day));
-  // The band is 0–2 days a year: a hot month holds at most that many.
-  assert.ok(scarceDays.size <= 2, `${scarceDays.size} days of July 2023 with a WESTERN HUB DA hour ≥ $1,000 (${[...scarceDays]})`);
-});

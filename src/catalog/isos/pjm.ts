@@ -122,13 +122,7 @@ export const pjm = defineIsoProfile({
     cap: 2000,
     markup: 11,
     oilSwitch: Infinity,
-    // Demand response (~7–8 GW of load management committed in PJM's capacity auctions, deployed in
-    // Maximum Generation emergencies as on 23–24 June 2025) with emergency imports and peaking
-    // hydro. With 5 GW, reserves ran out near 145 GW of load and the day-ahead market cleared at
-    // the cap on a few summer days a year; the real PJM met 160 GW on 23 June 2025 with next-day
-    // West Hub power near $211/MWh (Reuters, 23 June 2025) and real-time shortage prices only in
-    // the hottest hours ($1,500–2,100, FactSet, July 2025).
-    reserveMw: 12_000,
+    reserveMw: 5_000,
     storageMw: [[2023, 1_000]],
     unofferedMw: 4_000,
     // PJM Manual 11 §4: synchronized and primary reserve penalty factors $850/MWh at their

@@ -32,7 +32,6 @@ import { addDays, localDateOfHour, localDayStartHour, localWallHourToEpochHour, 
 import {
   dayAheadPremium,
   hourPrice,
-  hourPriceAround,
   LMP_PARAMS,
   LMP_ZONES,
   reserveConditions,
@@ -42,7 +41,7 @@ import {
   type HourInputs,
   type ReserveConditions,
 } from '../world/lmp.ts';
-import { DA_VIEW_SPREAD, dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNoise.ts';
+import { dayAheadClearing, dayAheadDraw, realTimePrice } from '../world/marketNoise.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { runForDay, type StitchedRows } from './continuous.ts';
 import { modelSchedule } from '../sources/schedule.ts';
@@ -260,7 +259,7 @@ function formation(iso: IsoCode, x: Inputs, gas: Float64Array, kind: PriceKind):
     const inputs = { ...x.total[i], gas: gas[i] };
     if (kind === 'rt-truth') out[i] = hourPrice(iso, inputs, 0, 'rt');
     else if (kind === 'da-truth') {
-      const realised = hourPriceAround(iso, inputs, x.sd[i], 'da', dayAheadDraw(iso, inputs.hour), DA_VIEW_SPREAD);
+      const realised = hourPrice(iso, inputs, x.sd[i], 'da', dayAheadDraw(iso, inputs.hour));
       out[i] = dayAheadClearing(iso, realised, inputs.hour, x.conditions[i].tightness);
     } else out[i] = hourPrice(iso, inputs, x.sd[i], kind === 'da-forecast' ? 'da' : 'rt');
   }

@@ -213,19 +213,10 @@ const GH5 = [
  * error with SD `netSdMw` (forecasts).
  */
 export function hourPrice(iso: IsoCode, x: HourInputs, netSdMw = 0, market: Market = 'rt', z?: number): number {
-  if (z !== undefined || netSdMw <= 0) return formPrice(iso, x, (z ?? 0) * netSdMw, supplyOf(iso, x), market);
-  return hourPriceAround(iso, x, netSdMw, market, 0, 1);
-}
-
-/**
- * The expectation of an hour's formation over a net-load shift of N(`centre`, `spread`²) SDs of
- * `netSdMw`: a market's view of the hour that leans `centre` SDs off the run and is still
- * uncertain by `spread` SDs (the day-ahead clearing, world/marketNoise.ts).
- */
-export function hourPriceAround(iso: IsoCode, x: HourInputs, netSdMw: number, market: Market, centre: number, spread: number): number {
   const s = supplyOf(iso, x);
+  if (z !== undefined || netSdMw <= 0) return formPrice(iso, x, (z ?? 0) * netSdMw, s, market);
   let sum = 0;
-  for (const [node, w] of GH5) sum += w * formPrice(iso, x, (centre + node * spread) * netSdMw, s, market);
+  for (const [node, w] of GH5) sum += w * formPrice(iso, x, node * netSdMw, s, market);
   return sum;
 }
 

@@ -36,23 +36,13 @@ function smoothNormal(seed: number, stream: number, hour: number, hours: number)
 }
 
 /**
- * The day-ahead clearing's view of net-load uncertainty, in SDs (ISO-wide): the market's own view
- * differs from the run by less than the run's full error (SD 0.8).
+ * The day-ahead clearing's realisation of net-load uncertainty, in SDs (ISO-wide): the market's
+ * own view differs from the run by less than the run's full error (SD 0.8).
  */
 export function dayAheadDraw(iso: IsoCode, hour: number): number {
   return DA_DRAW_SD * smoothNormal(DA_SEED, isoNumber(iso), hour, DA_DRAW_HOURS);
 }
 const DA_DRAW_SD = 0.8;
-
-/**
- * What the market's view still does not know of real time, in SDs of the run's net-load error
- * (the rest of the run's unit variance). The day-ahead clearing prices the expectation over it,
- * not one outcome: virtual supply and price-sensitive demand bids arbitrage it toward the
- * expected real-time price, so a day whose expected reserves are ample does not clear at the
- * shortage price (day-ahead LMPs above $1,000 are rare outside grid-wide emergencies in PJM
- * and MISO; see price.daysDaOver1000 in scripts/realism/targets.ts).
- */
-export const DA_VIEW_SPREAD = Math.sqrt(1 - DA_DRAW_SD * DA_DRAW_SD);
 
 /** Persistent day-ahead market factor: the share of the price, 12 % typical, more when tight. */
 const DA_FACTOR = 0.12;

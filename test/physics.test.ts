@@ -479,6 +479,23 @@ test('wind: 0 below cut-in, ≈ capacity × availability at 15 m/s, 0 above 26 m
   assert.ok(at25 > 0 && at25 < at24, 'fleet cut-out is a ramp, not a hard step');
 });
 
+test('wind: an ERCOT plant is curtailed above 75 % of capacity (export limits), a CAISO plant is not', () => {
+  const caiso = windPlant();
+  const ercot = windPlant({ iso: 'ercot', state: 'TX' });
+  const at15 = windPlantOutputMw(caiso, stdWind({ speed100mMs: 15 }));
+  // Half the output above 0.75 of capacity is curtailed: 0.97 → 0.86 of capacity at full wind.
+  near(
+    windPlantOutputMw(ercot, stdWind({ speed100mMs: 15 })),
+    0.75 * ercot.capacity_mw + 0.5 * (at15 - 0.75 * caiso.capacity_mw),
+    1e-9,
+    '15 m/s',
+  );
+  // Below 75 % of capacity both plants run alike.
+  const at7 = windPlantOutputMw(caiso, stdWind({ speed100mMs: 7 }));
+  assert.ok(at7 < 0.75 * caiso.capacity_mw);
+  assert.equal(windPlantOutputMw(ercot, stdWind({ speed100mMs: 7 })), at7);
+});
+
 test('wind: power rises monotonically from cut-in to rated and smooths the cut-in step', () => {
   const plant = windPlant({ rated_speed_ms: 11 });
   let prev = 0;

@@ -202,3 +202,15 @@ test('realism: no scarcity in a mild autumn — ERCOT October–November 2023–
     `DA cleared mean ${mean(cleared).toFixed(0)}, max ${Math.max(...cleared).toFixed(0)}`,
   );
 });
+
+test('realism: ERCOT wind is curtailed near full output — the fleet above 80 % of capacity at most 150 hours a year (issue 22)', () => {
+  const wind = seriesOf(world, 'ercot', 'wind', SEASONS, NOW_MS);
+  const capacity = capacityAt('ercot', 'wind');
+  const values = auditIso({ iso: 'ercot', timezone: ISOS.ercot.timezone, wind, windCapacityAt: capacity, demandMape: new Map() });
+  const t = TARGETS.find((x) => x.id === 'wind.hoursOver80.ercot')!;
+  const hours = values.get(t.id);
+  assert.equal(verdictOf(hours, t.band), 'in band', `${t.id} = ${hours}, band ${formatBand(t.band)} (on two weeks of each season)`);
+  // Half of each plant's output above 75 % of its capacity is curtailed: the fleet never reaches 87 %.
+  const highest = Math.max(...wind.values.map((v, i) => v / capacity(wind.hours[i])));
+  assert.ok(highest < 0.87, `highest hourly fleet output ${(100 * highest).toFixed(1)} % of capacity`);
+});

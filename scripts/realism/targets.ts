@@ -454,7 +454,8 @@ export const TARGETS: readonly Target[] = [
     item: 6,
     figure: 'ERCOT hours a year with fleet wind above 80 % of capacity',
     band: [0, 150],
-    source: "ERCOT's record wind hours are ~75–80 % of installed capacity [S80]",
+    source:
+      "ERCOT's record wind hours are ~75–80 % of installed capacity [S80]: export-limited West Texas and Panhandle wind is curtailed when it blows hard (~1,500 MW at 50 % of load, ERCOT, 23 March 2016; 3.7 % of wind energy 2017–Q1 2021, BTU Analytics)",
   },
   {
     id: 'wind.peakMonth.caiso',
@@ -633,7 +634,9 @@ export const TARGETS: readonly Target[] = [
     source:
       iso === 'ercot'
         ? 'a handful a year: the summer-evening scarcity of 2023 (August–September) and a few tight days since, under the $5,000 cap (ERCOT SOM 2023–2024) [S43][S115] (C: no public count)'
-        : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000) and clear that high only in system emergencies (market monitors' annual reports) [S40][S105] (C: no public count)",
+        : iso === 'pjm'
+          ? 'rare outside Elliott-like events: energy offers are capped at $1,000 (cost-verified to $2,000, FERC Order 831); on the record heat of 23 June 2025 (160 GW) next-day West Hub power traded near $211/MWh (Reuters, 23 June 2025) while real time reached $1,500–2,100 in the hottest hours (FactSet Insight, July 2025); in Elliott the day-ahead load forecast ran ~8 % under the peak, so the day-ahead did not clear at emergency prices (PJM Winter Storm Elliott report, July 2023) [S40] (C: no public count)'
+          : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000, FERC Order 831) and clear that high only in system emergencies (market monitors' annual reports) [S105] (C: no public count)",
   })),
   // Demand shape: published monthly means and annual peaks (issue 22).
   ...DEMAND_FIGURES.map((f): Target => {

@@ -186,15 +186,18 @@ interface Inputs {
  * sees them (forced outages are unplanned: a unit that trips tomorrow still offers today) — not on
  * a forecast of tomorrow's freeze-ups, whose steep cold response priced a cold day at the cap on a
  * forecast a few degrees too cold (ERCOT, January 2024: day-ahead $136 against real time $40 for
- * the month; issue 22).
+ * the month; issue 22). `gasAsTraded`: the day-ahead clearing also knows the day's gas price —
+ * next-day gas for the gas day trades on the morning before, ahead of the day-ahead offer deadline
+ * (ISO-NE and NYISO 10:00 Eastern, PJM 10:30), so generators offer at the gas price they will pay,
+ * not at a forecast of it (a gas forecast below Algonquin's winter print put real time above twice
+ * the day-ahead price in calm New England hours; issue 22).
  */
 function inputsOf(
   world: WeatherWorld,
   iso: IsoCode,
   rows: StitchedRows,
   model: ForecastModel | null,
-  ramps = false,
-  outagesAsCleared = false,
+  { ramps = false, outagesAsCleared = false, gasAsTraded = false } = {},
 ): Inputs {
   const tz = ISOS[iso].timezone;
   const n = rows.valid.length;
@@ -208,7 +211,7 @@ function inputsOf(
   };
   const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
   const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
-  const gasOf = gasPrices(world, gasRows, model);
+  const gasOf = gasPrices(world, gasRows, gasAsTraded ? null : model);
   // Gas per row of each hub, one array per hub (zones on the same hub share it, and their formation).
   const gasByHub = new Map<string, Float64Array>();
   const hubSeries = (hubId: string) => {
@@ -315,8 +318,13 @@ function dayAheadRows(iso: IsoCode, valid: readonly number[]): StitchedRows {
 
 /** The inputs behind prices of a type: the day-ahead market's for its truth, else the rows' own. */
 function priceInputs(world: WeatherWorld, iso: IsoCode, type: LmpType, rows: StitchedRows, model: ForecastModel | null): Inputs {
-  if (!model && type === 'dalmp') return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized, false, true);
-  return inputsOf(world, iso, rows, model, !model && LMP_PARAMS[iso].rtRampSpikes !== undefined, type === 'dalmp');
+  if (!model && type === 'dalmp') {
+    return inputsOf(world, iso, dayAheadRows(iso, rows.valid), FORECAST_MODELS.optimized, { outagesAsCleared: true, gasAsTraded: true });
+  }
+  return inputsOf(world, iso, rows, model, {
+    ramps: !model && LMP_PARAMS[iso].rtRampSpikes !== undefined,
+    outagesAsCleared: type === 'dalmp',
+  });
 }
 
 /** Prices of nodes over rows: forecasts of `model`, or the truth of the type (model null). Within the ISO's [floor, cap]. */

@@ -158,4 +158,14 @@ export const ercot = defineIsoProfile({
   zoneGas: { default: 'houston_ship_channel' },
   /** Weight in the national temperature anomaly that moves Henry Hub. */
   nationalGasWeight: 0.13,
+  /**
+   * West Texas and Panhandle wind leaves over export-limited interfaces (ERCOT's generic
+   * transmission constraints): the fleet's output is dispatched down when it blows hard. ERCOT
+   * curtailed ~1,500 MW when wind reached 50 % of load (23 March 2016, ERCOT CEO to the Board),
+   * and ~12 TWh of 322 TWh of wind (3.7 %) from January 2017 to March 2021, more than doubling in
+   * 2020 (BTU Analytics, "ERCOT Wind Curtailments: How Much and Where?"). Half the output above
+   * 75 % of a plant's capacity: ~4 % of the fleet's energy (2025: CF 35.7 → 34.3 %), and the
+   * fleet's hours above 80 % of capacity fall from ~320 to ~80 a year (realism wind.hoursOver80).
+   */
+  windCurtailment: { fromShare: 0.75, curtailedShare: 0.5 },
 });

@@ -247,6 +247,21 @@ export interface IsoProfile<C extends string = string> {
   zoneGas: ZoneGas;
   /** Rough population weight of the ISO in the national temperature anomaly that moves Henry Hub (the weights sum to 1). */
   nationalGasWeight: number;
+  /** Transmission-limited curtailment of the ISO's wind plants (none by default): see WindCurtailment. */
+  windCurtailment?: WindCurtailment;
+}
+
+/**
+ * Wind the grid cannot take when the fleet blows hard: of a plant's available output above
+ * `fromShare` of its capacity, `curtailedShare` is curtailed. A plant's hub winds move with its
+ * whole resource area's (the same fronts and low-level jets cross it), so a plant near rated
+ * output means its export interface is loaded to its limit — ERCOT's West Texas and Panhandle
+ * generic transmission constraints — and the excess is dispatched down, plant by plant, as the
+ * ISO's base points share it.
+ */
+export interface WindCurtailment {
+  fromShare: number;
+  curtailedShare: number;
 }
 
 /** Checks a profile against IsoProfile while keeping its code as a literal type. */

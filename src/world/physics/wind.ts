@@ -5,11 +5,14 @@
  * −6.5 K/km lapse and hub pressure by the hypsometric equation → air density p/(R_d·T)
  * → density-equivalent speed v·(ρ/1.225)^(1/3) → generic normalised power curve rescaled to the
  * plant's rated speed, averaged over a ±10 % fleet speed spread → cut-out (ramped over
- * 24–26 m/s of actual hub speed across the fleet) → availability 0.97 → × (1 − icing).
+ * 24–26 m/s of actual hub speed across the fleet) → availability 0.97 → × (1 − icing) → the
+ * ISO's transmission-limited curtailment of output near rated (catalog/isos/profile.ts
+ * WindCurtailment; none in most ISOs).
  *
  * Every function returns a number and allocates nothing. Equations and sources:
  * docs/physics.md §Wind.
  */
+import { isoTable } from '../../catalog/isos.ts';
 import type { WindPlant } from '../../catalog/types.ts';
 import {
   G0,
@@ -59,6 +62,7 @@ const FLEET_SPREAD = 0.1;
 const CUT_OUT_HALF_WIDTH = 1;
 
 const CURVE = Float64Array.from(NORMALISED_POWER_CURVE);
+const CURTAILMENT = isoTable((p) => p.windCurtailment);
 const LAST = CURVE.length - 1;
 
 /** Air density, kg/m³, from temperature (°C) and pressure (Pa): ρ = p/(R_d·T). */
@@ -188,6 +192,10 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const ice = wx.icingLoss;
   if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
   if (!(frac > 0)) return 0;
+  const curtailment = CURTAILMENT[plant.iso];
+  if (curtailment && frac > curtailment.fromShare) {
+    frac = curtailment.fromShare + (frac - curtailment.fromShare) * (1 - curtailment.curtailedShare);
+  }
   const p = frac * cap;
   return p < cap ? p : cap;
 }

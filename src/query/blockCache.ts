@@ -69,14 +69,7 @@ export class BlockCache {
       return entry.segment;
     }
     const stored = this.disk?.read(name) ?? null;
-    if (stored)
-      this.remember(SEGMENT_MARK + name, {
-        block: null,
-        segment: stored,
-        bytes: stored.bytes + BLOCK_OVERHEAD_BYTES,
-        blocks: stored.size,
-        used: false,
-      });
+    if (stored) this.rememberSegment(name, stored);
     return stored;
   }
 
@@ -89,13 +82,7 @@ export class BlockCache {
     if (this.budgetBytes <= 0) return;
     const kept = this.map.get(SEGMENT_MARK + name)?.segment ?? null;
     const merged = StoredSegment.merged(kept, blocks, values);
-    this.remember(SEGMENT_MARK + name, {
-      block: null,
-      segment: merged,
-      bytes: merged.bytes + BLOCK_OVERHEAD_BYTES,
-      blocks: merged.size,
-      used: false,
-    });
+    this.rememberSegment(name, merged);
     // The new blocks are the merged segment's last ones.
     if (this.disk) for (let i = merged.size - blocks.length; i < merged.size; i++) this.disk.write(name, ...merged.blockAt(i));
   }
@@ -107,6 +94,16 @@ export class BlockCache {
 
   get diskTier(): DiskBlocks | null {
     return this.disk;
+  }
+
+  private rememberSegment(name: string, segment: StoredSegment): void {
+    this.remember(SEGMENT_MARK + name, {
+      block: null,
+      segment,
+      bytes: segment.bytes + BLOCK_OVERHEAD_BYTES,
+      blocks: segment.size,
+      used: false,
+    });
   }
 
   private remember(key: string, entry: Entry): void {

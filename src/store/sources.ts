@@ -282,20 +282,12 @@ interface Holdings {
   last_valid_time: string | null;
 }
 
-export interface SourceSummary {
+export type SourceSummary = {
   name: string;
   created_at: string;
   /** iso null for gas (not tied to an ISO). */
   series: { group: string; iso: string | null; metric: string; targets: number }[];
-  runs: number;
-  forecast_values: number;
-  actuals: number;
-  actual_revisions: number;
-  latest_run: string | null;
-  latest_actual: string | null;
-  first_valid_time: string | null;
-  last_valid_time: string | null;
-}
+} & Omit<Holdings, 'source' | 'iso'>;
 
 const HOUR_MS = 3_600_000;
 /** Conflicts listed in an error (the rest are counted). */

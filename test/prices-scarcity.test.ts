@@ -103,35 +103,3 @@ describe('prices over a hot ERCOT summer month', () => {
     }
   });
 });
-
-describe('price-responsive demand in the day-ahead market (issue 22)', () => {
-  test("PJM's day-ahead clearing counts its day-ahead demand response as reserves; real time does not", () => {
-    const p = LMP_PARAMS.pjm;
-    const drMw = p.dayAheadDemandResponseMw ?? 0;
-    assert.ok(drMw > 0);
-    const x = { hour: 470_000, demandMw: 140_000, windMw: 2_000, solarMw: 5_000, outageMw: 12_000, gas: 3 };
-    // Find the demand at which real time is in shortage (half the cap at least) on this day.
-    let demandMw = x.demandMw;
-    while (hourPrice('pjm', { ...x, demandMw }, 0, 'rt') < p.cap / 2) demandMw += 500;
-    const rt = hourPrice('pjm', { ...x, demandMw }, 0, 'rt');
-    const da = hourPrice('pjm', { ...x, demandMw }, 0, 'da');
-    assert.ok(da < 300, `DA ${da} vs RT ${rt} at ${demandMw} MW`);
-    // The day-ahead market is short too once the need exceeds its demand response.
-    assert.ok(hourPrice('pjm', { ...x, demandMw: demandMw + drMw }, 0, 'da') >= p.cap / 2);
-    // ISOs without day-ahead demand response price both markets' shortages alike.
-    const e = { hour: 470_000, demandMw: 90_000, windMw: 0, solarMw: 0, outageMw: 8_000, gas: 3 };
-    assert.equal(LMP_PARAMS.ercot.dayAheadDemandResponseMw, undefined);
-    const ercotRt = hourPrice('ercot', e, 0, 'rt');
-    assert.ok(ercotRt > 1000, `ERCOT RT ${ercotRt}`);
-    assert.equal(hourPrice('ercot', e, 0, 'da'), ercotRt);
-  });
-
-  test('the hot days of July 2023 clear below $1,000 at PJM Western Hub; real time still spikes', () => {
-    const valid = hoursOf('pjm', '2023-07-10', '2023-07-18');
-    const west = priceNodeById('pjm', 'WESTERN HUB')!;
-    const da = lmpSource(world, 'pjm', 'dalmp', truthRows(valid), null)(west);
-    assert.ok(Math.max(...da) < 1000, `max DA ${Math.max(...da)}`);
-    const rt = lmpSource(world, 'pjm', 'rtlmp', truthRows(valid), null)(west);
-    assert.ok(Math.max(...rt) > 1000, `max RT ${Math.max(...rt)}`);
-  });
-});

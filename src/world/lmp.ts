@@ -171,13 +171,9 @@ function netNeed(p: LmpParams, x: HourInputs, dNetMw: number): number {
  */
 const STORAGE_RESERVE_SHARE = 0.5;
 
-/**
- * Operating reserves (MW): capacity that could still serve (thermal, batteries, imports/DR) minus
- * the need; the day-ahead market also counts the demand it clears as price-responsive.
- */
-function reservesOf(p: LmpParams, s: Capacity, need: number, market: Market = 'rt'): number {
-  const demandResponse = market === 'da' ? (p.dayAheadDemandResponseMw ?? 0) : 0;
-  return s.thermalMw + s.recallableMw + p.reserveMw + demandResponse + STORAGE_RESERVE_SHARE * s.storageMw - p.unofferedMw - need;
+/** Operating reserves (MW): capacity that could still serve (thermal, batteries, imports/DR) minus the need. */
+function reservesOf(p: LmpParams, s: Capacity, need: number): number {
+  return s.thermalMw + s.recallableMw + p.reserveMw + STORAGE_RESERVE_SHARE * s.storageMw - p.unofferedMw - need;
 }
 
 /** The price of one hour's inputs with a net-load shift `dNetMw` (for expectations over forecast error). */
@@ -199,7 +195,7 @@ function formPrice(iso: IsoCode, x: HourInputs, dNetMw: number, s: Supply, marke
   // Offers rise above cost as the system tightens (start-ups of less efficient units, scarcity
   // of flexible capacity): the markup scales from 0.3× at low load to ~1.9× at 80 % utilization.
   const lambda = stackPrice(s.blocks, need) + p.markup * (0.3 + 2.5 * u * u);
-  return Math.min(p.cap, lambda + shortageAdder(p.shortage, reservesOf(p, s, gross, market), lambda));
+  return Math.min(p.cap, lambda + shortageAdder(p.shortage, reservesOf(p, s, gross), lambda));
 }
 
 /** Gauss–Hermite (probabilists') 5-point nodes and weights for E[f(Z)], Z ~ N(0, 1): the shortage curve is steep. */

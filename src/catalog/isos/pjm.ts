@@ -123,12 +123,6 @@ export const pjm = defineIsoProfile({
     markup: 11,
     oilSwitch: Infinity,
     reserveMw: 5_000,
-    // Load management (capacity demand response: ~9.4 GW offered in the 2022/23–2024/25 capacity
-    // auctions, 8 GW in 2025/26) is deployed pre-emergency on notice given the day before, and
-    // economic demand response offers into the day-ahead market (offers by 10:30, cleared at
-    // 13:30): the day-ahead clearing sees it as price-responsive demand. Delivered ~67 % of what
-    // was committed in the six pre-emergency events of summer 2025 (PJM MIC): ~5 GW.
-    dayAheadDemandResponseMw: 5_000,
     storageMw: [[2023, 1_000]],
     unofferedMw: 4_000,
     // PJM Manual 11 §4: synchronized and primary reserve penalty factors $850/MWh at their

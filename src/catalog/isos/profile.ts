@@ -160,14 +160,6 @@ export interface LmpParams {
   /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
   reserveMw: number;
   /**
-   * Demand that the day-ahead market clears as price-responsive, beyond `reserveMw` (MW): economic
-   * demand response offered into the day-ahead market, price-responsive demand bids and load
-   * management scheduled the day before. It counts as reserves in the day-ahead clearing (and its
-   * forecasts) only: in real time that load is already committed or needs hours of notice. None by
-   * default.
-   */
-  dayAheadDemandResponseMw?: number;
-  /**
    * Batteries (MW) installed on 1 July of each year, linear in between and flat outside: they
    * charge from surplus wind and solar, discharge when the system is tight, and count as reserves.
    */

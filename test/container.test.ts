@@ -340,7 +340,8 @@ describe('the image, assembled on the host from the Dockerfile', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no 'listening on' in 60 s: ${out}`)), 60_000);
+        // A first start on an empty volume runs initdb (~10 s of CPU): minutes on a busy machine.
+        const timer = setTimeout(() => reject(new Error(`no 'listening on' in 120 s: ${out}`)), 120_000);
         child.stderr.on('data', () => {
           // Bound to 0.0.0.0, the server names itself localhost.
           const m = /listening on http:\/\/localhost:(\d+)/.exec(out);

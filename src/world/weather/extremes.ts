@@ -340,6 +340,14 @@ interface EventRows {
  * `add` adds them to the temperature of a point. Null when no event touches the rows.
  */
 export class ExtremeRows {
+  /**
+   * Rows no event touches: adds nothing. A batch holds this rather than null so that the hot
+   * per-point code (batch.ts sample) always sees an ExtremeRows — V8 optimises that call for
+   * the kinds of value it has seen, and a first ExtremeRows after only nulls (the warm-up's
+   * days touch no event) threw the optimised code away on the first request that did.
+   */
+  static readonly NONE = new ExtremeRows([]);
+
   private constructor(private readonly events: EventRows[]) {}
 
   static prepare(

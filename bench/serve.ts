@@ -1,5 +1,5 @@
 /**
- * A `gridcast serve` child process for the benchmarks: started on a free port with a fresh
+ * A `gridcast serve` child process for the benchmarks, from the built code (bin/gridcast.js): started on a free port with a fresh
  * data directory (or a PostgreSQL database), resolved once it prints its URL (on stderr), with
  * the demo key it printed (embedded) or a key made through the admin API (PostgreSQL).
  */
@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_TOKEN = 'bench-admin-token';
+/** What bin/gridcast.js runs. */
+const BUILT_MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 export interface BenchServer {
   url: string;
@@ -40,15 +42,14 @@ export async function startServe(options: ServeOptions = {}): Promise<BenchServe
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--data', dataDir],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  // The built code, as `npm start` runs it (`npm run bench` builds first): under tsx, whose
+  // loader runs in every thread, a server with 2 workers holds ~100 MB more.
+  if (!fs.existsSync(BUILT_MAIN)) throw new Error(`bench: ${BUILT_MAIN} is missing: run \`npm run build\` first`);
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'gridcast.js'), 'serve', '--port', '0', '--data', dataDir], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench: serve did not start in 120 s: ${stderr}`)), 120_000);

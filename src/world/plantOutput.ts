@@ -214,6 +214,14 @@ function loadSun(from: Float64Array, at: number, sun: SunPosition): void {
   sun.hourAngle = from[at + 7];
 }
 
+/**
+ * The value of hours before a plant began operating. A module constant, not `Number.NaN` in a
+ * branch of the loop: code that no request has reached has no type feedback, and a first
+ * request that reaches a plant's start (the warm-up's days may not) made V8 throw the
+ * optimised `compute` away.
+ */
+const NOT_YET_OPERATING = Number.NaN;
+
 /** Computes one metric for any number of plants over the rows of a prepared weather batch. */
 export class PlantSeriesComputer {
   private readonly weather: WeatherSeries;
@@ -261,7 +269,8 @@ export class PlantSeriesComputer {
     if (this.batch.isClimatology) this.computeNormal(plant, climate, out);
     else if (plant.plant_type === 'wind') this.computeWind(plant, climate, out);
     else this.computeSolar(plant, out);
-    for (let i = 0; i < out.length; i++) if (this.validHours[i] < firstHour) out[i] = Number.NaN;
+    // Branch-free, so the store has type feedback from every request (see NOT_YET_OPERATING).
+    for (let i = 0; i < out.length; i++) out[i] = this.validHours[i] < firstHour ? NOT_YET_OPERATING : out[i];
   }
 
   private computeWind(plant: WindPlant, climate: PointClimate, out: Float64Array): void {

@@ -241,15 +241,21 @@ export class ComputePool {
 
   /** Sends the streamed warm-up bodies through the pool as a request's would go (shared out, with credit), and drains them. */
   private async warmUpStreams(): Promise<void> {
+    // The runners' warm-up garbage (catalogs, tables' scratch), in every thread, is collected
+    // now rather than in the first requests. Before the streamed bodies, not after: a full
+    // collection while no request is in flight also frees the hidden classes of the per-request
+    // objects (weather batches, plant computers, noise walkers) and with them every optimised
+    // function that was specialised to them — the first request after ready would then run
+    // unoptimised and recompile, at 2–3× the CPU of later ones. The streamed bodies after it
+    // re-create those classes and re-optimise the hot paths of both sides of the pool.
+    await Promise.all(this.lanes.map((lane) => lane.collect()));
+    collectGarbage();
     for (const job of poolWarmUpJobs(this.options.now?.() ?? Date.now())) {
       const result = await this.run(job, new AbortController().signal);
       if (result.kind !== 'stream') continue;
       result.begin();
       for await (const chunk of result.body) void chunk;
     }
-    // The warm-up's garbage, in every thread, is collected now rather than in the first requests.
-    await Promise.all(this.lanes.map((lane) => lane.collect()));
-    collectGarbage();
   }
 
   /** Jobs sent to the workers and not yet done. */

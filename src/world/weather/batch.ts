@@ -150,8 +150,8 @@ export class WeatherBatch {
   /** Ensemble members with a share: the share and the key of these rows in it. */
   private readonly share: EnsembleShare | undefined;
   private readonly shareKey: string;
-  /** The weather extremes as these rows see them (null: none touches them). */
-  private readonly extremes: ExtremeRows | null;
+  /** The weather extremes as these rows see them (ExtremeRows.NONE: none touches them). */
+  private readonly extremes: ExtremeRows;
   /** Per-row work buffers reused for every point. */
   private readonly scratch: Float64Array[];
 
@@ -182,7 +182,7 @@ export class WeatherBatch {
     this.memberLocal = member !== null && this.localMemory ? memberLocalOf(this.localMemory, skill!.errorSeedName, member) : null;
     this.share = member !== null ? skill!.share : undefined;
     this.shareKey = this.share ? rowsKey(this.mid, this.created!) : '';
-    this.extremes = ExtremeRows.prepare(world.extremes, this.mid, this.created, skill);
+    this.extremes = ExtremeRows.prepare(world.extremes, this.mid, this.created, skill) ?? ExtremeRows.NONE;
     let stream = 1;
     for (const [name, growth, trailing] of wantedGroups(skill, needs)) {
       const view = this.viewOf(name, growth ?? null, member, stream);
@@ -298,7 +298,7 @@ export class WeatherBatch {
       out.tempC[i] =
         c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (tempSynoptic * a1[i] + tempMeso * a2[i]);
     }
-    this.extremes?.add(c.lat, c.lon, out.tempC);
+    this.extremes.add(c.lat, c.lon, out.tempC);
 
     if (this.needs.wind) {
       this.group('windU.synoptic').fill(a1);

@@ -337,9 +337,19 @@ interface EventRows {
 
 /**
  * The extremes as a batch of rows sees them (truth or a run's view), prepared once per batch;
- * `add` adds them to the temperature of a point. Null when no event touches the rows.
+ * `add` adds them to the temperature of a point. `prepare` gives null when no event touches the rows.
  */
 export class ExtremeRows {
+  /**
+   * Rows no event touches: adds nothing. A batch holds this rather than null so that the hot
+   * per-point code (batch.ts sample) always sees an ExtremeRows. V8 optimises that call for the
+   * kinds of value it has seen, and forgets a kind (its hidden class) in a garbage collection
+   * that finds no object of it: with null in every batch of the days before now, the first
+   * request whose days an extreme touches threw the optimised code away. This instance lives
+   * as long as the thread and keeps the kind known.
+   */
+  static readonly NONE = new ExtremeRows([]);
+
   private constructor(private readonly events: EventRows[]) {}
 
   static prepare(
@@ -411,6 +421,8 @@ export class ExtremeRows {
 
   /** Adds the events' anomaly at (lat, lon) to `tempC` on every row. */
   add(lat: number, lon: number, tempC: Float64Array): void {
+    // NONE's empty array is of another elements kind than prepare's: not iterated, so the loop below sees one kind.
+    if (this.events.length === 0) return;
     const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
     for (const ev of this.events) {
       for (let i = ev.from; i < ev.to; i++) {

@@ -329,7 +329,9 @@ describe('ensembles', () => {
     const started = Date.now();
     const wind = await ts('/v1/region/ercot/wind/ensemble', { id: 'ercot_total', forecasted_by: '2026-06-10T00:00:00Z' });
     const elapsed = Date.now() - started;
-    assert.ok(elapsed < 10_000, `ercot_total wind ensemble took ${elapsed} ms`);
+    // A guard against an order-of-magnitude regression (e.g. 51 members recomputing every plant's
+    // weather), not a speed goal: ~2 s of CPU on this machine; the bound leaves room for a busy CI.
+    assert.ok(elapsed < 30_000, `ercot_total wind ensemble took ${elapsed} ms`);
     const capacity = plantsOf('ercot', 'wind').reduce((s, p) => s + p.capacity_mw, 0);
     for (const v of wind.values) for (const x of v) assert.ok(x !== null && x >= 0 && x <= capacity, String(x));
     const w = stats(wind);

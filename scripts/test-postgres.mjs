@@ -18,6 +18,7 @@ const FILES = [
   'test/owndata-groups.test.ts',
   'test/owndata-serving.test.ts',
   'test/owndata-quantiles.test.ts',
+  'test/owndata-listcache.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -48,6 +48,7 @@ import {
 } from './storedSources.ts';
 import { worldServed } from './worldSwitch.ts';
 import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
+import { cachedListings } from '../sources/listCache.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -121,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     now: () => options.clock.now(),
-    sources: options.store.sources,
+    sources: cachedListings(options.store.sources),
     diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,

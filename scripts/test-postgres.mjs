@@ -19,6 +19,7 @@ const FILES = [
   'test/owndata-serving.test.ts',
   'test/owndata-quantiles.test.ts',
   'test/owndata-listcache.test.ts',
+  'test/ingest-parallel.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -77,6 +77,11 @@ test('a file parsed on the worker lists the same bad rows as one parsed in one t
   assert.ok('problems' in inThread && inThread.total === 32 && inThread.problems.length === 20, JSON.stringify(inThread));
   assert.deepEqual(onWorker, inThread);
   assert.deepEqual(await ts.store.sources.names(), [], 'nothing stored');
+  // Every row bad: more than 20 in each batch the worker posts (listed there up to 20, the rest counted).
+  const allBad = fileOf((row) => row.replace(/,MW,/, ',USD/MWh,'));
+  const allInThread = await outcome(ts.store, allBad, 1e12);
+  assert.ok('total' in allInThread && allInThread.total === 3840, JSON.stringify(allInThread).slice(0, 300));
+  assert.deepEqual(await outcome(ts.store, allBad, 0), allInThread);
 });
 
 test('a good file parsed on the worker stores what one thread stores; again, nothing changes', async () => {

@@ -20,6 +20,8 @@ const FILES = [
   'test/owndata-quantiles.test.ts',
   'test/owndata-daily.test.ts',
   'test/owndata-truth.test.ts',
+  'test/owndata-listcache.test.ts',
+  'test/ingest-parallel.test.ts',
 ];
 
 if (!process.env.GRIDCAST_TEST_DATABASE_URL) {

@@ -50,6 +50,7 @@ import {
 import { worldServed } from './worldSwitch.ts';
 import { applyActualSource, configuredActualSources, readsActualSource } from './actualTruth.ts';
 import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
+import { cachedListings } from '../sources/listCache.ts';
 
 export { API_PREFIX, ROUTES };
 const VERSION = '0.1.0';
@@ -123,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     seed: options.seed ?? DEFAULT_WORLD_SEED,
     warm: options.warm,
     now: () => options.clock.now(),
-    sources: options.store.sources,
+    sources: cachedListings(options.store.sources),
     diskCache: options.blockCacheDir ? { root: options.blockCacheDir, budgetMb: options.diskCacheMb ?? diskCacheBudgetMb() } : undefined,
     workerHeapMb: options.workerHeapMb,
     testFault: options.testFault,

@@ -333,6 +333,22 @@ async function* rest(head: Buffer, chunks: AsyncIterator<Uint8Array | string>): 
   }
 }
 
+/**
+ * The file's batches, where a CSV that cannot be read on (an unclosed quote, a line over the
+ * limit) ends as a bad line told to `bad` rather than an error.
+ */
+export async function* csvFileBatches(
+  input: AsyncIterable<Uint8Array>,
+  bad: (line: number, reason: string) => void,
+): AsyncGenerator<CsvBatch> {
+  try {
+    yield* csvBatches(input);
+  } catch (e) {
+    if (e instanceof CsvError) bad(e.line, e.message);
+    else throw e;
+  }
+}
+
 /** The records of batches one at a time (for readers that take a record at a time). */
 export async function* recordsOf(batches: AsyncIterable<CsvBatch>): AsyncGenerator<CsvRecord> {
   for await (const batch of batches) {

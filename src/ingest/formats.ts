@@ -7,7 +7,7 @@
  * marker); else the file name's extension, then the upload's content type; else `[` or `{` for
  * JSON, and CSV for the rest (binary content that is none of these is refused).
  */
-import { csvBatches, CsvError, DEFAULT_MAX_RECORD_BYTES, type CsvBatch } from './csv.ts';
+import { csvFileBatches, DEFAULT_MAX_RECORD_BYTES, type CsvBatch } from './csv.ts';
 import { arrowRecords } from './arrow.ts';
 import { jsonRecords } from './json.ts';
 import { parquetRecords } from './parquet.ts';
@@ -34,23 +34,13 @@ export type FileContent = { batches: AsyncIterable<CsvBatch>; records?: never } 
 
 const startsWith = (head: Uint8Array, bytes: readonly number[]) => bytes.every((b, i) => head[i] === b);
 
-async function* csvFileBatches(input: AsyncIterable<Uint8Array>, reading: FormatReading): AsyncGenerator<CsvBatch> {
-  try {
-    yield* csvBatches(input);
-  } catch (e) {
-    // A CSV that cannot be read on (an unclosed quote, a line over the limit) is a bad line.
-    if (e instanceof CsvError) reading.bad(e.line, e.message);
-    else throw e;
-  }
-}
-
 export const INPUT_FORMATS: readonly InputFormat[] = [
   {
     name: 'csv',
     extensions: ['csv', 'txt'],
     contentTypes: ['text/csv', 'text/plain', 'application/csv'],
     position: 'line',
-    read: (input, r) => ({ batches: csvFileBatches(input, r) }),
+    read: (input, r) => ({ batches: csvFileBatches(input, r.bad) }),
   },
   {
     name: 'json',
@@ -156,8 +146,9 @@ export async function fileContent(
   input: AsyncIterable<Uint8Array | string>,
   hints: FormatHints,
   reading: FormatReading,
-): Promise<{ format: string; position: Position; content: FileContent }> {
+): Promise<{ format: string; position: Position; content: FileContent; bytes: AsyncIterable<Uint8Array> }> {
   const { head, all } = await peek(input);
   const format = detectFormat(head, hints, reading.origin);
-  return { format: format.name, position: format.position, content: format.read(all, reading) };
+  // The content reads `bytes` when iterated; a reader of its own may take `bytes` instead (never both).
+  return { format: format.name, position: format.position, content: format.read(all, reading), bytes: all };
 }

@@ -30,6 +30,7 @@ import { groupRules, seriesDays, type SeriesDays } from './groups.ts';
 import { parseInstant } from './instants.ts';
 import { checkColumnOptions, observations } from './layouts.ts';
 import { IngestError, optionError, type LayoutContext, type Observations } from './observations.ts';
+import { csvObservations } from './parallel.ts';
 import { unitProblem, unitResolver } from './units.ts';
 
 export { IngestError } from './observations.ts';
@@ -454,7 +455,9 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         },
       };
       try {
-        for await (const batch of observations(file.content, ctx)) {
+        const read =
+          file.format === 'csv' ? csvObservations(file.bytes, ctx, o, (n) => (asm.totalProblems += n)) : observations(file.content, ctx);
+        for await (const batch of read) {
           for (let i = 0; i < batch.length; i++) {
             const wrote = asm.add(batch, i);
             if (wrote) await wrote;

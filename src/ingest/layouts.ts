@@ -49,7 +49,7 @@ async function* withFirst<T>(first: T, rest: AsyncIterator<T>): AsyncGenerator<T
 }
 
 /** The layout a header names (the long layout when it names none, to report what it lacks). */
-function layoutOf(names: readonly string[], ctx: LayoutContext): Layout {
+export function layoutOf(names: readonly string[], ctx: LayoutContext): Layout {
   return LAYOUTS.find((l) => l.matches(names, ctx)) ?? LAYOUTS.find((l) => l.name === 'long')!;
 }
 

@@ -15,7 +15,7 @@ export type SourceReader = Pick<
   'names' | 'forecastSources' | 'kindsOf' | 'series' | 'catalog' | 'runs' | 'runValues' | 'actuals' | 'actualSpan' | 'status'
 >;
 export type ReadMethod = keyof SourceReader;
-const READ_METHODS: readonly ReadMethod[] = [
+export const READ_METHODS: readonly ReadMethod[] = [
   'names',
   'forecastSources',
   'kindsOf',

@@ -467,6 +467,21 @@ export class SourceStore {
     });
   }
 
+  /**
+   * A stamp that differs after every committed change of what sources hold: each ingest or catalog
+   * write that changes anything logs a row in source_ingests (in its transaction), and a deletion
+   * removes the source's rows. Ids are never reused, so (count, max id, sum of ids) does not come
+   * back to an earlier value: an ingest committed in order raises the max, a deletion alone lowers
+   * the count; two ingests committing out of their ids' order while a deletion commits between two
+   * requests would have to remove and add ids of the same count and sum to go unseen.
+   */
+  async changeStamp(): Promise<string> {
+    const [r] = await this.sql.query<{ n: number; m: number; s: number }>(
+      'SELECT count(*)::int AS n, coalesce(max(id), 0) AS m, coalesce(sum(id), 0)::float8 AS s FROM source_ingests',
+    );
+    return `${r.n}:${r.m}:${r.s}`;
+  }
+
   /** The names of the stored sources, sorted. */
   async names(): Promise<string[]> {
     return (await this.sql.query<{ name: string }>('SELECT name FROM sources ORDER BY name')).map((r) => r.name);

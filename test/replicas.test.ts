@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createTestDatabase, NOW_ISO, rawRequest, ROOT, spawnServe, TEST_BACKEND, type ServeProcess } from './helpers.ts';
+import { createTestDatabase, NOW_ISO, rawRequest, ROOT, spawnServe, TEST_BACKEND, waitFor, type ServeProcess } from './helpers.ts';
 
 const TOKEN = 'replica-admin-token';
 const AUTH_CACHE_MS = 2000;
@@ -137,6 +137,9 @@ describe(
       });
       // Both start at once: the migrations serialise on an advisory lock.
       [a, b] = await Promise.all([serve(env), serve(env)]);
+      // Then wait until both are ready, as a load balancer would: while a process warms up its
+      // timers (the usage flush every FLUSH_MS) can run late, which is not what is tested here.
+      for (const p of [a, b]) await waitFor(async () => (await rawRequest(p.baseUrl, '/readyz')).status === 200, 'ready', 120_000);
     });
 
     test('a key created through one works on the other; rate limits count across both', async () => {

@@ -8,6 +8,7 @@
  * to cut a `node --cpu-prof` profile down to it.
  */
 import { JobRunner, warmRunner } from '../src/api/compute/runner.ts';
+import { WARM_UP_KEY } from '../src/api/compute/warmUp.ts';
 import type { FromWorker, Job } from '../src/api/compute/protocol.ts';
 import { validateParams } from '../src/api/params.ts';
 import { ROUTE_BY_PATH } from '../src/api/routes/index.ts';
@@ -37,13 +38,8 @@ await warmRunner(runner, NOW);
 const def = ROUTE_BY_PATH.get('/plant/{iso}/{metric}/continuous')!;
 const raw = { start: '2026-01-01', end: '2026-11-19' };
 const { values } = validateParams(def.params, { path: { iso: 'ercot', metric: 'wind' }, query: raw });
-const key: KeyInfo = {
-  id: 'bench',
-  name: 'bench',
-  createdAt: new Date(0),
-  revokedAt: null,
-  subscriptions: [{ iso: 'all', level: 'enterprise' }],
-};
+// Every ISO, every level: the key the server's own warm-up requests run as.
+const key: KeyInfo = WARM_UP_KEY;
 const job: Omit<Job, 'id'> = {
   path: def.path,
   params: values,

@@ -22,7 +22,7 @@ import { chooseOutput } from '../writers/registry.ts';
 import type { Job } from './protocol.ts';
 
 /** The key the warm-up requests run as: every ISO, every level (nothing is metered or sent). */
-const WARM_UP_KEY: KeyInfo = {
+export const WARM_UP_KEY: KeyInfo = {
   id: 'warm-up',
   name: 'warm-up',
   createdAt: new Date(0),

@@ -551,7 +551,10 @@ export class ComputePool {
         workerData: { seed: this.options.seed, warmUpAt, testFault: this.options.testFault, disk: this.disk },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
-        resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb(), maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+        resourceLimits: {
+          maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb(),
+          maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+        },
       });
       worker.on('message', (event: FromWorker | WorkerNotice | ReadCall) => {
         if (isReadCall(event)) {

@@ -44,10 +44,11 @@ const RUNNER_REQUESTS: readonly string[] = [
     `/plant/${iso}/solar/continuous?start={from}&end={to}`,
     `/region/${iso}/demand/forecast?id=${iso}_total`,
   ]),
-  // Days an extreme event touches (the anchored January 2024 cold outbreak): the per-point
+  // Days an extreme event touches (the world's cold outbreak of 2025-12-31 to 2026-01-06; the
+  // anchored ones lie before the forecasts' history, FORECAST_HISTORY_START): the per-point
   // extreme code in the weather batch, which the days before now may not reach.
-  '/plant/ercot/wind/continuous?start=2024-01-15&end=2024-01-16',
-  '/plant/ercot/solar/continuous?start=2024-01-15&end=2024-01-16',
+  '/plant/ercot/wind/continuous?start=2026-01-02&end=2026-01-03',
+  '/plant/ercot/solar/continuous?start=2026-01-02&end=2026-01-03',
   '/region/miso/wind/continuous?id=miso_total&start={from}&end={to}&format=csv',
   '/lmp/ercot/dalmp/forecast',
   '/gas/forecast',

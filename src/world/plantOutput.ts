@@ -18,7 +18,7 @@ import {
   type SolarWeather,
   type SunPosition,
 } from './physics/solar.ts';
-import { windPlantOutputMw, type WindWeather } from './physics/wind.ts';
+import { windOutputWithMw, windPlantConstants, windPlantOutputMw, type WindWeather } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
@@ -277,6 +277,7 @@ export class PlantSeriesComputer {
     const w = this.weather;
     const wx: WindWeather = { speed100mMs: 0, tempC: 0, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
     const riskOnly = this.metric === 'wind_icing';
+    const constants = windPlantConstants(plant, SHEAR_ALPHA);
     for (let i = 0; i < out.length; i++) {
       const icing =
         w.tempC[i] < COLD_ROW_MAX_C
@@ -289,7 +290,7 @@ export class PlantSeriesComputer {
       wx.speed100mMs = w.wind100Ms[i];
       wx.tempC = w.tempC[i];
       wx.icingLoss = ICING_OUTPUT_LOSS * icing;
-      out[i] = windPlantOutputMw(plant, wx);
+      out[i] = windOutputWithMw(plant, constants, wx);
     }
   }
 

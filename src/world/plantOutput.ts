@@ -32,9 +32,15 @@ export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m,
   Record<PlantMetric, PlantType>
 >;
 
-/** Weather each metric needs: icing and snow losses feed into MW output too. */
+/**
+ * Weather each metric needs: icing and snow losses feed into MW output too. Plants share their
+ * synoptic weather per synoptic cell (WeatherNeeds.synopticCells): an ISO's hundreds of plants
+ * lie in a few dozen cells.
+ */
 export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {
-  return PLANT_METRIC_TYPE[metric] === 'wind' ? { wind: true, moisture: true } : { cloud: true, moisture: true, trailing: true };
+  return PLANT_METRIC_TYPE[metric] === 'wind'
+    ? { wind: true, moisture: true, synopticCells: true }
+    : { cloud: true, moisture: true, trailing: true, synopticCells: true };
 }
 
 /** Share of output lost while icing conditions hold (blades shed power, many turbines stop). */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BlockCache, blockCache } from '../src/query/blockCache.ts';
 import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
-import { frameJsonPieces } from '../src/api/writer.ts';
+import { frameJsonText } from '../src/api/writer.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
 
 const world = new WeatherWorld();
@@ -18,7 +18,7 @@ const request = (start: string, end: string, id?: string): PlantContinuousReques
   end: day(end),
   nowMs: Date.parse('2026-06-15T18:00:00Z'),
 });
-const body = (r: PlantContinuousRequest) => [...frameJsonPieces(plantContinuous(world, r))].join('');
+const body = (r: PlantContinuousRequest) => frameJsonText(plantContinuous(world, r));
 
 test('a window served from cached day blocks of a larger request equals a cold computation', () => {
   blockCache.clear();
@@ -100,7 +100,7 @@ test('regional demand and poptemp: a sub-window from cached day blocks equals a 
               end: day(end),
               nowMs: Date.parse('2026-06-15T18:00:00Z'),
             });
-      const json = (start: string, end: string) => [...frameJsonPieces(frame(start, end))].join('');
+      const json = (start: string, end: string) => frameJsonText(frame(start, end));
       blockCache.clear();
       const cold = json('2026-03-05', '2026-03-09');
       blockCache.clear();

@@ -68,6 +68,36 @@ test('a small body is sent again from the HTTP thread within the minute, the sam
   assert.equal(await gauge(pooled, 'gridcast_response_cache_hits_total'), before + 1);
 });
 
+test('a large streamed body is sent again from the HTTP thread within the minute, the same bytes, computing nothing', async () => {
+  const query = { start: '2025-05-01', end: '2025-05-20' };
+  const hits = await gauge(pooled, 'gridcast_response_cache_hits_total');
+  const splits = await gauge(pooled, 'gridcast_compute_splits_total');
+  const first = await pooled.get('/v1/plant/miso/solar/backcast', { key, query });
+  assert.equal(first.status, 200);
+  assert.ok(first.text.length > 256 * 1024, `a streamed body (${first.text.length} bytes)`);
+  assert.equal(await gauge(pooled, 'gridcast_compute_splits_total'), splits + 1, 'the first one was computed (shared out)');
+  const again = await pooled.get('/v1/plant/miso/solar/backcast', { key, query });
+  assert.ok(again.text === first.text, 'the same bytes');
+  assert.equal(again.headers.etag, first.headers.etag);
+  assert.equal(await gauge(pooled, 'gridcast_response_cache_hits_total'), hits + 1);
+  assert.equal(await gauge(pooled, 'gridcast_compute_splits_total'), splits + 1, 'the second one computed nothing');
+});
+
+test('a streamed body cut short by its client is not kept: the next request computes it whole', async () => {
+  const path = '/v1/plant/ercot/solar/backcast?start=2023-01-01&end=2023-12-31';
+  const { port } = new URL(pooled.baseUrl);
+  const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`));
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('data', resolve));
+  socket.destroy();
+  await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) === 0, 'the job to be cancelled');
+  const hits = await gauge(pooled, 'gridcast_response_cache_hits_total');
+  const whole = await pooled.get(path, { key });
+  assert.equal(whole.status, 200);
+  assert.equal(JSON.parse(whole.text).time_utc.length, 365 * 24);
+  assert.equal(await gauge(pooled, 'gridcast_response_cache_hits_total'), hits);
+});
+
 test('a large all-target body is shared out between two idle workers, byte for byte the same', async () => {
   const before = await gauge(pooled, 'gridcast_compute_splits_total');
   const query = { start: '2025-03-01', end: '2025-03-20' };

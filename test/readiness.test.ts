@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Writable } from 'node:stream';
 import { gauge, startTestApp, waitFor, type TestApp } from './helpers.ts';
 
 /** Week-long windows of every SPP and MISO wind plant (streamed bodies, ~30 k values): none computed before. */
@@ -15,8 +16,16 @@ const requests = windows.flatMap((w) => ['spp', 'miso'].map((iso) => `/v1/plant/
 describe('ready means warm', () => {
   let t: TestApp;
   let key: string;
+  /** The server's log lines at level error or above. */
+  const errors: string[] = [];
+  const stream = new Writable({
+    write(line: Buffer, _encoding, done) {
+      if ((JSON.parse(line.toString()) as { level: number }).level >= 50) errors.push(line.toString());
+      done();
+    },
+  });
   before(async () => {
-    t = await startTestApp({ workers: 2, warm: true });
+    t = await startTestApp({ workers: 2, warm: true, logger: { stream } });
     key = await t.key({ all: 'enterprise' });
   });
   after(() => t.close());
@@ -32,6 +41,9 @@ describe('ready means warm', () => {
     await waitFor(async () => (await t.get('/readyz')).status === 200, 'ready', 300_000);
     assert.equal((await t.get('/readyz')).json().status, 'ready');
     assert.equal(await gauge(t, 'gridcast_compute_warm'), 2);
+    // Every warm-up request was served (before, two asked for days before the forecast history,
+    // failed, and ended each runner's warm-up there: the requests after them never ran).
+    assert.deepEqual(errors, []);
     // The cell geometry was built once, on the HTTP thread, and the workers are given it.
     assert.equal((await t.get('/v1/cells/miso/wind/list?resolution=5', { key })).status, 200);
 

@@ -346,7 +346,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The output and the validators come from the request alone: a 304 computes nothing.
     const output = chooseOutput(def, values, req.headers.accept);
     void reply.code(200).headers(output.headers);
-    // A small body served this minute is sent again as it was (responseCache.ts); its ETag too.
+    // A body served this minute is sent again as it was (responseCache.ts); its ETag too.
     const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
     if (fresh) void reply.header('cache-control', 'private, no-cache');
     else {
@@ -383,7 +383,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (result.kind === 'head') return reply.send();
     const served = result.kind === 'records' ? result.count : result.values;
     if (!head) state.values = served;
-    if (Buffer.isBuffer(result.body) && !fresh) responses.set(cacheKey, { body: result.body, values: served });
+    if (fresh) return reply.send(result.body);
+    if (result.kind === 'stream') return reply.send(responses.keepStreamed(cacheKey, result.body, served));
+    responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
   }
 

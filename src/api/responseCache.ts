@@ -1,16 +1,19 @@
 /**
- * Recently served small response bodies, on the HTTP thread: a repeated request (a dashboard
- * refreshing, a client polling, a backtest re-reading the same days) is answered without a
- * round trip to the compute pool.
+ * Recently served response bodies, on the HTTP thread: a repeated request (a dashboard
+ * refreshing, a client polling, a backtest re-reading the same days, several users opening the
+ * same large download) is answered without a round trip to the compute pool.
  *
  * A body is a pure function of the route, its validated parameters and "now" (which runs are
  * issued, which hours are published). Runs are issued and hours published on whole minutes
  * (models/, query/runs.ts), so "now" enters the key as its minute: within one minute the same
  * request always has the same bytes, and a new minute is a new key — never a stale body.
- * Only bodies up to MAX_BODY_BYTES are kept, within a byte budget, least recently used out first.
+ * Bodies are kept within a byte budget, least recently used out first; a body larger than
+ * MAX_SHARE of the budget is not kept (it would push out everything else). A streamed (large)
+ * body is kept as it goes out, once it has gone out whole (`keepStreamed`).
  */
+import { pipeline, Transform, type Readable } from 'node:stream';
 
-const MAX_BODY_BYTES = 256 * 1024;
+const MAX_SHARE = 0.5;
 const MINUTE_MS = 60_000;
 
 export interface CachedBody {
@@ -32,6 +35,41 @@ export class ResponseCache {
     return `${path}\u0000${JSON.stringify(params)}\u0000${Math.floor(nowMs / MINUTE_MS)}`;
   }
 
+  /** Bytes of the largest body kept. */
+  get largestBody(): number {
+    return Math.floor(this.budgetBytes * MAX_SHARE);
+  }
+
+  /**
+   * The streamed body `body` as the response should read it: the same bytes, kept under `key`
+   * once they have all gone through — a body cut short (its client went away, its computation
+   * failed) or larger than largestBody is not kept. Destroying what this returns destroys `body`
+   * (the job is cancelled, as before).
+   */
+  keepStreamed(key: string, body: Readable, values: number): Readable {
+    if (this.largestBody <= 0) return body;
+    let chunks: Buffer[] | null = [];
+    let bytes = 0;
+    const largest = this.largestBody;
+    const recorder = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (chunks) {
+          bytes += chunk.length;
+          if (bytes > largest) chunks = null;
+          else chunks.push(chunk);
+        }
+        done(null, chunk);
+      },
+      flush: (done) => {
+        if (chunks) this.set(key, { body: Buffer.concat(chunks, bytes), values });
+        chunks = null;
+        done();
+      },
+    });
+    pipeline(body, recorder, () => (chunks = null));
+    return recorder;
+  }
+
   get(key: string): CachedBody | undefined {
     const hit = this.entries.get(key);
     if (hit) {
@@ -44,7 +82,7 @@ export class ResponseCache {
   }
 
   set(key: string, entry: CachedBody): void {
-    if (this.budgetBytes <= 0 || entry.body.length > MAX_BODY_BYTES || this.entries.has(key)) return;
+    if (entry.body.length > this.largestBody || this.entries.has(key)) return;
     this.entries.set(key, entry);
     this.bytes += entry.body.length;
     for (const [k, e] of this.entries) {

@@ -55,15 +55,78 @@ export function valueTextWriter(decimals: number, float = false): (v: number) =>
   };
 }
 
-/** `[1.5,null,2]` with values rounded to `decimals` places; NaN and ±Infinity are null. */
-export function formatValues(values: Float64Array, decimals: number): string {
-  const text = valueTextWriter(decimals);
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    parts[i] = Number.isFinite(v) ? text(v) : 'null';
+/** Longest text of a value beyond the text caches (`String` of a double: at most 24 characters). */
+const MAX_VALUE_TEXT = 24;
+/** Bytes a value's text may take in a byte cache slot (the cached values' texts are at most 10: `1048575.0`). */
+const SLOT_BYTES = 12;
+
+/**
+ * The ASCII bytes of small non-negative rounded values, like textCache's strings: a fixed slot per
+ * value in units of the last decimal, and its length (0: not made yet). Only the slots of values
+ * that occur are touched, so only their pages take memory.
+ */
+interface ByteCache {
+  slots: Uint8Array;
+  lengths: Uint8Array;
+}
+const byteCaches = new Map<number, ByteCache>();
+
+function byteCache(decimals: number): ByteCache {
+  let cache = byteCaches.get(decimals);
+  if (!cache) {
+    cache = { slots: new Uint8Array(TEXT_CACHE_SIZE * SLOT_BYTES), lengths: new Uint8Array(TEXT_CACHE_SIZE) };
+    byteCaches.set(decimals, cache);
   }
-  return '[' + parts.join(',') + ']';
+  return cache;
+}
+
+/** Scratch for one column's JSON bytes (grown as needed; its bytes are copied out). */
+let scratch = new Uint8Array(64 * 1024);
+
+/**
+ * `[1.5,null,2]` (prefixed by `prefix`, ASCII) as bytes, with values rounded to `decimals` places;
+ * NaN and ±Infinity are null. The values' texts are valueTextWriter's, written straight into bytes
+ * from per-value cached bytes: the strings, their join and their UTF-8 encoding cost the warm large
+ * request about as much as JSON.stringify of its whole body.
+ */
+export function formatValueBytes(values: Float64Array, decimals: number, prefix = ''): Uint8Array {
+  const bound = prefix.length + 2 + values.length * (MAX_VALUE_TEXT + 1);
+  if (scratch.length < bound) scratch = new Uint8Array(bound);
+  const out = scratch;
+  const { slots, lengths } = byteCache(decimals);
+  const scale = 10 ** decimals;
+  let at = 0;
+  for (let k = 0; k < prefix.length; k++) out[at++] = prefix.charCodeAt(k);
+  out[at++] = 0x5b; // [
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out[at++] = 0x2c; // ,
+    const v = values[i];
+    if (!Number.isFinite(v)) {
+      out[at++] = 0x6e; // null
+      out[at++] = 0x75;
+      out[at++] = 0x6c;
+      out[at++] = 0x6c;
+      continue;
+    }
+    const units = Math.round(v * scale);
+    if (units >= 0 && units < TEXT_CACHE_SIZE) {
+      let n = lengths[units];
+      const slot = units * SLOT_BYTES;
+      if (n === 0) {
+        const text = unitsText(units, scale, false);
+        n = text.length;
+        for (let k = 0; k < n; k++) slots[slot + k] = text.charCodeAt(k);
+        lengths[units] = n;
+      }
+      for (let k = 0; k < n; k++) out[at + k] = slots[slot + k];
+      at += n;
+    } else {
+      const text = unitsText(units, scale, false);
+      for (let k = 0; k < text.length; k++) out[at++] = text.charCodeAt(k);
+    }
+  }
+  out[at++] = 0x5d; // ]
+  return out.slice(0, at);
 }
 
 function header(frame: Frame): string {
@@ -104,16 +167,21 @@ export const WHOLE_BODY: Readonly<BodyPart> = { from: 0, to: Number.POSITIVE_INF
  * `part` of them asked for). With an aborted `signal` (the client has gone) no further column
  * is computed.
  */
-export function* frameJsonPieces(frame: Frame, signal?: AbortSignal, part: BodyPart = WHOLE_BODY): Generator<string> {
+export function* frameJsonPieces(frame: Frame, signal?: AbortSignal, part: BodyPart = WHOLE_BODY): Generator<string | Uint8Array> {
   if (part.header) yield header(frame);
   const buffer = new Float64Array(frame.hours.length);
   for (let c = part.from; c < Math.min(part.to, frame.columns.length); c++) {
     if (signal?.aborted) return;
     buffer.fill(Number.NaN);
     frame.columns[c].fill(buffer);
-    yield (c > 0 ? ',' : '') + formatValues(buffer, frame.columns[c].decimals ?? frame.decimals);
+    yield formatValueBytes(buffer, frame.columns[c].decimals ?? frame.decimals, c > 0 ? ',' : '');
   }
   if (part.close) yield ']}';
+}
+
+/** The whole JSON body of a frame as text (small frames; tests). */
+export function frameJsonText(frame: Frame): string {
+  return [...frameJsonPieces(frame)].map((p) => (typeof p === 'string' ? p : Buffer.from(p).toString('latin1'))).join('');
 }
 
 export function isLargeFrame(frame: Frame): boolean {

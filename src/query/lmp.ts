@@ -186,7 +186,12 @@ interface Inputs {
  * sees them (forced outages are unplanned: a unit that trips tomorrow still offers today) — not on
  * a forecast of tomorrow's freeze-ups, whose steep cold response priced a cold day at the cap on a
  * forecast a few degrees too cold (ERCOT, January 2024: day-ahead $136 against real time $40 for
- * the month; issue 22). `gasAsTraded`: the day-ahead clearing also knows the day's gas price —
+ * the month; issue 22). Units out on the day before that are back on the day offer too: an owner
+ * offers a unit for the hours it expects to have it back (the return date of its outage ticket),
+ * so the market runs on the smaller of the day before's outages and the run's outages of the day
+ * itself. Without the returns, a heat wave's worst outage day priced the next, cooler day at the
+ * cap (MISO 2023-08-16 and 08-18: reserves 0 and 3 GW day-ahead, 7 and 11 GW in real time; issue
+ * 22, round 6). `gasAsTraded`: the day-ahead clearing also knows the day's gas price —
  * next-day gas for the gas day trades on the morning before, ahead of the day-ahead offer deadline
  * (ISO-NE and NYISO 10:00 Eastern, PJM 10:30), so generators offer at the gas price they will pay,
  * not at a forecast of it (a gas forecast below Algonquin's winter print put real time above twice
@@ -203,13 +208,16 @@ function inputsOf(
   const n = rows.valid.length;
   const zones = zoneSeries(world, iso, rows, model);
   const { days, created, dayOfRow } = daysOfRows(tz, rows);
-  const outageDays = outagesAsCleared ? days.map((d) => addDays(d, -1)) : days;
-  const outageRows: DailyRows = {
-    days: outageDays,
-    dayStart: outageDays.map((d) => localDayStartHour(tz, d)),
-    created,
-  };
-  const outage = outageGroup(world, iso, undefined).source(outageRows, model)(regionsOf(iso)[0]);
+  const outagesOf = (of: CivilDate[]) =>
+    outageGroup(world, iso, undefined).source(
+      { days: of, dayStart: of.map((d) => localDayStartHour(tz, d)), created },
+      model,
+    )(regionsOf(iso)[0]);
+  const outage = outagesOf(days);
+  if (outagesAsCleared) {
+    const before = outagesOf(days.map((d) => addDays(d, -1)));
+    for (let k = 0; k < outage.length; k++) outage[k] = Number.isNaN(outage[k]) ? before[k] : Math.min(before[k], outage[k]);
+  }
   const gasRows: DailyRows = { days, dayStart: days.map((d) => localDayStartHour(GAS_TIMEZONE, d)), created };
   const gasOf = gasPrices(world, gasRows, gasAsTraded ? null : model);
   // Gas per row of each hub, one array per hub (zones on the same hub share it, and their formation).

@@ -6,7 +6,8 @@
  * available thermal fleet (fleet − that day's outages) is stacked in order of cost at the
  * day's gas price: combined cycles (heat rate 6.8–8.2 MMBtu/MWh), coal (a $/MWh range),
  * steam and combustion turbines (8.5–13). Peakers in New York and New England burn oil when
- * gas costs more than oil does (dual fuel, ~$20/MMBtu). Each ISO adds an offer markup (start-up
+ * gas costs more than oil does (dual fuel, ~$20/MMBtu), and so do New York's combined cycles
+ * (`dualFuelCcgt`). Each ISO adds an offer markup (start-up
  * and no-load costs, uplift) that grows as the system tightens. The price is the cost of the unit
  * at N (the system lambda) plus:
  * - shortage: operating reserves (available thermal + batteries + imports and demand response −
@@ -43,8 +44,9 @@ interface Block {
 function stack(p: LmpParams, iso: IsoCode, gas: number, availableShare: number): Block[] {
   const gasFleet = ISO_THERMAL_FLEET_MW[iso] - p.nuclearMw - p.coalMw;
   const peakFuel = Math.min(gas, p.oilSwitch);
+  const ccFuel = p.dualFuelCcgt ? peakFuel : gas;
   const blocks: Block[] = [
-    { mw: gasFleet * p.ccgtShare, low: 6.8 * gas + 2, high: 8.2 * gas + 3 },
+    { mw: gasFleet * p.ccgtShare, low: 6.8 * ccFuel + 2, high: 8.2 * ccFuel + 3 },
     { mw: p.coalMw, low: p.coalCost[0], high: p.coalCost[1] },
     { mw: gasFleet * (1 - p.ccgtShare) * 0.5, low: 8.5 * peakFuel + 4, high: 10.5 * peakFuel + 5 },
     { mw: gasFleet * (1 - p.ccgtShare) * 0.5, low: 10.5 * peakFuel + 5, high: 13 * peakFuel + 8 },

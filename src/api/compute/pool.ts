@@ -136,6 +136,15 @@ export interface PoolOptions {
 /** How long a stopping pool waits for its workers' disk writes. */
 const SETTLE_TIMEOUT_MS = 5_000;
 
+/**
+ * A compute worker's young generation, MB (V8's default on 64 bits is ~48: three semi-spaces of
+ * 16 MB, which stay committed, and so resident, once a thread has allocated through them). The
+ * workers' short-lived objects (a column's values, a weather batch's rows) die young either way;
+ * a smaller nursery is scavenged more often, each time as quickly. Measured (README, *Memory*):
+ * ~25 MB less idle RSS per worker; the cold large request's CPU unchanged within the noise.
+ */
+export const WORKER_YOUNG_MB = 12;
+
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
 export const DEFAULT_WORKER_HEAP_MB = 1536;
 
@@ -542,7 +551,10 @@ export class ComputePool {
         workerData: { seed: this.options.seed, warmUpAt, testFault: this.options.testFault, disk: this.disk },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
-        resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb() },
+        resourceLimits: {
+          maxOldGenerationSizeMb: this.options.workerHeapMb ?? defaultWorkerHeapMb(),
+          maxYoungGenerationSizeMb: WORKER_YOUNG_MB,
+        },
       });
       worker.on('message', (event: FromWorker | WorkerNotice | ReadCall) => {
         if (isReadCall(event)) {

@@ -10,6 +10,7 @@
  */
 import { buildAllRegions } from '../../catalog/regions.ts';
 import type { Frame } from '../../query/frame.ts';
+import type { ExtremeCatalogue } from '../../world/weather/extremes.ts';
 import { WeatherWorld } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, WHOLE_BODY, type BodyPart } from '../writer.ts';
@@ -72,7 +73,7 @@ function joined(pieces: Uint8Array[], bytes: number): Uint8Array {
  */
 export async function warmRunner(runner: JobRunner, nowMs: number): Promise<void> {
   buildAllRegions();
-  await runner.warmUp(runnerWarmUpJobs(nowMs));
+  await runner.warmUp(runnerWarmUpJobs(nowMs, runner.extremes));
 }
 
 /** The failure a test asked for (protocol.ts TestFault). */
@@ -108,6 +109,11 @@ export class JobRunner {
     this.world = new WeatherWorld(seed);
   }
 
+  /** The extreme events of this runner's world (the warm-up asks for days they touch). */
+  get extremes(): ExtremeCatalogue {
+    return this.world.extremes;
+  }
+
   /** An event of a job: to the HTTP thread, or to the warm-up that ran the job. */
   private send(event: FromWorker, transfer?: ArrayBuffer[]): void {
     const warmUp = this.warming.get(event.id);
@@ -117,10 +123,12 @@ export class JobRunner {
 
   /**
    * Runs `jobs` one after another as the HTTP thread's would run (warmUp.ts), bodies thrown
-   * away; resolves once all are done. A job that fails rejects (a warm-up request is a fixed,
+   * away; resolves once all are done. A job that fails does not stop the others (the rest still
+   * warm up): the warm-up rejects at the end with every failure (a warm-up request is a fixed,
    * valid request: its failure is a bug to report).
    */
   async warmUp(jobs: readonly Omit<Job, 'id'>[]): Promise<void> {
+    const failures: string[] = [];
     for (const job of jobs) {
       const id = this.nextWarmUpId--;
       await new Promise<void>((resolve, reject) => {
@@ -131,8 +139,9 @@ export class JobRunner {
           else resolve();
         });
         this.handle({ type: 'run', job: { ...job, id, credit: Number.MAX_SAFE_INTEGER } });
-      });
+      }).catch((e: Error) => failures.push(`${job.path} ${JSON.stringify(job.raw)}: ${e.message}`));
     }
+    if (failures.length > 0) throw new Error(`${failures.length} of ${jobs.length} warm-up requests failed: ${failures.join('; ')}`);
   }
 
   handle(message: ToWorker): void {
@@ -193,7 +202,11 @@ export class JobRunner {
       if (job.head) {
         this.send({ type: 'head', id: job.id, values });
       } else if (plain && frame && !isLargeFrame(frame)) {
-        const body = encoder.encode([...frameJsonPieces(frame)].join(''));
+        const pieces = [...frameJsonPieces(frame)].map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
+        const body = joined(
+          pieces,
+          pieces.reduce((n, p) => n + p.length, 0),
+        );
         this.send({ type: 'body', id: job.id, body, values }, [body.buffer as ArrayBuffer]);
       } else {
         const abort = new AbortController();

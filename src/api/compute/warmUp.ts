@@ -14,6 +14,10 @@
  * cannot drift from the routes.
  */
 import { ISO_CODES } from '../../catalog/isos.ts';
+import { FORECAST_HISTORY_START } from '../../query/kinds.ts';
+import { epochHourOf, HOUR_MS } from '../../time/hours.ts';
+import { localDayStartHour } from '../../time/zones.ts';
+import type { ExtremeCatalogue } from '../../world/weather/extremes.ts';
 import type { KeyInfo } from '../../store/keys.ts';
 import { validateParams } from '../params.ts';
 import type { RouteDef } from '../route.ts';
@@ -44,11 +48,10 @@ const RUNNER_REQUESTS: readonly string[] = [
     `/plant/${iso}/solar/continuous?start={from}&end={to}`,
     `/region/${iso}/demand/forecast?id=${iso}_total`,
   ]),
-  // Days an extreme event touches (the world's cold outbreak of 2025-12-31 to 2026-01-06; the
-  // anchored ones lie before the forecasts' history, FORECAST_HISTORY_START): the per-point
-  // extreme code in the weather batch, which the days before now may not reach.
-  '/plant/ercot/wind/continuous?start=2026-01-02&end=2026-01-03',
-  '/plant/ercot/solar/continuous?start=2026-01-02&end=2026-01-03',
+  // Days an extreme event touches ({extreme}: see extremeDay): the per-point extreme code in the
+  // weather batch, which the days before now may not reach.
+  '/plant/ercot/wind/continuous?start={extreme}&end={extreme}',
+  '/plant/ercot/solar/continuous?start={extreme}&end={extreme}',
   '/region/miso/wind/continuous?id=miso_total&start={from}&end={to}&format=csv',
   '/lmp/ercot/dalmp/forecast',
   '/gas/forecast',
@@ -73,9 +76,26 @@ function matchPath(def: RouteDef, path: string): Record<string, string> | null {
   return m ? Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) : null;
 }
 
-/** A runner's warm-up requests as jobs at `nowMs`. */
-export function runnerWarmUpJobs(nowMs: number): Omit<Job, 'id'>[] {
-  return jobsOf(RUNNER_REQUESTS, nowMs);
+/**
+ * A day of the forecast history, before the warm-up's days, that an extreme event of the world
+ * touches (the first one's plateau), or null if none does yet. The history starts at
+ * FORECAST_HISTORY_START: a day before it has no forecasts (a 422, which would end the warm-up).
+ */
+export function extremeDay(extremes: ExtremeCatalogue, nowMs: number): string | null {
+  const first = localDayStartHour('UTC', FORECAST_HISTORY_START);
+  const last = epochHourOf(nowMs) - 4 * 24;
+  const event = extremes.eventsStarting(first, last).sort((a, b) => a.onset - b.onset)[0];
+  return event ? dateOf(Math.min(event.onset + event.buildHours, last) * HOUR_MS) : null;
+}
+
+/** A runner's warm-up requests as jobs at `nowMs`, in the world whose extreme events are `extremes`. */
+export function runnerWarmUpJobs(nowMs: number, extremes: ExtremeCatalogue): Omit<Job, 'id'>[] {
+  const extreme = extremeDay(extremes, nowMs);
+  const requests = RUNNER_REQUESTS.filter((r) => extreme !== null || !r.includes('{extreme}'));
+  return jobsOf(
+    requests.map((r) => r.replaceAll('{extreme}', extreme ?? '')),
+    nowMs,
+  );
 }
 
 /** The pool's warm-up requests (streamed) as jobs at `nowMs`. */

@@ -99,6 +99,11 @@ export const nyiso = defineIsoProfile({
     cap: 1000,
     markup: 8,
     oilSwitch: 20,
+    // New York City's combined cycles swap to liquid fuel: NYSRC Local Reliability Rule G.2 (Loss
+    // of Gas Supply, New York City) makes in-city gas units able to, and NYISO's tariff (FERC
+    // filing ER17, 2017-08-11) tests the automatic fuel swap of the in-city combined cycles each
+    // capability period. On a Transco Z6 NY spike they burn oil, not $30 gas (issue 22, round 6).
+    dualFuelCcgt: true,
     reserveMw: 1_500,
     storageMw: [[2023, 300]],
     unofferedMw: 7_000,

@@ -157,6 +157,11 @@ export interface LmpParams {
   markup: number;
   /** Peakers switch to oil above this gas price ($/MMBtu equivalent), or never. */
   oilSwitch: number;
+  /**
+   * Combined cycles switch to oil too (dual fuel) at `oilSwitch`: where a reliability rule makes
+   * them able to (New York City). Absent: combined cycles burn gas at any price.
+   */
+  dualFuelCcgt?: boolean;
   /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
   reserveMw: number;
   /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plantsOf } from '../src/catalog/plants.ts';
-import { frameJsonPieces } from '../src/api/writer.ts';
+import { frameJsonText } from '../src/api/writer.ts';
 import { blockCache } from '../src/query/blockCache.ts';
 import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
 import { FORECAST_MODELS } from '../src/models/forecastModels.ts';
@@ -98,7 +98,7 @@ test('a plant alone has the values it has among all of its ISO’s plants (the c
   });
   /** The body's series by plant id (values are column-major: one array per column). */
   const series = (r: PlantContinuousRequest) => {
-    const body = JSON.parse([...frameJsonPieces(plantContinuous(world, r))].join('')) as { columns: string[][]; values: number[][] };
+    const body = JSON.parse(frameJsonText(plantContinuous(world, r))) as { columns: string[][]; values: number[][] };
     return new Map(body.columns.map((c, i) => [c[0], body.values[i]]));
   };
   // Two plants of one cell, the second alone first: its cell's series is then made for it alone.

@@ -18,7 +18,7 @@ import {
   type SolarWeather,
   type SunPosition,
 } from './physics/solar.ts';
-import { windPlantOutputMw, type WindWeather } from './physics/wind.ts';
+import { windOutputWithMw, windPlantConstants, windPlantOutputMw, type WindWeather } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
@@ -32,9 +32,15 @@ export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m,
   Record<PlantMetric, PlantType>
 >;
 
-/** Weather each metric needs: icing and snow losses feed into MW output too. */
+/**
+ * Weather each metric needs: icing and snow losses feed into MW output too. Plants share their
+ * synoptic weather per synoptic cell (WeatherNeeds.synopticCells): an ISO's hundreds of plants
+ * lie in a few dozen cells.
+ */
 export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {
-  return PLANT_METRIC_TYPE[metric] === 'wind' ? { wind: true, moisture: true } : { cloud: true, moisture: true, trailing: true };
+  return PLANT_METRIC_TYPE[metric] === 'wind'
+    ? { wind: true, moisture: true, synopticCells: true }
+    : { cloud: true, moisture: true, trailing: true, synopticCells: true };
 }
 
 /** Share of output lost while icing conditions hold (blades shed power, many turbines stop). */
@@ -277,6 +283,7 @@ export class PlantSeriesComputer {
     const w = this.weather;
     const wx: WindWeather = { speed100mMs: 0, tempC: 0, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
     const riskOnly = this.metric === 'wind_icing';
+    const constants = windPlantConstants(plant, SHEAR_ALPHA);
     for (let i = 0; i < out.length; i++) {
       const icing =
         w.tempC[i] < COLD_ROW_MAX_C
@@ -289,7 +296,7 @@ export class PlantSeriesComputer {
       wx.speed100mMs = w.wind100Ms[i];
       wx.tempC = w.tempC[i];
       wx.icingLoss = ICING_OUTPUT_LOSS * icing;
-      out[i] = windPlantOutputMw(plant, wx);
+      out[i] = windOutputWithMw(plant, constants, wx);
     }
   }
 

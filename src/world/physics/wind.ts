@@ -137,25 +137,34 @@ export function fleetNormalisedPower(vEq: number, vHub: number, ratedSpeedMs: nu
  * the plant's fleet curve (without cut-out) tabulated every 0.05 m/s of density-equivalent
  * speed, so an hour costs one table interpolation instead of three curve evaluations.
  */
-interface WindPlantConstants {
+export interface WindPlantConstants {
   alpha: number;
   shearFactor: number;
   hub: number;
   curve: Float64Array;
+  /** The plant's ISO's curtailment near rated output (undefined: none). */
+  curtailment: (typeof CURTAILMENT)[keyof typeof CURTAILMENT];
 }
 
 const CURVE_STEP_MS = 0.05;
 const CURVE_MAX_MS = 40;
 const windConstants = new WeakMap<WindPlant, WindPlantConstants>();
 
-function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
+/** The plant's constants for shear exponent `alpha` (kept per plant: look them up once per series, not per hour). */
+export function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
   let k = windConstants.get(plant);
   if (!k || k.alpha !== alpha) {
     const hub = hubHeightM(plant);
     const curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
     // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
     for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, plant.rated_speed_ms);
-    k = { alpha, shearFactor: hub === REFERENCE_WIND_HEIGHT_M ? 1 : Math.pow(hub / REFERENCE_WIND_HEIGHT_M, alpha), hub, curve };
+    k = {
+      alpha,
+      shearFactor: hub === REFERENCE_WIND_HEIGHT_M ? 1 : Math.pow(hub / REFERENCE_WIND_HEIGHT_M, alpha),
+      hub,
+      curve,
+      curtailment: CURTAILMENT[plant.iso],
+    };
     windConstants.set(plant, k);
   }
   return k;
@@ -163,13 +172,19 @@ function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants
 
 /** AC output of a wind plant for one hour, MW, in [0, capacity_mw]. */
 export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
+  const alpha = Number.isFinite(wx.shearAlpha) ? wx.shearAlpha : 1 / 7;
+  return windOutputWithMw(plant, windPlantConstants(plant, alpha), wx);
+}
+
+/**
+ * windPlantOutputMw with the plant's constants for wx.shearAlpha (a finite exponent) already
+ * looked up: for a series of hours of one plant.
+ */
+export function windOutputWithMw(plant: WindPlant, k: WindPlantConstants, wx: WindWeather): number {
   const cap = plant.capacity_mw;
   if (!(cap > 0)) return 0;
   const v100 = wx.speed100mMs;
   if (!(v100 > 0)) return 0;
-
-  const alpha = Number.isFinite(wx.shearAlpha) ? wx.shearAlpha : 1 / 7;
-  const k = windPlantConstants(plant, alpha);
   const vHub = v100 * k.shearFactor;
   if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
 
@@ -192,7 +207,7 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const ice = wx.icingLoss;
   if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
   if (!(frac > 0)) return 0;
-  const curtailment = CURTAILMENT[plant.iso];
+  const curtailment = k.curtailment;
   if (curtailment && frac > curtailment.fromShare) {
     frac = curtailment.fromShare + (frac - curtailment.fromShare) * (1 - curtailment.curtailedShare);
   }

@@ -19,9 +19,10 @@ import {
   TEMP_W,
   WIND_SPREAD,
   WIND_W,
+  isSynoptic,
   type GroupName,
 } from './fields.ts';
-import { MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
+import { CellSharedGroup, MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
@@ -39,6 +40,12 @@ export interface WeatherNeeds {
   moisture?: boolean;
   /** 24-hour trailing temperature and storminess on cold rows, for snow lying on panels */
   trailing?: boolean;
+  /**
+   * The synoptic anomalies at the centre of each point's synoptic cell (fields.ts
+   * SYNOPTIC_CELL_DEG), computed once per cell: for many nearby points (plants). Meso, local
+   * and climatological parts stay the point's own.
+   */
+  synopticCells?: boolean;
 }
 
 /** Above this 2 m temperature (°C) icing and snow cover are impossible in this world. */
@@ -186,12 +193,11 @@ export class WeatherBatch {
     let stream = 1;
     for (const [name, growth, trailing] of wantedGroups(skill, needs)) {
       const view = this.viewOf(name, growth ?? null, member, stream);
-      this.groups.set(
-        name,
+      const group =
         this.share && view.errors.length === 2
           ? this.memberGroup(name, view, trailing, stream)
-          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing),
-      );
+          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing);
+      this.groups.set(name, needs.synopticCells && isSynoptic(name) ? new CellSharedGroup(group, n) : group);
       stream++;
     }
   }

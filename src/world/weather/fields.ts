@@ -34,6 +34,26 @@ export const GROUP_SPECS: Record<GroupName, Omit<FieldSpec, 'name'>> = {
   'precip.meso': { components: 6, minWavelengthKm: 60, maxWavelengthKm: 300, driftKmPerHour: 30, lifetimeHours: 6 },
 };
 
+/** True for the continent-wide, slowly varying groups (wavelengths of 800 km and more). */
+export const isSynoptic = (name: GroupName): boolean => name.endsWith('.synoptic');
+
+/**
+ * Grid (degrees of latitude and longitude) on which points that share their synoptic weather
+ * see it (WeatherNeeds.synopticCells): a point takes the synoptic anomalies at the centre of its
+ * cell, at most ~0.5° (~55 km) in each direction away. The shortest synoptic wave is 800 km long:
+ * 8 or more cells per wavelength, within the 0.25–2.5° grids of the global models and
+ * reanalyses that carry such fields.
+ */
+export const SYNOPTIC_CELL_DEG = 1;
+
+/** The centre of a point's synoptic cell (SYNOPTIC_CELL_DEG), degrees. */
+export function synopticCellCentre(latDeg: number, lonDeg: number): { lat: number; lon: number } {
+  return {
+    lat: Math.round(latDeg / SYNOPTIC_CELL_DEG) * SYNOPTIC_CELL_DEG,
+    lon: Math.round(lonDeg / SYNOPTIC_CELL_DEG) * SYNOPTIC_CELL_DEG,
+  };
+}
+
 /** Weights of the synoptic and meso parts of each anomaly (squares sum to 1). */
 export const TEMP_W = [0.93, 0.37] as const;
 export const WIND_W = [0.85, 0.53] as const;

@@ -5,7 +5,7 @@
  */
 import { DotArena } from '../dotKernel.ts';
 import { dotRow, type SpectralField } from '../field.ts';
-import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS } from './fields.ts';
+import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
 export function scaleRows(basis: Float64Array, weights: Float64Array): void {
@@ -142,6 +142,71 @@ export interface AnomalyGroup {
   fill(out: Float64Array, from?: number, to?: number): void;
   valueAt(i: number): number;
   trailingAt(i: number): number;
+}
+
+/**
+ * A group seen at the centre of each point's synoptic cell (fields.ts synopticCellCentre): its
+ * series over all rows is computed once per cell and kept, and every point of the cell reads it.
+ * For the slowly varying synoptic groups of many nearby points (the plants of an ISO: ~8 per
+ * cell), so each point pays only for its own meso and local weather. Holds one series of n rows
+ * per cell met, for the life of the batch.
+ */
+export class CellSharedGroup implements AnomalyGroup {
+  private readonly series = new Map<string, Float64Array>();
+  private current: Float64Array | null = null;
+  private cellLat = Number.NaN;
+  private cellLon = Number.NaN;
+  /** The cell the inner group's point is set to (trailingAt reads it row by row). */
+  private innerKey = '';
+
+  constructor(
+    private readonly inner: AnomalyGroup,
+    private readonly n: number,
+  ) {}
+
+  setPoint(lat: number, lon: number): void {
+    const cell = synopticCellCentre(lat, lon);
+    this.cellLat = cell.lat;
+    this.cellLon = cell.lon;
+    this.current = null;
+  }
+
+  private key(): string {
+    return `${this.cellLat},${this.cellLon}`;
+  }
+
+  private innerAtCell(): AnomalyGroup {
+    const key = this.key();
+    if (this.innerKey !== key) {
+      this.inner.setPoint(this.cellLat, this.cellLon);
+      this.innerKey = key;
+    }
+    return this.inner;
+  }
+
+  private cellSeries(): Float64Array {
+    if (this.current) return this.current;
+    let series = this.series.get(this.key());
+    if (!series) {
+      series = new Float64Array(this.n);
+      this.innerAtCell().fill(series);
+      this.series.set(this.key(), series);
+    }
+    this.current = series;
+    return series;
+  }
+
+  fill(out: Float64Array, from = 0, to = out.length): void {
+    out.set(this.cellSeries().subarray(from, to), from);
+  }
+
+  valueAt(i: number): number {
+    return this.cellSeries()[i];
+  }
+
+  trailingAt(i: number): number {
+    return this.innerAtCell().trailingAt(i);
+  }
 }
 
 /**

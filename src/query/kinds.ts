@@ -4,7 +4,7 @@
  * (plants, regions, …) supplies its targets and a source of their values over rows.
  */
 import type { IsoCode } from '../catalog/isos.ts';
-import { FORECAST_MODELS, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
+import { FORECAST_MODELS, beyondHorizon, type ForecastModel, type ForecastModelName } from '../models/forecastModels.ts';
 import { modelSchedule, type RunSchedule } from '../sources/schedule.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
@@ -30,6 +30,12 @@ export interface SeriesGroup<T> {
   label(target: T): string[];
   /** Values of each target over `rows`; `model` null means truth. */
   source(rows: StitchedRows, model: ForecastModel | null): (target: T) => Float64Array;
+  /**
+   * True when `model`'s value at a valid hour is the same in every run that reaches the hour
+   * (only the horizon depends on the run): continuousFrames then computes each valid hour once
+   * for all the leads instead of once per run.
+   */
+  sameInEveryRun?(model: ForecastModel): boolean;
 }
 
 /**
@@ -219,6 +225,18 @@ function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; index
   return { rows, indexOf: (created, valid) => index.get(rowKey(created, valid))! };
 }
 
+/** One row per valid hour of `sets`, with the latest run any of them has for it. */
+function latestRunOfEachHour(sets: readonly StitchedRows[]): StitchedRows {
+  const latest = new Map<number, number>();
+  for (const s of sets) {
+    for (let i = 0; i < s.valid.length; i++) {
+      const run = latest.get(s.valid[i]);
+      if (run === undefined || s.created[i] > run) latest.set(s.valid[i], s.created[i]);
+    }
+  }
+  return { valid: [...latest.keys()], created: [...latest.values()] };
+}
+
 /** Rows per piece of a union computed at once: the per-row work buffers of a piece stay in the processor's caches. */
 const UNION_CHUNK_ROWS = 6000;
 
@@ -271,15 +289,30 @@ export function continuousFrames<T>(
   const parts = eachLead(leads, (daysAhead) =>
     continuousRows(group, { ...p, daysAhead }, FORECAST_HISTORY_START, 'continuous forecasts', forecasts),
   );
-  let computed: { union: ReturnType<typeof unionOfRows>; values: Map<T, Float64Array> } | undefined;
+  const model = FORECAST_MODELS[p.model];
+  const perHour = group.sameInEveryRun?.(model) === true;
+  let computed: { rowOf: (created: number, valid: number) => number; values: Map<T, Float64Array> } | undefined;
   const compute = () => {
-    const union = unionOfRows(parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows])));
-    return { union, values: valuesInChunks(group.targets, union.rows, forecasts.values) };
+    const sets = parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows]));
+    if (!perHour) {
+      const union = unionOfRows(sets);
+      return { rowOf: union.indexOf, values: valuesInChunks(group.targets, union.rows, forecasts.values) };
+    }
+    // Each hour from its latest run, which reaches it whenever any of the runs does.
+    const union = unionOfRows([latestRunOfEachHour(sets)]);
+    const rowOfHour = new Map(union.rows.valid.map((valid, i) => [valid, i]));
+    return {
+      rowOf: (_: number, valid: number) => rowOfHour.get(valid)!,
+      values: valuesInChunks(group.targets, union.rows, forecasts.values),
+    };
   };
   const source = (rows: StitchedRows) => (t: T) => {
-    const { union, values } = (computed ??= compute());
+    const { rowOf, values } = (computed ??= compute());
     const all = values.get(t)!;
-    return Float64Array.from(rows.valid, (valid, i) => all[union.indexOf(rows.created[i], valid)]);
+    return Float64Array.from(rows.valid, (valid, i) =>
+      // A run whose horizon stops before the hour has no value there, whatever a later run has.
+      perHour && beyondHorizon(model, valid, rows.created[i]) ? Number.NaN : all[rowOf(rows.created[i], valid)],
+    );
   };
   return parts.map((part) =>
     part instanceof QueryError ? part : frameOf(group, forecasts.name, null, part.rows, source, part.offset, part.count),

@@ -96,6 +96,9 @@ export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequ
       metric === 'wind' || metric === 'solar'
         ? plantSumSource(world, iso, metric, rows, model)
         : regionLoadSource(world, metric, rows, model, ISOS[iso].timezone),
+    // Climatology (`normal`) sees neither anomalies nor observations nor load noise, before or
+    // after its run: every run has the same weather, demand and plant output at an hour.
+    sameInEveryRun: (model) => model.skill.climatology === true,
   };
 }
 

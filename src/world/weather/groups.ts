@@ -47,6 +47,71 @@ function errorPart(arena: DotArena, e: ErrorView, mid: Float64Array, created: Fl
   return { field: e.field, time, point: arena.alloc(2 * e.field.k) };
 }
 
+/**
+ * A truth field's time basis over the rows (as SpectralField.timeBasis writes it), computed once
+ * per distinct instant: the rows of several runs (a skill's leads, a run's lagged days) share
+ * their valid hours, and the truth at an instant is the same for every run. Each entry is the
+ * one timeBasis computes for that instant, so no value changes.
+ */
+export function sharedTimeBasis(field: SpectralField, mid: Float64Array, out: Float64Array, trailingHours = 0): void {
+  const n = mid.length;
+  const { instants, slot } = distinctInstants(mid);
+  if (instants.length === n) {
+    field.timeBasis(mid, out, trailingHours);
+    return;
+  }
+  const u = instants.length;
+  const distinct = new Float64Array(u * 2 * field.k);
+  field.timeBasis(instants, distinct, trailingHours);
+  for (let m = 0; m < 2 * field.k; m++) {
+    const from = m * u;
+    const to = m * n;
+    for (let i = 0; i < n; i++) out[to + i] = distinct[from + slot[i]];
+  }
+}
+
+/**
+ * The distinct instants of `mid` in order of first appearance, and each row's index among them.
+ * Mid-hour instants over a span of a few times the rows (the usual case) are looked up in an
+ * array by hour, others in a map.
+ */
+function distinctInstants(mid: Float64Array): { instants: number[]; slot: Int32Array } {
+  const n = mid.length;
+  const slot = new Int32Array(n);
+  const instants: number[] = [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  let midHours = true;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, mid[i]);
+    hi = Math.max(hi, mid[i]);
+    if (mid[i] - Math.floor(mid[i]) !== 0.5) midHours = false;
+  }
+  if (n > 0 && midHours && hi - lo < 4 * n + 1024) {
+    const slotOfHour = new Int32Array(hi - lo + 1).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const h = mid[i] - lo;
+      if (slotOfHour[h] < 0) {
+        slotOfHour[h] = instants.length;
+        instants.push(mid[i]);
+      }
+      slot[i] = slotOfHour[h];
+    }
+    return { instants, slot };
+  }
+  const slotOf = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    let at = slotOf.get(mid[i]);
+    if (at === undefined) {
+      at = instants.length;
+      slotOf.set(mid[i], at);
+      instants.push(mid[i]);
+    }
+    slot[i] = at;
+  }
+  return { instants, slot };
+}
+
 /** Arena room for a point buffer and time basis of each field, and a sum over n rows. */
 function arenaFor(n: number, fields: readonly SpectralField[]): DotArena {
   return new DotArena(DotArena.doublesFor([n, ...fields.flatMap((f) => [2 * f.k, n * 2 * f.k])]));
@@ -90,9 +155,9 @@ export class PreparedGroup implements AnomalyGroup {
     this.sum = arena.alloc(n);
     this.pointTruth = arena.alloc(2 * truthField.k);
     this.truthTime = arena.alloc(n * 2 * truthField.k);
-    truthField.timeBasis(mid, this.truthTime);
+    sharedTimeBasis(truthField, mid, this.truthTime);
     this.trailTime = trailing ? new Float64Array(n * 2 * truthField.k) : null;
-    if (this.trailTime) truthField.timeBasis(mid, this.trailTime, 24);
+    if (this.trailTime) sharedTimeBasis(truthField, mid, this.trailTime, 24);
     if (view.alpha && created) {
       // Fold the blend weights into the shared bases once, so each point needs only one
       // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).

@@ -1,0 +1,72 @@
+/**
+ * What makes a cold skill request cheaper must not change a value: the truth's time basis
+ * computed once per instant, and the climatology (`normal`) computed once per valid hour for
+ * all the leads, give bit for bit what the plain computations give.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { blockCache, uncached } from '../src/query/blockCache.ts';
+import type { Frame } from '../src/query/frame.ts';
+import { QueryError } from '../src/query/errors.ts';
+import { regionQueries } from '../src/query/regions.ts';
+import { SpectralField } from '../src/world/field.ts';
+import { GROUP_SPECS } from '../src/world/weather/fields.ts';
+import { sharedTimeBasis } from '../src/world/weather/groups.ts';
+import { WeatherWorld } from '../src/world/weather/world.ts';
+
+const world = new WeatherWorld();
+const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });
+const NOW_MS = Date.parse('2026-06-15T18:00:00Z');
+
+/** A frame's one column, as its values. */
+function valuesOf(frame: Frame): Float64Array {
+  const out = new Float64Array(frame.hours.length);
+  frame.columns[0].fill(out);
+  return out;
+}
+
+test('the truth time basis shared between rows of one instant equals the basis computed row by row', () => {
+  const field = new SpectralField({ name: 'temp.synoptic', ...GROUP_SPECS['temp.synoptic'] }, world.seed);
+  const width = 2 * field.k;
+  // Mid-hours of several runs (repeats, out of order), fractional instants, and no row at all.
+  const runs = Float64Array.from({ length: 500 }, (_, i) => 490_000.5 + ((i * 37) % 120));
+  const fractional = Float64Array.from({ length: 60 }, (_, i) => 490_000.25 + (i % 7) / 3);
+  for (const mid of [runs, fractional, new Float64Array(0)]) {
+    for (const trailing of [0, 24]) {
+      const plain = new Float64Array(mid.length * width);
+      field.timeBasis(mid, plain, trailing);
+      const shared = new Float64Array(mid.length * width).fill(Number.NaN);
+      sharedTimeBasis(field, mid, shared, trailing);
+      assert.deepEqual(shared, plain);
+    }
+  }
+});
+
+test('normal at several leads together equals each lead computed alone, horizon included', () => {
+  // days_ahead 15 lies partly beyond normal's 360-hour horizon: those hours are null.
+  const leads = [1, 7, 14, 15];
+  for (const metric of ['demand', 'wind'] as const) {
+    const r = {
+      iso: 'pjm' as const,
+      metric,
+      model: 'normal' as const,
+      latestHour: 10,
+      start: day('2026-03-01'),
+      end: day('2026-03-16'),
+      nowMs: NOW_MS,
+    };
+    blockCache.clear();
+    const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
+    let nulls = 0;
+    for (const [i, daysAhead] of leads.entries()) {
+      const frame = together[i];
+      assert.ok(!(frame instanceof QueryError));
+      const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
+      assert.deepEqual(frame.hours, alone.hours);
+      const values = valuesOf(frame);
+      assert.deepEqual(values, valuesOf(alone), `${metric} days_ahead=${daysAhead}`);
+      nulls += values.filter(Number.isNaN).length;
+    }
+    assert.ok(nulls > 0, `${metric}: some hours lie beyond the horizon of a run`);
+  }
+});

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_TOKEN = 'bench-admin-token';
 /** What bin/gridcast.js runs. */
-const BUILT_MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const BUILT_MAIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 export interface BenchServer {
   url: string;
@@ -29,6 +29,15 @@ export interface ServeOptions {
   databaseUrl?: string;
   /** The data directory to use (and keep when the server stops) instead of a fresh one: a restart. */
   dataDir?: string;
+}
+
+/** Waits until the server's /readyz answers 200 (its compute workers are warm: compute/warmUp.ts). */
+export async function untilReady(server: BenchServer, timeoutMs = 300_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await fetch(`${server.url}/readyz`)).status !== 200) {
+    if (Date.now() > until) throw new Error(`bench: the server was not ready within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<BenchServer> {

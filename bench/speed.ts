@@ -37,7 +37,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ingestFigures, ingestLines } from './ingest.ts';
 import { largestFigures, largestLines } from './largest.ts';
-import { ROOT, startServe, type BenchServer } from './serve.ts';
+import { ROOT, startServe, untilReady, type BenchServer } from './serve.ts';
 import { skillFigures, skillLines } from './skill.ts';
 
 const NOW = '2026-11-20T18:00:00Z';
@@ -50,8 +50,6 @@ const LARGE = '/v1/plant/ercot/wind/continuous?start=2026-01-01&end=2026-11-19';
 /** Warm requests of the large body measured after the cold one. */
 const WARM_RUNS = 9;
 const RESULTS = path.join(ROOT, 'bench', 'results');
-/** Longest a server may take to be ready (it warms up first: compute/warmUp.ts). */
-const READY_TIMEOUT_MS = 300_000;
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -79,15 +77,6 @@ function timedGet(url: string, key: string): Promise<{ status: number; body: Buf
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024, 0);
-}
-
-/** Waits until the server's /readyz answers 200 (its compute workers are warm). */
-async function untilReady(server: BenchServer): Promise<void> {
-  const until = Date.now() + READY_TIMEOUT_MS;
-  while ((await timedGet(`${server.url}/readyz`, server.key)).status !== 200) {
-    if (Date.now() > until) throw new Error(`bench: the server was not ready within ${READY_TIMEOUT_MS / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Samples a process's RSS every 100 ms until stop(), which returns the highest, MB. */

@@ -103,6 +103,10 @@ function limited(body: Readable, max: number): Readable {
     },
   });
   body.on('error', (e) => counter.destroy(e));
+  // The reader still meets the 413 (a stream keeps its error for whoever reads it); a reader that
+  // has stopped reading (a format read whole, an ingest already refused) must not turn it into an
+  // uncaught exception of the server.
+  counter.on('error', () => {});
   return body.pipe(counter);
 }
 

@@ -7,7 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ingestFile, IngestError, type IngestOptions } from '../src/ingest/ingest.ts';
-import { openTestStore, type TestStore } from './helpers.ts';
+import { PARSE_WORKER_BYTES } from '../src/ingest/parallel.ts';
+import { openTestStore, rawRequest, startTestApp, type TestStore } from './helpers.ts';
 
 const HOUR_MS = 3_600_000;
 const utc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -113,4 +114,35 @@ test('a header that is not the long layout, or actuals where the group has none,
   const plant = { group: 'plant', metric: 'generation', source: 'plants' };
   assert.deepEqual(await outcome(ts.store, actuals, 0, plant), await outcome(ts.store, actuals, 1e12, plant));
   assert.deepEqual(await outcome(ts.store, header, 0), await outcome(ts.store, header, 1e12));
+});
+
+test('an upload over 8 MB past the size limit is cut with the 413 while the worker parses it, and nothing is stored', async () => {
+  // The first 8 MB are read before the worker starts; the limit is met in the worker's part.
+  const limit = PARSE_WORKER_BYTES + 512 * 1024;
+  const app = await startTestApp({ adminToken: 'admin-token', ingestMaxBytes: limit });
+  try {
+    const lines = ['time_utc,id,value,created_at'];
+    let bytes = 0;
+    for (let run = 0; bytes <= limit + 256 * 1024; run++) {
+      const issued = Date.parse('2026-03-01T00:00:00Z') + run * 6 * HOUR_MS;
+      for (let h = 0; h < 48; h++) {
+        const line = `${utc(issued + h * HOUR_MS)},ercot_total,${run + h},${utc(issued)}`;
+        lines.push(line);
+        bytes += line.length + 1;
+      }
+    }
+    const res = await rawRequest(
+      app.baseUrl,
+      '/admin/ingest?source=big&iso=ercot&metric=demand',
+      { authorization: 'Bearer admin-token', 'content-type': 'text/csv' },
+      'POST',
+      lines.join('\n') + '\n',
+      64 * 1024,
+    );
+    assert.equal(res.status, 413, res.text);
+    assert.equal(res.text, `{"detail":[{"type":"error","msg":"The file is larger than ${limit} bytes (GRIDCAST_INGEST_MAX_BYTES)."}]}`);
+    assert.deepEqual(await app.store.sources.names(), []);
+  } finally {
+    await app.close();
+  }
 });

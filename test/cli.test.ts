@@ -1,6 +1,7 @@
 /**
  * Acceptance ("Foundation"): the `gridcast` command as an operator runs it — real child
- * processes of src/cli/main.ts on a temporary data directory.
+ * processes of the compiled CLI (src/cli/main.ts, see gridcastCli in helpers.ts) on a temporary
+ * data directory.
  *
  * The tests run in order on one data directory: `serve` on the empty directory (demo key,
  * lock held), then `keys create/list/revoke` once the server has stopped.
@@ -11,9 +12,8 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NOW_ISO, ROOT, rawRequest, spawnServe } from './helpers.ts';
+import { gridcastCli, NOW_ISO, ROOT, rawRequest, spawnServe } from './helpers.ts';
 
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
 const KEY_RE = /^gc_[A-Za-z0-9_-]{32}$/;
 const ENV: NodeJS.ProcessEnv = { ...process.env, GRIDCAST_NOW: NOW_ISO, GRIDCAST_LOG: 'off' };
 delete ENV.GRIDCAST_DATA_DIR;
@@ -26,9 +26,10 @@ interface Run {
   stderr: string;
 }
 
-function gridcast(args: string[]): Promise<Run> {
+async function gridcast(args: string[]): Promise<Run> {
+  const cli = await gridcastCli();
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: ENV, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd: ROOT, env: ENV, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -12,16 +12,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { GET_USAGE } from '../src/cli/usage.ts';
-import { okJson, ROOT, startTestApp, type TestApp } from './helpers.ts';
+import { gridcastCli, okJson, ROOT, startTestApp, type TestApp } from './helpers.ts';
 import { closedPort, startFaultServer } from './network-faults.ts';
 
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
-
+/** The compiled CLI (helpers.ts, gridcastCli). */
+let cli: string;
 let t: TestApp;
 let key: string;
 let dir: string;
 
 before(async () => {
+  cli = await gridcastCli();
   t = await startTestApp();
   key = await t.key({ all: 'enterprise' }, 'get-cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-get-'));
@@ -35,7 +36,7 @@ function get(args: string[], url = `${t.baseUrl}/v1`): Promise<{ code: number; s
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'get', ...args],
+      [cli, 'get', ...args],
       { cwd: ROOT, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: url }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -159,7 +160,7 @@ test('every bad argument is a clear message and exit code 2, before any request'
 /**
  * The `gridcast get` command lines of README.md's shell blocks and of the usage text's
  * examples. The README writes the command as `npm run -s gridcast --` (from a checkout); the
- * test runs the same CLI (node --import tsx src/cli/main.ts) as a shell function `gridcast`, in
+ * test runs the same CLI (compiled: gridcastCli in helpers.ts) as a shell function `gridcast`, in
  * bash with pipefail, in an empty directory. The service and the key come from
  * GRIDCAST_URL and GRIDCAST_API_KEY, the variables the README's block exports.
  */
@@ -182,7 +183,7 @@ function documentedExamples(): string[] {
 test('every `gridcast get` example in README.md and in the usage text works as printed', async () => {
   for (const example of documentedExamples()) {
     const cwd = fs.mkdtempSync(path.join(dir, 'example-'));
-    const script = `set -o pipefail\ngridcast() { ${JSON.stringify(process.execPath)} --import ${JSON.stringify(import.meta.resolve('tsx'))} ${JSON.stringify(MAIN)} "$@"; }\n${example.replace(/\s+#.*$/, '')}\n`;
+    const script = `set -o pipefail\ngridcast() { ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"; }\n${example.replace(/\s+#.*$/, '')}\n`;
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
         'bash',
@@ -247,24 +248,7 @@ test('-o - into a reader that stops early (| head -c 300) ends quietly, with no 
   // Every ERCOT wind plant for a month: megabytes, far more than a pipe holds.
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'get',
-      'plant',
-      'ercot',
-      'wind',
-      'continuous',
-      '--start',
-      '2026-05-01',
-      '--end',
-      '2026-05-31',
-      '--format',
-      'csv',
-      '-o',
-      '-',
-    ],
+    [cli, 'get', 'plant', 'ercot', 'wind', 'continuous', '--start', '2026-05-01', '--end', '2026-05-31', '--format', 'csv', '-o', '-'],
     {
       cwd: ROOT,
       env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` },
@@ -310,22 +294,7 @@ function screen(text: string): string[] {
 test('on a terminal the progress bar is drawn and erased at the end: nothing of it is left on the screen', async () => {
   const file = path.join(dir, 'tty.csv');
   // script(1) runs the command on a pseudo-terminal and copies what it shows.
-  const command = [
-    process.execPath,
-    '--import',
-    'tsx',
-    MAIN,
-    'get',
-    'region',
-    'ercot',
-    'demand',
-    'actual',
-    ...WINDOW,
-    '--format',
-    'csv',
-    '-o',
-    file,
-  ]
+  const command = [process.execPath, cli, 'get', 'region', 'ercot', 'demand', 'actual', ...WINDOW, '--format', 'csv', '-o', file]
     .map((a) => `'${a}'`)
     .join(' ');
   const run = await new Promise<{ code: number; stdout: string }>((resolve) =>

@@ -6,15 +6,18 @@
  *
  * Opening a PGlite store takes seconds, so a test file opens one store and shares it; any
  * number of apps (e.g. with different clocks) may run on that one Store object. A fresh embedded
- * store starts from a copy of an initialised PGlite directory (see freshDataDir).
+ * store starts from a copy of an initialised, migrated PGlite directory (see freshDataDir). The
+ * gridcast CLI runs compiled (see gridcastCli).
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../src/api/app.ts';
@@ -22,6 +25,7 @@ import type { LogOption } from '../src/api/logging.ts';
 import type { RateLimits } from '../src/api/rateLimits.ts';
 import type { Level, Subscription, SubscriptionIso } from '../src/store/keys.ts';
 import { EMBEDDED_DB_DIR } from '../src/store/embedded.ts';
+import { MIGRATIONS } from '../src/store/migrations.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 import { fixedClock, type Clock } from '../src/time/clock.ts';
 
@@ -72,34 +76,82 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
-/** Where the initialised PGlite directory of this PGlite version is kept between test files and runs. */
-function pgliteTemplateDir(): string {
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'));
-  return path.join(os.tmpdir(), `gridcast-test-pglite-${version}`);
+/** A short digest of files' names and contents, and of extra strings (what a cached build or template was made from). */
+function digestOf(files: readonly string[], extra: readonly string[] = []): string {
+  const hash = createHash('sha256');
+  for (const x of extra) hash.update(`${x}\0`);
+  for (const file of files) hash.update(`${path.relative(ROOT, file)}\0`).update(fs.readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Every file under `dir`, in name order. */
+function filesIn(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((e) => (e.isDirectory() ? filesIn(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+function packageVersion(name: string): string {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 }
 
 /**
- * A new temporary data directory whose embedded database is initialised but empty (no
- * migrations: the store applies them as on a first start). PGlite's initdb costs ~10 s of CPU
- * and a copy of its result ~0.1 s, so the first test file to need one creates the template and
- * every fresh store copies it. Two files creating it at once each build their own and rename it
- * into place; the rename that loses keeps the winner's.
+ * Makes `final` once: the first process to get here builds it with `build(into)` in a directory
+ * of its own and renames that into place; another process that wants it meanwhile waits for it
+ * (a lock file holding the builder's pid; a lock whose process died is taken over), so that two
+ * test files starting together do not both pay for the build.
  */
-export async function freshDataDir(prefix = 'gridcast-test-'): Promise<string> {
-  const template = pgliteTemplateDir();
-  if (!fs.existsSync(template)) {
-    const building = fs.mkdtempSync(`${template}-building-`);
-    const { PGlite } = await import('@electric-sql/pglite');
-    const db = await PGlite.create(building);
-    await db.close();
+async function buildOnce(final: string, build: (into: string) => Promise<void>): Promise<void> {
+  const lock = `${final}.lock`;
+  while (!fs.existsSync(final)) {
     try {
-      fs.renameSync(building, template);
-    } catch {
-      fs.rmSync(building, { recursive: true, force: true });
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(fs.readFileSync(lock, 'utf8'));
+      let alive = true;
+      try {
+        if (holder > 0) process.kill(holder, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive) fs.rmSync(lock, { force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    try {
+      if (fs.existsSync(final)) break;
+      const building = fs.mkdtempSync(`${final}-building-`);
+      try {
+        await build(building);
+        fs.renameSync(building, final);
+      } finally {
+        fs.rmSync(building, { recursive: true, force: true });
+      }
+    } finally {
+      fs.rmSync(lock, { force: true });
     }
   }
+}
+
+/**
+ * A new temporary data directory whose embedded database is initialised and migrated, like a
+ * data directory after its first start. PGlite's initdb costs ~10 s of CPU and the migrations
+ * ~1.5 s, a copy of the result ~0.1 s: the first test file to need one makes the template (kept
+ * in the temporary directory per PGlite version and migrations) and every fresh store copies it.
+ * The migrations still run from nothing on every first start the tests make (`gridcast serve`
+ * and the image on an empty directory, every PostgreSQL test database).
+ */
+export async function freshDataDir(prefix = 'gridcast-test-'): Promise<string> {
+  const migrations = JSON.stringify(MIGRATIONS);
+  const template = path.join(os.tmpdir(), `gridcast-test-store-${digestOf([], [packageVersion('@electric-sql/pglite'), migrations])}`);
+  await buildOnce(template, async (building) => {
+    const store = await openStore({ dataDir: building, command: 'test template' });
+    await store.close();
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  fs.cpSync(template, path.join(dataDir, EMBEDDED_DB_DIR), { recursive: true });
+  fs.cpSync(path.join(template, EMBEDDED_DB_DIR), path.join(dataDir, EMBEDDED_DB_DIR), { recursive: true });
   return dataDir;
 }
 
@@ -363,32 +415,56 @@ export interface ServeProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the gridcast CLI from source to its end (asynchronously: a server it talks to may run on the caller's thread). */
-export function runGridcast(
+/**
+ * The gridcast CLI as the tests start it: `node <returned path>`, the compiled JavaScript of the
+ * current sources behind bin/gridcast.js, as `npm start` and the image run it. Under tsx every
+ * start of the CLI costs ~1.7 s more CPU (and each compute worker of `serve` ~1 s more), and the
+ * suite starts it ~100 times; so the first test to need the CLI compiles src/ with the build's
+ * settings (tsconfig.build.json, ~17 s of CPU) into a directory of the temporary directory named
+ * by a digest of the sources and settings, and later starts (and other test files, and later
+ * runs while the sources are unchanged) reuse it. The directory has the repository's layout —
+ * dist/, bin/, and links to assets/, web/, node_modules/ and package.json — so the compiled code
+ * finds the files it reads relative to itself.
+ */
+export async function gridcastCli(): Promise<string> {
+  const inputs = [
+    ...filesIn(path.join(ROOT, 'src')),
+    ...['tsconfig.json', 'tsconfig.build.json', 'bin/gridcast.js'].map((f) => path.join(ROOT, f)),
+  ];
+  const build = path.join(os.tmpdir(), `gridcast-test-cli-${digestOf(inputs, [packageVersion('typescript')])}`);
+  await buildOnce(build, async (into) => {
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(into, 'dist')], { cwd: ROOT });
+    fs.cpSync(path.join(ROOT, 'bin'), path.join(into, 'bin'), { recursive: true });
+    for (const linked of ['assets', 'web', 'node_modules', 'package.json'])
+      fs.symlinkSync(path.join(ROOT, linked), path.join(into, linked));
+  });
+  return path.join(build, 'bin', 'gridcast.js');
+}
+
+/** Runs the gridcast CLI (gridcastCli) to its end (asynchronously: a server it talks to may run on the caller's thread). */
+export async function runGridcast(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ status: number; stdout: string; stderr: string }> {
+  const cli = await gridcastCli();
   return new Promise((resolve) =>
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: ROOT, encoding: 'utf8', env },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+    execFile(process.execPath, [cli, ...args], { cwd: ROOT, encoding: 'utf8', env }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
     ),
   );
 }
 
 /**
- * `gridcast serve --port 0` as a real child process (src/cli/main.ts under tsx), resolved once
- * it prints (on stderr) the URL it listens on, with the environment `env` — and one compute
- * worker unless `env` sets GRIDCAST_WORKERS: every worker warms up in the background after
- * start (~10 s of CPU each), and these tests are not about how many there are (pool.test.ts,
- * readiness.test.ts and memory.test.ts are).
+ * `gridcast serve --port 0` as a real child process (gridcastCli), resolved once it prints (on
+ * stderr) the URL it listens on, with the environment `env` — and one compute worker unless
+ * `env` sets GRIDCAST_WORKERS: every worker warms up in the background after start (~10 s of CPU
+ * each), and these tests are not about how many there are (pool.test.ts, readiness.test.ts and
+ * memory.test.ts are).
  */
 export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const { spawn } = await import('node:child_process');
-  const main = path.join(ROOT, 'src', 'cli', 'main.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+  const child = spawn(process.execPath, [await gridcastCli(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
     env: { GRIDCAST_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,11 +7,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeRunsFile, YEAR_OF_RUNS, type RunsFileSpec } from '../bench/runsFile.ts';
-import { ROOT, TEST_BACKEND, createTestDatabase, freshDataDir, waitFor } from './helpers.ts';
+import { ROOT, TEST_BACKEND, createTestDatabase, freshDataDir, gridcastCli, runGridcast, waitFor } from './helpers.ts';
 
 /** 60 days of runs, 460,800 values: the ingest writes a batch (200,000 values) before half the file is read. */
 const BIG: RunsFileSpec = { start: '2026-03-01T00:00:00Z', days: 60, runsPerDay: 4, horizon: 192, targets: YEAR_OF_RUNS.targets };
@@ -62,16 +62,7 @@ const ingestArgs = (file: string, source: string) => [
   ...storeArgs,
 ];
 
-function gridcast(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: ROOT, env, encoding: 'utf8' },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    ),
-  );
-}
+const gridcast = (args: string[]) => runGridcast(args, env);
 
 /** How far process `pid` has read `file` (its descriptor's position, from /proc); -1 while it has not opened it. */
 function readPosition(pid: number, file: string): number {
@@ -113,7 +104,7 @@ test(
     const stored = await sources();
     assert.deepEqual(stored, { before: { runs: 8, values: 8 * 192 } });
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...ingestArgs(bigFile, 'vendor')], {
+    const child = spawn(process.execPath, [await gridcastCli(), ...ingestArgs(bigFile, 'vendor')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,13 +7,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { ROOT, freshDataDir, rawRequest, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { freshDataDir, rawRequest, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'formats-admin-token';
 const REGION = '/v1/region/ercot/demand';
@@ -489,15 +488,7 @@ describe('own data formats: the size limit holds for every format', () => {
 
 describe('own data formats: gridcast ingest with the formats', () => {
   /** Runs the CLI (asynchronously: the server answering it runs on this test's thread). */
-  const cli = (args: string[]) =>
-    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/main.ts', 'ingest', ...args],
-        { cwd: ROOT, encoding: 'utf8' },
-        (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-      ),
-    );
+  const cli = (args: string[]) => runGridcast(['ingest', ...args]);
 
   test('--server: a Parquet export, a gridstatus file with --column, and a bad JSON row (exit 2, its row)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcast-formats-'));

@@ -8,13 +8,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readCatalog } from '../src/ingest/catalog.ts';
 import { describeIngest, ingestFile, IngestError } from '../src/ingest/ingest.ts';
-import { ROOT, startTestApp, type TestApp } from './helpers.ts';
+import { runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'groups-admin-token';
 const ADMIN = { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/csv' };
@@ -333,17 +332,10 @@ describe('own data: plants', () => {
       fs.writeFileSync(data, renamed(forecastCsv, plantId, 'FARM_B'));
       const catalog = path.join(dir, 'plants.csv');
       fs.writeFileSync(catalog, 'id,name,capacity_mw,latitude,longitude\nFARM_B,Farm B,99,31,-99\n');
-      const out = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(
-          process.execPath,
-          [
-            ...['--import', 'tsx', 'src/cli/main.ts', 'ingest', data, '--source', 'vendor_p', '--group', 'plant', '--iso', 'ercot'],
-            ...['--metric', 'wind', '--catalog', catalog, '--server', t.baseUrl, '--token', TOKEN],
-          ],
-          { cwd: ROOT, encoding: 'utf8' },
-          (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
-        ),
-      );
+      const out = await runGridcast([
+        ...['ingest', data, '--source', 'vendor_p', '--group', 'plant', '--iso', 'ercot'],
+        ...['--metric', 'wind', '--catalog', catalog, '--server', t.baseUrl, '--token', TOKEN],
+      ]);
       assert.equal(out.status, 0, out.stderr);
       assert.match(out.stdout, /^vendor_p: runs: \d+ added, 0 replaced, 0 unchanged; 1 target\(s\)/);
       const listed = (await t.get(`${BASE}/list`, { key, query: { source: 'vendor_p' } })).json();

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
 import { execFile } from 'node:child_process';
-import { freshDataDir, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { freshDataDir, gridcastCli, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const TOKEN = 'owndata-serving-token';
@@ -370,7 +370,7 @@ describe('own data: gridcast sources list and delete', () => {
       try {
         const file = path.join(dir, 'vendor_a.csv');
         fs.writeFileSync(file, vendorCsv());
-        const args = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'ingest', file, '--source', 'vendor_a', '--iso', 'ercot'];
+        const args = [process.execPath, await gridcastCli(), 'ingest', file, '--source', 'vendor_a', '--iso', 'ercot'];
         const command = [...args, '--metric', 'demand', '--data', dir].map((a) => `'${a}'`).join(' ');
         // script(1) runs the command on a pseudo-terminal (its output's line ends become CRLF).
         const out = await new Promise<string>((resolve, reject) =>

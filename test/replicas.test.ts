@@ -10,8 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { createTestDatabase, NOW_ISO, rawRequest, ROOT, spawnServe, TEST_BACKEND, waitFor, type ServeProcess } from './helpers.ts';
+import { createTestDatabase, NOW_ISO, rawRequest, runGridcast, spawnServe, TEST_BACKEND, waitFor, type ServeProcess } from './helpers.ts';
 
 const TOKEN = 'replica-admin-token';
 const AUTH_CACHE_MS = 2000;
@@ -110,11 +109,7 @@ describe('one serve process', () => {
     assert.match(a.stderr(), /gridcast: stopped/);
     // Nothing counted is lost on SIGTERM: the default flush interval is 1 s, and the request
     // ended just before the exit, so only the shutdown flush can have written it.
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'usage', '--data', a.dataDir], {
-      cwd: ROOT,
-      env: a.env,
-      encoding: 'utf8',
-    });
+    const run = await runGridcast(['usage', '--data', a.dataDir], a.env);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /\t\/plant\/\{iso\}\/\{metric\}\/continuous\t1\t\d+\n/);
   });

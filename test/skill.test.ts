@@ -8,10 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixedClock } from '../src/time/clock.ts';
 import { ensembleCrps, pinballLoss, scoreRows } from '../src/query/skillScores.ts';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
-import { ROOT, startTestApp, type TestApp } from './helpers.ts';
+import { runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 /** Late in 2026: both DST days of the year have actuals and forecasts. */
 const NOW = '2026-11-20T18:00:00Z';
@@ -445,17 +443,13 @@ describe('SDK and CLI', () => {
   });
 
   test('gridcast get region ercot demand skill --by month --format csv writes the API’s CSV', async () => {
-    const main = path.join(ROOT, 'src/cli/main.ts');
     const args = ['get', 'region', 'ercot', 'demand', 'skill', '--by', 'month', '--start', query.start, '--end', query.end];
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', main, ...args, '--model', 'optimized,normal', '--days-ahead', '1,7', '--format', 'csv', '-o', '-'],
-        { cwd: ROOT, env: { ...process.env, GRIDCAST_API_KEY: key, GRIDCAST_URL: `${t.baseUrl}/v1` }, timeout: 120_000 },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
-    assert.equal(run.code, 0, run.stderr);
+    const run = await runGridcast([...args, '--model', 'optimized,normal', '--days-ahead', '1,7', '--format', 'csv', '-o', '-'], {
+      ...process.env,
+      GRIDCAST_API_KEY: key,
+      GRIDCAST_URL: `${t.baseUrl}/v1`,
+    });
+    assert.equal(run.status, 0, run.stderr);
     const api = await skill('/v1/region/ercot/demand', { ...query, model: 'optimized,normal', days_ahead: '1,7', format: 'csv' });
     assert.equal(run.stdout, api.text);
     assert.match(run.stdout, /^model,month,days_ahead,n,mae,/);

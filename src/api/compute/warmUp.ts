@@ -58,12 +58,30 @@ const RUNNER_REQUESTS: readonly string[] = [
   '/cells/isone/wind/list?resolution=2',
 ];
 
-/** Streamed bodies (over STREAM_ABOVE_VALUES values) the pool sends through itself once every runner is warm; `{week}`: a week before now. */
+/**
+ * Streamed bodies (over STREAM_ABOVE_VALUES values) the pool sends through itself once every
+ * runner is warm; `{week}`: a week before now; `{history}`: the start of the forecast history (at
+ * most LONG_WINDOW_DAYS before now).
+ *
+ * The long windows (every ISO-NE and NYISO wind plant, 76 plants over up to ~11 months: ~600 k
+ * values, ~0.4 s of CPU cold) are there because a body's columns of thousands of hours run code that
+ * week-long ones never make hot: V8 compiles the long loops of the column writer, the row
+ * stitching and the time axis (on-stack replacement) and the time-zone arithmetic of a long axis
+ * only once they have run that long. Without them the first long request after ready (or after
+ * a restart, from the disk cache) had V8's helper threads compile ~280 ms of TurboFan code
+ * (`stitchRows`, `formatValueBytes`, the time axis's `header`, `cachedBlocks`, the time-zone
+ * functions), ~20 ms with them (issue 23; `--trace-opt`, README *Start-up*).
+ */
 const POOL_REQUESTS: readonly string[] = [
   '/plant/ercot/wind/continuous?start={week}&end={to}',
   '/plant/miso/solar/continuous?start={week}&end={to}',
   '/plant/spp/wind/continuous?start={week}&end={to}&format=csv',
+  '/plant/isone/wind/continuous?start={history}&end={to}',
+  '/plant/nyiso/wind/continuous?start={history}&end={to}',
 ];
+
+/** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
+const LONG_WINDOW_DAYS = 330;
 
 const DAY_MS = 86_400_000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -108,8 +126,11 @@ function jobsOf(requests: readonly string[], nowMs: number): Omit<Job, 'id'>[] {
   const week = dateOf(nowMs - 8 * DAY_MS);
   const from = dateOf(nowMs - 3 * DAY_MS);
   const to = dateOf(nowMs - DAY_MS);
+  const historyMs = localDayStartHour('UTC', FORECAST_HISTORY_START) * HOUR_MS;
+  const history = dateOf(Math.min(Math.max(historyMs, nowMs - LONG_WINDOW_DAYS * DAY_MS), nowMs - 8 * DAY_MS));
   return requests.map((request) => {
-    const url = new URL(request.replace('{week}', week).replace('{from}', from).replace('{to}', to), 'http://warm-up');
+    const dated = request.replace('{week}', week).replace('{from}', from).replace('{to}', to).replace('{history}', history);
+    const url = new URL(dated, 'http://warm-up');
     const raw = Object.fromEntries(url.searchParams);
     for (const def of ROUTES) {
       const path = matchPath(def, url.pathname);

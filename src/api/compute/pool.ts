@@ -257,9 +257,19 @@ export class ComputePool {
     // function that was specialised to them — the first request after ready would then run
     // unoptimised and recompile, at 2–3× the CPU of later ones. The streamed bodies after it
     // re-create those classes and re-optimise the hot paths of both sides of the pool.
+    // The long bodies (warmUp.ts LONG_POOL_REQUESTS) are computed first, so that their garbage is
+    // collected too, and served again after the collection from the blocks it kept: the
+    // collection discards their optimised code as well.
+    const nowMs = this.options.now?.() ?? Date.now();
+    await this.serveWarmUp(poolWarmUpJobs(nowMs, true));
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     collectGarbage();
-    for (const job of poolWarmUpJobs(this.options.now?.() ?? Date.now())) {
+    await this.serveWarmUp([...poolWarmUpJobs(nowMs, true), ...poolWarmUpJobs(nowMs)]);
+  }
+
+  /** Sends warm-up jobs through the pool one after the other, bodies drained and thrown away. */
+  private async serveWarmUp(jobs: Omit<Job, 'id'>[]): Promise<void> {
+    for (const job of jobs) {
       const result = await this.run(job, new AbortController().signal);
       if (result.kind !== 'stream') continue;
       result.begin();

@@ -65,6 +65,29 @@ const POOL_REQUESTS: readonly string[] = [
   '/plant/spp/wind/continuous?start={week}&end={to}&format=csv',
 ];
 
+/**
+ * Long streamed bodies the pool sends through itself around its collection of the warm-up's
+ * garbage (see below), before POOL_REQUESTS; `{history}`: the start of the forecast history, at most
+ * LONG_WINDOW_DAYS before now. Every ISO-NE and NYISO wind plant over up to ~11 months (76
+ * plants, ~600 k values, ~0.4 s of CPU cold): a body whose columns are thousands of hours long
+ * runs code that week-long ones never make hot — V8 compiles the long loops of the row
+ * stitching, the column writer and the time axis (on-stack replacement) and the time-zone
+ * arithmetic of a long axis only once they have run that long. Without them the first long
+ * request after ready (or after a restart, from the disk cache) had V8's helper threads compile
+ * ~280 ms of TurboFan code (`stitchRows`, `formatValueBytes`, the time axis's `header`,
+ * `cachedBlocks`, the time-zone functions); ~5 ms with them (issue 23; `--trace-opt`, README
+ * *Start-up*). The pool serves them before it collects the warm-up's garbage, so that their
+ * garbage (the cold computation's scratch) is not held by the idle process, and again after it,
+ * from the blocks they left: the collection throws their optimised code away too (pool.ts).
+ */
+const LONG_POOL_REQUESTS: readonly string[] = [
+  '/plant/isone/wind/continuous?start={history}&end={to}',
+  '/plant/nyiso/wind/continuous?start={history}&end={to}',
+];
+
+/** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
+const LONG_WINDOW_DAYS = 330;
+
 const DAY_MS = 86_400_000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -98,9 +121,9 @@ export function runnerWarmUpJobs(nowMs: number, extremes: ExtremeCatalogue): Omi
   );
 }
 
-/** The pool's warm-up requests (streamed) as jobs at `nowMs`. */
-export function poolWarmUpJobs(nowMs: number): Omit<Job, 'id'>[] {
-  return jobsOf(POOL_REQUESTS, nowMs);
+/** The pool's warm-up requests (streamed) as jobs at `nowMs`: `long` ones (before the collection, see LONG_POOL_REQUESTS) or the others. */
+export function poolWarmUpJobs(nowMs: number, long = false): Omit<Job, 'id'>[] {
+  return jobsOf(long ? LONG_POOL_REQUESTS : POOL_REQUESTS, nowMs);
 }
 
 /** Requests as jobs at `nowMs` (a request that no longer validates is a bug: it throws). */
@@ -108,8 +131,11 @@ function jobsOf(requests: readonly string[], nowMs: number): Omit<Job, 'id'>[] {
   const week = dateOf(nowMs - 8 * DAY_MS);
   const from = dateOf(nowMs - 3 * DAY_MS);
   const to = dateOf(nowMs - DAY_MS);
+  const historyMs = localDayStartHour('UTC', FORECAST_HISTORY_START) * HOUR_MS;
+  const history = dateOf(Math.min(Math.max(historyMs, nowMs - LONG_WINDOW_DAYS * DAY_MS), nowMs - 8 * DAY_MS));
   return requests.map((request) => {
-    const url = new URL(request.replace('{week}', week).replace('{from}', from).replace('{to}', to), 'http://warm-up');
+    const dated = request.replace('{week}', week).replace('{from}', from).replace('{to}', to).replace('{history}', history);
+    const url = new URL(dated, 'http://warm-up');
     const raw = Object.fromEntries(url.searchParams);
     for (const def of ROUTES) {
       const path = matchPath(def, url.pathname);

@@ -431,7 +431,9 @@ export async function gridcastCli(): Promise<string> {
     ...filesIn(path.join(ROOT, 'src')),
     ...['tsconfig.json', 'tsconfig.build.json', 'bin/gridcast.js'].map((f) => path.join(ROOT, f)),
   ];
-  const build = path.join(os.tmpdir(), `gridcast-test-cli-${digestOf(inputs, [packageVersion('typescript')])}`);
+  // The checkout's path is part of the key: the build links to this checkout's node_modules,
+  // assets and web, so another checkout of the same sources (or a deleted one) must not share it.
+  const build = path.join(os.tmpdir(), `gridcast-test-cli-${digestOf(inputs, [packageVersion('typescript'), ROOT])}`);
   await buildOnce(build, async (into) => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', path.join(into, 'dist')], { cwd: ROOT });

@@ -200,29 +200,48 @@ function continuousRows<T>(
   return { rows: fullDays, offset: fullDays.valid.indexOf(rows.valid[0]), count: rows.valid.length };
 }
 
+/** Runs and valid hours are epoch hours below 2^22 (the year 2448): a row's key holds both exactly. */
+const KEY_SPAN = 2 ** 22;
+
 /** A row's (run, valid hour) as one number: rows without a run (NaN) sort after every run. */
 function rowKey(created: number, valid: number): number {
-  return (Number.isNaN(created) ? 2 ** 22 : created) * 2 ** 22 + valid;
+  return (Number.isNaN(created) ? KEY_SPAN : created) * KEY_SPAN + valid;
 }
 
 /**
  * The distinct rows of several row sets, ordered by run and then valid hour, so that the rows of
  * one run — which serves day X + L at days_ahead L for every L — lie together: a source computes
  * what they share (the weather of the lagged days demand needs, the truth before the run) once.
+ * (Keys sorted as numbers, a row found again by bisection: the rows of a year of leads are ~10^5.)
  */
 function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; indexOf: (created: number, valid: number) => number } {
-  const keys = new Map<number, [number, number]>();
-  for (const s of sets) for (let i = 0; i < s.valid.length; i++) keys.set(rowKey(s.created[i], s.valid[i]), [s.created[i], s.valid[i]]);
-  const ordered = [...keys.keys()].sort((a, b) => a - b);
+  let total = 0;
+  for (const s of sets) total += s.valid.length;
+  const all = new Float64Array(total);
+  let at = 0;
+  for (const s of sets) for (let i = 0; i < s.valid.length; i++) all[at++] = rowKey(s.created[i], s.valid[i]);
+  all.sort();
+  let count = 0;
+  for (let i = 0; i < total; i++) if (count === 0 || all[i] !== all[count - 1]) all[count++] = all[i];
+  const keys = all.subarray(0, count);
   const rows: StitchedRows = { valid: [], created: [] };
-  const index = new Map<number, number>();
-  ordered.forEach((key, i) => {
-    const [created, valid] = keys.get(key)!;
-    rows.created.push(created);
-    rows.valid.push(valid);
-    index.set(key, i);
-  });
-  return { rows, indexOf: (created, valid) => index.get(rowKey(created, valid))! };
+  for (let i = 0; i < count; i++) {
+    const run = Math.floor(keys[i] / KEY_SPAN);
+    rows.created.push(run === KEY_SPAN ? Number.NaN : run);
+    rows.valid.push(keys[i] - run * KEY_SPAN);
+  }
+  const indexOf = (created: number, valid: number) => {
+    const key = rowKey(created, valid);
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return { rows, indexOf };
 }
 
 /** One row per valid hour of `sets`, with the latest run any of them has for it. */

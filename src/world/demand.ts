@@ -111,7 +111,8 @@ const HOURS_PER_YEAR = 8766;
  * Parts of the load noise: an ISO-wide slow part (level shifts over days), an ISO-wide part
  * over hours and a zone part. `hours` is the lattice spacing of the value noise, `weight` its
  * share (squares sum to about 1), `memoryHours` the e-folding lead time over which a forecast
- * still knows it (divided by the skill's errorScale: the ISO forgets faster).
+ * still knows it (divided by the skill's errorScale: the ISO forgets faster). The ISO-wide parts
+ * come first: a zone's noise is the ISO's sum (computed once for all zones) plus its own parts.
  */
 const NOISE_PARTS = [
   { stream: 1, scope: 'iso', hours: 72, weight: 0.75, memoryHours: 96 },
@@ -521,12 +522,15 @@ export class RegionWeatherComputer {
   private readonly rowDay2: Int32Array;
   private readonly rowDay3: Int32Array;
   private readonly blocks: DayBlock[];
-  /** Extended rows: which source batch computes each, and the row there. */
-  private readonly extSource: Uint8Array;
-  private readonly extIndex: Int32Array;
-  /** The batches: 0 the caller's (requested rows), 1 other hours of the runs, 2 truth. */
+  /**
+   * The batches: 0 the caller's (requested rows), 1 other hours of the runs, 2 truth. Their
+   * temperatures at a centre are written one after the other into `temps`.
+   */
   private readonly sources: ({ batch: WeatherBatch; series: WeatherSeries } | null)[];
-  private readonly extTemp: Float64Array;
+  private readonly temps: Float64Array;
+  /** Where each extended row's and each requested row's temperature lies in `temps`. */
+  private readonly extAt: Int32Array;
+  private readonly rowAt: Int32Array;
   /** Region-independent per-row terms. */
   private readonly localHour: Uint8Array;
   private readonly summer: Float64Array;
@@ -541,6 +545,7 @@ export class RegionWeatherComputer {
   private readonly poptempCache = new Map<string, Float64Array>();
   private readonly demandCache = new Map<string, Float64Array>();
   private readonly growthCache = new Map<IsoCode, Float64Array>();
+  private readonly isoNoiseCache = new Map<IsoCode, Float64Array>();
 
   constructor(
     batch: WeatherBatch,
@@ -569,10 +574,18 @@ export class RegionWeatherComputer {
     this.rowDay2 = ext.rowDay2;
     this.rowDay3 = ext.rowDay3;
     const sources = extendedSources(batch, validHours, ext);
-    this.extSource = sources.extSource;
-    this.extIndex = sources.extIndex;
-    this.sources = sources.batches.map((b) => (b ? { batch: b, series: newWeatherSeries(b.n) } : null));
-    this.extTemp = new Float64Array(ext.valid.length);
+    const offsets: number[] = [];
+    let total = 0;
+    for (const b of sources.batches) {
+      offsets.push(total);
+      total += b ? b.n : 0;
+    }
+    this.temps = new Float64Array(total);
+    this.sources = sources.batches.map((b, k) =>
+      b ? { batch: b, series: { ...newWeatherSeries(b.n), tempC: this.temps.subarray(offsets[k], offsets[k] + b.n) } } : null,
+    );
+    this.extAt = Int32Array.from(sources.extIndex, (index, j) => offsets[sources.extSource[j]] + index);
+    this.rowAt = Int32Array.from(this.rowExt, (j) => this.extAt[j]);
   }
 
   /** Population-weighted temperature (°C) of the region on every row. */
@@ -622,25 +635,20 @@ export class RegionWeatherComputer {
     if (s) return s;
     const climate = pointClimate(lat, lon);
     const localSeed = centreSeed(lat, lon);
-    const t = this.extTemp;
-    const temps: Float64Array[] = [];
-    this.sources.forEach((src, k) => {
-      if (!src) return;
-      src.batch.sample(climate, localSeed, src.series);
-      temps[k] = src.series.tempC;
-    });
-    for (let j = 0; j < t.length; j++) t[j] = temps[this.extSource[j]][this.extIndex[j]];
+    for (const src of this.sources) if (src) src.batch.sample(climate, localSeed, src.series);
+    const t = this.temps;
+    const at = this.extAt;
     const means = new Float64Array(this.blocks.length);
     for (let b = 0; b < this.blocks.length; b++) {
       const { from, to } = this.blocks[b];
       let sum = 0;
-      for (let j = from; j < to; j++) sum += t[j];
+      for (let j = from; j < to; j++) sum += t[at[j]];
       means[b] = sum / (to - from);
     }
     const hourly = new Float64Array(this.n);
     const smooth = new Float64Array(this.n);
     for (let i = 0; i < this.n; i++) {
-      hourly[i] = t[this.rowExt[i]];
+      hourly[i] = t[this.rowAt[i]];
       const today =
         LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
       const yesterday =
@@ -699,33 +707,55 @@ export class RegionWeatherComputer {
     return g;
   }
 
-  /** Relative load noise of a zone on every row, as the rows' run knows it (all of it for truth). */
+  /**
+   * Relative load noise of a zone on every row, as the rows' run knows it (all of it for truth):
+   * the ISO-wide terms (isoNoise, shared by the zones) plus the zone's own parts, added in the
+   * order of NOISE_PARTS (its ISO-wide parts come first), so every zone's sum is the one it
+   * would get adding each term itself.
+   */
   private noise(region: Region): Float64Array {
-    const noiseSd = DEMAND_PARAMS[region.iso].noiseSd;
-    const out = new Float64Array(this.n);
-    this.addDrift(region.iso, out);
-    this.addModelError(region.iso, out);
-    const skill = this.batch.skill;
-    const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
+    const out = Float64Array.from(this.isoNoise(region.iso));
     NOISE_PARTS.forEach((part, k) => {
-      const name = `load-noise:${part.scope === 'iso' ? region.iso : region.id}`;
-      const walker = new ValueNoise1Walker(seedOf(name), part.stream);
-      const memory = this.noiseMemory[k];
-      const w = (noiseSd * part.weight) / VALUE_NOISE1_SD;
-      for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
-      if (member === null) return;
-      // An ensemble member draws what its run does not know of the noise: a part shared by
-      // the ensemble and one of its own (weather/skill.ts, memberWeights).
-      const shared = new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), part.stream);
-      const own = new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), part.stream);
-      const ws = this.noiseShared![k];
-      const wo = this.noiseOwn![k];
-      for (let i = 0; i < this.n; i++) {
-        const x = (this.validHours[i] + 0.5) / part.hours;
-        out[i] += w * (ws[i] * shared.at(x) + wo[i] * own.at(x));
-      }
+      if (part.scope === 'zone') this.addNoisePart(k, `load-noise:${region.id}`, region.iso, out);
     });
     return out;
+  }
+
+  /** The ISO-wide part of every zone's load noise: drift, the run's model error and the ISO-wide noise parts. */
+  private isoNoise(iso: IsoCode): Float64Array {
+    let out = this.isoNoiseCache.get(iso);
+    if (out) return out;
+    out = new Float64Array(this.n);
+    this.addDrift(iso, out);
+    this.addModelError(iso, out);
+    NOISE_PARTS.forEach((part, k) => {
+      if (part.scope === 'iso') this.addNoisePart(k, `load-noise:${iso}`, iso, out);
+    });
+    this.isoNoiseCache.set(iso, out);
+    return out;
+  }
+
+  /** Adds noise part k of the series `name` (an ISO's or a zone's) as the rows' run knows it. */
+  private addNoisePart(k: number, name: string, iso: IsoCode, out: Float64Array): void {
+    const part = NOISE_PARTS[k];
+    const noiseSd = DEMAND_PARAMS[iso].noiseSd;
+    const skill = this.batch.skill;
+    const member = this.batch.createdHours && skill?.member !== undefined ? skill.member : null;
+    const walker = new ValueNoise1Walker(seedOf(name), part.stream);
+    const memory = this.noiseMemory[k];
+    const w = (noiseSd * part.weight) / VALUE_NOISE1_SD;
+    for (let i = 0; i < this.n; i++) out[i] += w * memory[i] * walker.at((this.validHours[i] + 0.5) / part.hours);
+    if (member === null) return;
+    // An ensemble member draws what its run does not know of the noise: a part shared by
+    // the ensemble and one of its own (weather/skill.ts, memberWeights).
+    const shared = new ValueNoise1Walker(seedOf(`${name}:${skill!.errorSeedName}`), part.stream);
+    const own = new ValueNoise1Walker(seedOf(`${name}:${memberSeedName(skill!.errorSeedName, member)}`), part.stream);
+    const ws = this.noiseShared![k];
+    const wo = this.noiseOwn![k];
+    for (let i = 0; i < this.n; i++) {
+      const x = (this.validHours[i] + 0.5) / part.hours;
+      out[i] += w * (ws[i] * shared.at(x) + wo[i] * own.at(x));
+    }
   }
 
   /**

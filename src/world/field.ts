@@ -128,19 +128,71 @@ export class SpectralField {
     const k = this.k;
     const n = valid.length;
     const amp = this.errorAmp / VALUE_NOISE2_SD;
+    // A wave's phase depends on the valid hour alone: its cosine and sine are computed once per
+    // instant (the rows of several runs share their valid hours), the amplitude per row.
+    const { instants, slot } = distinctInstants(valid);
+    const u = instants.length;
+    const cos = new Float64Array(u);
+    const sin = new Float64Array(u);
     for (let j = 0; j < k; j++) {
       const ampNoise = new ValueNoise2Walker(this.seed, 1000 * stream + j);
       const phaseNoise = new ValueNoise1Walker(this.seed, 500 + j);
       const omega = this.omega[j];
-      for (let i = 0; i < n; i++) {
-        const v = valid[i];
-        const amplitude = amp * ampNoise.at(v / validTau, created[i] / runTau);
+      for (let q = 0; q < u; q++) {
+        const v = instants[q];
         const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);
-        out[2 * j * n + i] = amplitude * Math.cos(angle);
-        out[(2 * j + 1) * n + i] = amplitude * Math.sin(angle);
+        cos[q] = Math.cos(angle);
+        sin[q] = Math.sin(angle);
+      }
+      for (let i = 0; i < n; i++) {
+        const amplitude = amp * ampNoise.at(valid[i] / validTau, created[i] / runTau);
+        out[2 * j * n + i] = amplitude * cos[slot[i]];
+        out[(2 * j + 1) * n + i] = amplitude * sin[slot[i]];
       }
     }
   }
+}
+
+/**
+ * The distinct instants of `mid` in order of first appearance, and each row's index among them.
+ * Mid-hour instants over a span of a few times the rows (the usual case) are looked up in an
+ * array by hour, others in a map.
+ */
+export function distinctInstants(mid: ArrayLike<number>): { instants: number[]; slot: Int32Array } {
+  const n = mid.length;
+  const slot = new Int32Array(n);
+  const instants: number[] = [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  let midHours = true;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, mid[i]);
+    hi = Math.max(hi, mid[i]);
+    if (mid[i] - Math.floor(mid[i]) !== 0.5) midHours = false;
+  }
+  if (n > 0 && midHours && hi - lo < 4 * n + 1024) {
+    const slotOfHour = new Int32Array(hi - lo + 1).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const h = mid[i] - lo;
+      if (slotOfHour[h] < 0) {
+        slotOfHour[h] = instants.length;
+        instants.push(mid[i]);
+      }
+      slot[i] = slotOfHour[h];
+    }
+    return { instants, slot };
+  }
+  const slotOf = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    let at = slotOf.get(mid[i]);
+    if (at === undefined) {
+      at = instants.length;
+      slotOf.set(mid[i], at);
+      instants.push(mid[i]);
+    }
+    slot[i] = at;
+  }
+  return { instants, slot };
 }
 
 function sincOf(x: number): number {

@@ -140,6 +140,38 @@ function wantedGroups(skill: WeatherSkill | null, needs: WeatherNeeds): [GroupNa
   return want;
 }
 
+/** The phases of each row's mid-hour (climate.ts hourPhase), as arrays, and the temperature anomaly's winter factor. */
+interface RowPhases {
+  seasonCos: Float64Array;
+  seasonSin: Float64Array;
+  dayCos: Float64Array;
+  daySin: Float64Array;
+  /** 1 + 0.4 · winter: the temperature anomaly's standard deviation is larger in winter (peak mid-January). */
+  winterFactor: Float64Array;
+}
+
+function rowPhases(mid: Float64Array): RowPhases {
+  const n = mid.length;
+  const out: RowPhases = {
+    seasonCos: new Float64Array(n),
+    seasonSin: new Float64Array(n),
+    dayCos: new Float64Array(n),
+    daySin: new Float64Array(n),
+    winterFactor: new Float64Array(n),
+  };
+  const p: HourPhase = { seasonCos: 0, seasonSin: 0, dayCos: 0, daySin: 0 };
+  for (let i = 0; i < n; i++) {
+    hourPhase(mid[i], p);
+    out.seasonCos[i] = p.seasonCos;
+    out.seasonSin[i] = p.seasonSin;
+    out.dayCos[i] = p.dayCos;
+    out.daySin[i] = p.daySin;
+    const winter = 0.97 * p.seasonCos + 0.25 * p.seasonSin;
+    out.winterFactor[i] = 1 + 0.4 * winter;
+  }
+  return out;
+}
+
 /**
  * Everything about a set of rows that does not depend on the point, prepared once per
  * request and then applied to any number of points.
@@ -148,7 +180,8 @@ export class WeatherBatch {
   readonly n: number;
   private readonly mid: Float64Array;
   private readonly created: Float64Array | null;
-  private readonly phases: HourPhase[];
+  /** Per row: the season's and the day's phase, and the temperature anomaly's winter factor (tempSd). */
+  private readonly phases: RowPhases;
   private readonly groups = new Map<GroupName, AnomalyGroup>();
   private readonly localMemory: Float64Array | null;
   private readonly climatology: boolean;
@@ -177,11 +210,7 @@ export class WeatherBatch {
     this.mid = new Float64Array(n);
     for (let i = 0; i < n; i++) this.mid[i] = rows.valid[i] + 0.5;
     this.created = skill && rows.created ? Float64Array.from(rows.created) : null;
-    this.phases = Array.from({ length: n }, (_, i) => {
-      const p: HourPhase = { seasonCos: 0, seasonSin: 0, dayCos: 0, daySin: 0 };
-      hourPhase(this.mid[i], p);
-      return p;
-    });
+    this.phases = rowPhases(this.mid);
     this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
@@ -286,6 +315,7 @@ export class WeatherBatch {
    */
   sample(climate: PointClimate, localSeed: number, out: WeatherSeries): void {
     for (const g of this.groups.values()) g.setPoint(climate.lat, climate.lon);
+    const { seasonCos, seasonSin, dayCos, daySin, winterFactor } = this.phases;
     const n = this.n;
     const c = climate;
     const a1 = this.scratch[0];
@@ -297,12 +327,15 @@ export class WeatherBatch {
     this.group('temp.meso').fill(a2);
     // Module constants read once, not per row (an imported binding may be a getter).
     const [tempSynoptic, tempMeso] = TEMP_W;
+    const tempC = out.tempC;
     for (let i = 0; i < n; i++) {
-      const ph = this.phases[i];
-      const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
-      const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
-      out.tempC[i] =
-        c.tempMean + season + c.tempDiurnalHalfRange * diurnal + this.tempSd(c, ph) * (tempSynoptic * a1[i] + tempMeso * a2[i]);
+      const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
+      const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
+      tempC[i] =
+        c.tempMean +
+        season +
+        c.tempDiurnalHalfRange * diurnal +
+        c.tempAnomalySd * winterFactor[i] * (tempSynoptic * a1[i] + tempMeso * a2[i]);
     }
     this.extremes.add(c.lat, c.lon, out.tempC);
 
@@ -314,11 +347,10 @@ export class WeatherBatch {
       const local = new ValueNoise1Walker(localSeed, 1);
       const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
       for (let i = 0; i < n; i++) {
-        const ph = this.phases[i];
         const a = WIND_W[0] * a1[i] + WIND_W[1] * a2[i];
         const b = WIND_W[0] * a3[i] + WIND_W[1] * a4[i];
-        const seasonal = 1 + c.windSeasonCos * ph.seasonCos + c.windSeasonSin * ph.seasonSin;
-        const dayNight = 1 + c.windDiurnalCos * ph.dayCos + c.windDiurnalSin * ph.daySin;
+        const seasonal = 1 + c.windSeasonCos * seasonCos[i] + c.windSeasonSin * seasonSin[i];
+        const dayNight = 1 + c.windDiurnalCos * dayCos[i] + c.windDiurnalSin * daySin[i];
         let gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
         if (perturb) gust += LOCAL_WIND_SD * perturb(i);
         const x = 1 + WIND_SPREAD * a;
@@ -333,12 +365,11 @@ export class WeatherBatch {
       const local = new ValueNoise1Walker(localSeed, 2);
       const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
       for (let i = 0; i < n; i++) {
-        const ph = this.phases[i];
         const z = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
         a3[i] = z;
         let patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
         if (perturb) patch += LOCAL_CLOUD_SD * perturb(i);
-        out.cloudCover[i] = this.cloudCover(c, ph, z, patch);
+        out.cloudCover[i] = this.cloudCover(c, i, z, patch);
       }
     }
 
@@ -365,28 +396,27 @@ export class WeatherBatch {
         out.stormTrail24[i] = 0;
         if (!cloudFilled) out.cloudCover[i] = 0;
         if (out.tempC[i] >= COLD_ROW_MAX_C) continue;
-        const ph = this.phases[i];
         const z = a3[i];
-        if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, ph, z, 0);
+        if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, i, z, 0);
         if (precip) {
           const potential = 0.75 * z + 0.66 * a4[i];
           const rate = Math.max(0, potential - 1.35) * 1.6;
-          const diurnal = c.diurnalCos * ph.dayCos + c.diurnalSin * ph.daySin;
+          const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
           out.precipMmH[i] = rate;
           out.relHumidity[i] = Math.min(100, Math.max(8, 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, rate / 0.5)));
         }
         if (this.needs.trailing) {
           // Daily-mean temperature (no diurnal term) plus the trailing synoptic anomaly.
-          const season = c.tempSeasonCos * ph.seasonCos + c.tempSeasonSin * ph.seasonSin;
-          out.tempTrail24C[i] = c.tempMean + season + this.tempSd(c, ph) * TEMP_W[0] * tSyn.trailingAt(i);
+          const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
+          out.tempTrail24C[i] = c.tempMean + season + this.tempSd(c, i) * TEMP_W[0] * tSyn.trailingAt(i);
           out.stormTrail24[i] = CLOUD_W[0] * cSyn.trailingAt(i);
         }
       }
     }
   }
 
-  private cloudCover(c: PointClimate, ph: HourPhase, z: number, patch: number): number {
-    const seasonal = c.cloudSeasonCos * ph.seasonCos + c.cloudSeasonSin * ph.seasonSin;
+  private cloudCover(c: PointClimate, i: number, z: number, patch: number): number {
+    const seasonal = c.cloudSeasonCos * this.phases.seasonCos[i] + c.cloudSeasonSin * this.phases.seasonSin[i];
     return logistic(c.cloudLogit + seasonal + CLOUD_LOGIT_GAIN * z + patch);
   }
 
@@ -394,10 +424,9 @@ export class WeatherBatch {
     return this.groups.get(name)!;
   }
 
-  /** Standard deviation of temperature anomalies: larger in winter (peak mid-January). */
-  private tempSd(c: PointClimate, ph: HourPhase): number {
-    const winter = 0.97 * ph.seasonCos + 0.25 * ph.seasonSin;
-    return c.tempAnomalySd * (1 + 0.4 * winter);
+  /** Standard deviation of temperature anomalies on row i: larger in winter (peak mid-January; rowPhases). */
+  private tempSd(c: PointClimate, i: number): number {
+    return c.tempAnomalySd * this.phases.winterFactor[i];
   }
 
   /**

@@ -4,7 +4,7 @@
  * the work the members of one ensemble request share.
  */
 import { DotArena } from '../dotKernel.ts';
-import { dotRow, type SpectralField } from '../field.ts';
+import { distinctInstants, dotRow, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
@@ -68,48 +68,6 @@ export function sharedTimeBasis(field: SpectralField, mid: Float64Array, out: Fl
     const to = m * n;
     for (let i = 0; i < n; i++) out[to + i] = distinct[from + slot[i]];
   }
-}
-
-/**
- * The distinct instants of `mid` in order of first appearance, and each row's index among them.
- * Mid-hour instants over a span of a few times the rows (the usual case) are looked up in an
- * array by hour, others in a map.
- */
-function distinctInstants(mid: Float64Array): { instants: number[]; slot: Int32Array } {
-  const n = mid.length;
-  const slot = new Int32Array(n);
-  const instants: number[] = [];
-  let lo = Infinity;
-  let hi = -Infinity;
-  let midHours = true;
-  for (let i = 0; i < n; i++) {
-    lo = Math.min(lo, mid[i]);
-    hi = Math.max(hi, mid[i]);
-    if (mid[i] - Math.floor(mid[i]) !== 0.5) midHours = false;
-  }
-  if (n > 0 && midHours && hi - lo < 4 * n + 1024) {
-    const slotOfHour = new Int32Array(hi - lo + 1).fill(-1);
-    for (let i = 0; i < n; i++) {
-      const h = mid[i] - lo;
-      if (slotOfHour[h] < 0) {
-        slotOfHour[h] = instants.length;
-        instants.push(mid[i]);
-      }
-      slot[i] = slotOfHour[h];
-    }
-    return { instants, slot };
-  }
-  const slotOf = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    let at = slotOf.get(mid[i]);
-    if (at === undefined) {
-      at = instants.length;
-      slotOf.set(mid[i], at);
-      instants.push(mid[i]);
-    }
-    slot[i] = at;
-  }
-  return { instants, slot };
 }
 
 /** Arena room for a point buffer and time basis of each field, and a sum over n rows. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { DotArena } from '../src/world/dotKernel.ts';
+import { DotArena, withPooledArenas } from '../src/world/dotKernel.ts';
 import { seedOf, unit } from '../src/world/hash.ts';
 
 /**
@@ -62,4 +62,32 @@ test('an arena refuses arrays beyond the room it was sized for', () => {
   const arena = new DotArena(DotArena.doublesFor([3]));
   arena.alloc(3);
   assert.throws(() => arena.alloc(1 << 20), /do not fit/);
+});
+
+test('an arena made in a scope after another ended reuses its memory zeroed, and an ended arena refuses to be used', () => {
+  const doubles = DotArena.doublesFor([4, 4 * 1000, 1000]);
+  let first: { arena: DotArena; time: Float64Array } | undefined;
+  withPooledArenas(() => {
+    const arena = new DotArena(doubles);
+    const time = arena.alloc(4 * 1000);
+    time.fill(7);
+    first = { arena, time };
+  });
+  assert.throws(() => first!.arena.alloc(1), /used after the withPooledArenas scope/);
+  assert.throws(() => first!.arena.dotAllRows(new Float64Array(2), new Float64Array(2), new Float64Array(1), 0, 1), /used after/);
+  withPooledArenas(() => {
+    const arena = new DotArena(doubles);
+    const point = arena.alloc(4);
+    const time = arena.alloc(4 * 1000);
+    // The same memory as the ended arena's (its 7s are gone: every array starts at zero).
+    assert.equal(time.buffer, first!.time.buffer);
+    assert.ok(time.every((x) => x === 0) && point.every((x) => x === 0));
+    const out = arena.alloc(1000);
+    point.set([1, 2, 3, 4]);
+    time.fill(1);
+    arena.dotAllRows(point, time, out, 0, 1000);
+    assert.ok(out.every((x) => x === 10));
+  });
+  // Outside a scope an arena has a memory of its own.
+  assert.notEqual(new DotArena(doubles).alloc(1).buffer, first!.time.buffer);
 });

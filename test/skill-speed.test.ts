@@ -70,3 +70,26 @@ test('normal at several leads together equals each lead computed alone, horizon 
     assert.ok(nulls > 0, `${metric}: some hours lie beyond the horizon of a run`);
   }
 });
+
+test("a model's leads computed together, in pieces that reuse each other's weather memory, equal each lead alone", () => {
+  // 8 leads × 40 days: more rows than one piece of the union (kinds.ts UNION_CHUNK_ROWS), so the
+  // second piece's arenas take the memory the first one's left (dotKernel.ts withPooledArenas).
+  const leads = [1, 2, 3, 4, 5, 6, 7, 14];
+  const r = {
+    iso: 'pjm' as const,
+    metric: 'demand' as const,
+    model: 'optimized' as const,
+    latestHour: 10,
+    start: day('2026-03-01'),
+    end: day('2026-04-09'),
+    nowMs: NOW_MS,
+  };
+  blockCache.clear();
+  const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
+  for (const [i, daysAhead] of leads.entries()) {
+    const frame = together[i];
+    assert.ok(!(frame instanceof QueryError));
+    const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
+    assert.deepEqual(valuesOf(frame), valuesOf(alone), `days_ahead=${daysAhead}`);
+  }
+});

@@ -8,6 +8,7 @@ import { FORECAST_MODELS, beyondHorizon, type ForecastModel, type ForecastModelN
 import { modelSchedule, type RunSchedule } from '../sources/schedule.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
+import { withPooledArenas } from '../world/dotKernel.ts';
 import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate } from '../time/zones.ts';
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { QueryError, queryValueError } from './errors.ts';
@@ -274,8 +275,11 @@ function valuesInChunks<T>(
   for (let from = 0; from < n;) {
     let to = Math.min(n, from + UNION_CHUNK_ROWS);
     while (to < n && Object.is(rows.created[to], rows.created[to - 1])) to++;
-    const piece = values({ valid: rows.valid.slice(from, to), created: rows.created.slice(from, to) });
-    for (const t of targets) out.get(t)!.set(piece(t), from);
+    // A piece's weather is dropped once its targets are read: its arenas' memory serves the next piece.
+    withPooledArenas(() => {
+      const piece = values({ valid: rows.valid.slice(from, to), created: rows.created.slice(from, to) });
+      for (const t of targets) out.get(t)!.set(piece(t), from);
+    });
     from = to;
   }
   return out;

@@ -508,20 +508,20 @@ interface CentreSeries {
 
 /**
  * Computes poptemp and demand of any region of one ISO over a set of rows. Build it once per
- * request and ask for as many regions as needed: centre temperatures and zone results are
- * shared (the total reuses its zones).
+ * request and ask for as many regions as needed: zone results are shared (the total reuses its
+ * zones); each load centre belongs to one zone, so its temperatures are not kept.
  */
 export class RegionWeatherComputer {
   readonly n: number;
   /** The caller's batch: its world and skill also compute the lagged hours. */
   private readonly batch: WeatherBatch;
-  /** Per requested row: index of its own hour in the extended rows, and its three day blocks. */
+  /** Per requested row: index of its own hour in the extended rows, and its day's block. */
   private readonly rowExt: Int32Array;
   private readonly rowDay: Int32Array;
-  private readonly rowDay1: Int32Array;
-  private readonly rowDay2: Int32Array;
-  private readonly rowDay3: Int32Array;
   private readonly blocks: DayBlock[];
+  /** The day blocks of requested rows: those of the three days before (the same run's), in `dayBlocks`' order. */
+  private readonly dayBlocks: Int32Array;
+  private readonly dayLags: [Int32Array, Int32Array, Int32Array];
   /**
    * The batches: 0 the caller's (requested rows), 1 other hours of the runs, 2 truth. Their
    * temperatures at a centre are written one after the other into `temps`.
@@ -541,7 +541,8 @@ export class RegionWeatherComputer {
   /** Ensemble members: per noise part, the weights of the shared and own perturbations (memberWeights). */
   private readonly noiseShared: Float64Array[] | null = null;
   private readonly noiseOwn: Float64Array[] | null = null;
-  private readonly centreCache = new Map<string, CentreSeries>();
+  /** The last centre's temperatures (centre()): read before the next centre is asked for. */
+  private readonly centreSeries: CentreSeries;
   private readonly poptempCache = new Map<string, Float64Array>();
   private readonly demandCache = new Map<string, Float64Array>();
   private readonly growthCache = new Map<IsoCode, Float64Array>();
@@ -570,9 +571,13 @@ export class RegionWeatherComputer {
     this.blocks = ext.blocks;
     this.rowExt = ext.rowExt;
     this.rowDay = ext.rowDay;
-    this.rowDay1 = ext.rowDay1;
-    this.rowDay2 = ext.rowDay2;
-    this.rowDay3 = ext.rowDay3;
+    // A day block's lagged days are the same for every row of it: its smoothed temperature is computed once per block.
+    const lagsOf = new Map<number, number[]>();
+    for (let i = 0; i < n; i++) {
+      if (!lagsOf.has(ext.rowDay[i])) lagsOf.set(ext.rowDay[i], [ext.rowDay1[i], ext.rowDay2[i], ext.rowDay3[i]]);
+    }
+    this.dayBlocks = Int32Array.from(lagsOf.keys());
+    this.dayLags = [0, 1, 2].map((lag) => Int32Array.from(lagsOf.values(), (l) => l[lag])) as [Int32Array, Int32Array, Int32Array];
     const sources = extendedSources(batch, validHours, ext);
     const offsets: number[] = [];
     let total = 0;
@@ -586,6 +591,7 @@ export class RegionWeatherComputer {
     );
     this.extAt = Int32Array.from(sources.extIndex, (index, j) => offsets[sources.extSource[j]] + index);
     this.rowAt = Int32Array.from(this.rowExt, (j) => this.extAt[j]);
+    this.centreSeries = { hourly: new Float64Array(n), smooth: new Float64Array(n) };
   }
 
   /** Population-weighted temperature (°C) of the region on every row. */
@@ -628,11 +634,11 @@ export class RegionWeatherComputer {
     return p;
   }
 
-  /** Temperatures at one load centre: hourly on the rows and the smoothed daily mean. */
+  /**
+   * Temperatures at one load centre: hourly on the rows and the smoothed daily mean, in arrays
+   * the next call overwrites (each centre belongs to one zone, whose results are kept).
+   */
   private centre(lat: number, lon: number): CentreSeries {
-    const key = `${lat},${lon}`;
-    let s = this.centreCache.get(key);
-    if (s) return s;
     const climate = pointClimate(lat, lon);
     const localSeed = centreSeed(lat, lon);
     for (const src of this.sources) if (src) src.batch.sample(climate, localSeed, src.series);
@@ -645,19 +651,25 @@ export class RegionWeatherComputer {
       for (let j = from; j < to; j++) sum += t[at[j]];
       means[b] = sum / (to - from);
     }
-    const hourly = new Float64Array(this.n);
-    const smooth = new Float64Array(this.n);
-    for (let i = 0; i < this.n; i++) {
-      hourly[i] = t[this.rowAt[i]];
-      const today =
-        LAG_WEIGHTS[0] * means[this.rowDay[i]] + LAG_WEIGHTS[1] * means[this.rowDay1[i]] + LAG_WEIGHTS[2] * means[this.rowDay2[i]];
-      const yesterday =
-        LAG_WEIGHTS[0] * means[this.rowDay1[i]] + LAG_WEIGHTS[1] * means[this.rowDay2[i]] + LAG_WEIGHTS[2] * means[this.rowDay3[i]];
-      smooth[i] = yesterday + (today - yesterday) * NEW_DAY_WEIGHT[this.localHour[i]];
+    // Per day block of the rows: the smoothed daily temperature of its day and of the day before.
+    const today = new Float64Array(this.blocks.length);
+    const yesterday = new Float64Array(this.blocks.length);
+    const [lag1, lag2, lag3] = this.dayLags;
+    for (let d = 0; d < this.dayBlocks.length; d++) {
+      const b = this.dayBlocks[d];
+      today[b] = LAG_WEIGHTS[0] * means[b] + LAG_WEIGHTS[1] * means[lag1[d]] + LAG_WEIGHTS[2] * means[lag2[d]];
+      yesterday[b] = LAG_WEIGHTS[0] * means[lag1[d]] + LAG_WEIGHTS[1] * means[lag2[d]] + LAG_WEIGHTS[2] * means[lag3[d]];
     }
-    s = { hourly, smooth };
-    this.centreCache.set(key, s);
-    return s;
+    const { hourly, smooth } = this.centreSeries;
+    const rowAt = this.rowAt;
+    const rowDay = this.rowDay;
+    const localHour = this.localHour;
+    for (let i = 0; i < this.n; i++) {
+      hourly[i] = t[rowAt[i]];
+      const b = rowDay[i];
+      smooth[i] = yesterday[b] + (today[b] - yesterday[b]) * NEW_DAY_WEIGHT[localHour[i]];
+    }
+    return this.centreSeries;
   }
 
   private zoneDemand(region: Region): Float64Array {

@@ -176,21 +176,77 @@ const PAGE_BYTES = 65536;
 /** Arrays start on 16-byte boundaries. */
 const ALIGN_DOUBLES = 2;
 
+/** A WebAssembly memory and the kernel instantiated on it. */
+interface KernelMemory {
+  memory: { buffer: ArrayBuffer };
+  dot: DotFn;
+}
+
+/**
+ * Memories of arenas whose scope has ended (withPooledArenas), for the next arenas made in a
+ * scope: a fresh memory costs a page fault per 4 KB written (~10 % of a cold skill request's CPU),
+ * a reused one a fill with zeros. At most POOL_MAX_BYTES are kept.
+ */
+const pool: KernelMemory[] = [];
+const POOL_MAX_BYTES = 32 * 1024 * 1024;
+let pooledBytes = 0;
+/** The arenas made in the innermost open scope (null: none open, arenas are not pooled). */
+let scope: DotArena[] | null = null;
+
+/**
+ * Runs `fn`; the arenas made during it are released when it returns and their memories reused by
+ * later arenas. Whatever `fn` computes must not keep a prepared group (a weather batch) beyond
+ * it: a released arena's group throws if used again.
+ */
+export function withPooledArenas<X>(fn: () => X): X {
+  const outer = scope;
+  const mine: DotArena[] = [];
+  scope = mine;
+  try {
+    return fn();
+  } finally {
+    scope = outer;
+    for (const arena of mine) arena.release();
+  }
+}
+
+/** The smallest pooled memory of at least `bytes` (taken out of the pool), or undefined. */
+function pooledMemory(bytes: number): KernelMemory | undefined {
+  let best = -1;
+  for (let i = 0; i < pool.length; i++) {
+    const size = pool[i].memory.buffer.byteLength;
+    if (size >= bytes && (best < 0 || size < pool[best].memory.buffer.byteLength)) best = i;
+  }
+  if (best < 0) return undefined;
+  const [taken] = pool.splice(best, 1);
+  pooledBytes -= taken.memory.buffer.byteLength;
+  return taken;
+}
+
 /**
  * A block of WebAssembly memory holding a prepared group's arrays (coefficients, time bases,
- * a sum buffer), sized once: `doubles` is the total of the lengths it will hand out.
+ * a sum buffer), sized once: `doubles` is the total of the lengths it will hand out. Made inside
+ * withPooledArenas, it may reuse the memory of an arena released before.
  */
 export class DotArena {
-  private readonly memory: { buffer: ArrayBuffer };
-  private readonly dot: DotFn;
+  private readonly kernel: KernelMemory;
+  private readonly reused: boolean;
   private used = 0;
   private readonly capacity: number;
+  private released = false;
 
   constructor(doubles: number) {
     const bytes = 8 * (doubles + 16 * ALIGN_DOUBLES);
-    this.memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE_BYTES)) });
-    this.capacity = this.memory.buffer.byteLength / 8;
-    this.dot = new wasm.Instance(KERNEL, { env: { memory: this.memory } }).exports.dot as DotFn;
+    const reused = scope ? pooledMemory(bytes) : undefined;
+    this.reused = reused !== undefined;
+    if (reused) {
+      this.kernel = reused;
+    } else {
+      const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE_BYTES)) });
+      this.kernel = { memory, dot: new wasm.Instance(KERNEL, { env: { memory } }).exports.dot as DotFn };
+    }
+    this.capacity = this.kernel.memory.buffer.byteLength / 8;
+    scope?.push(this);
   }
 
   /** Room for the arrays of these lengths (each rounded up to the alignment). */
@@ -200,11 +256,28 @@ export class DotArena {
 
   /** A zeroed array of `length` doubles in this arena. */
   alloc(length: number): Float64Array {
+    this.check();
     if (this.used + length > this.capacity)
       throw new Error(`DotArena: ${length} doubles do not fit (${this.used} of ${this.capacity} used)`);
-    const array = new Float64Array(this.memory.buffer, 8 * this.used, length);
+    const array = new Float64Array(this.kernel.memory.buffer, 8 * this.used, length);
+    if (this.reused) array.fill(0);
     this.used += Math.ceil(length / ALIGN_DOUBLES) * ALIGN_DOUBLES;
     return array;
+  }
+
+  /** Throws when the arena's scope has ended (its memory may hold another arena's arrays now). */
+  check(): void {
+    if (this.released) throw new Error('DotArena: used after the withPooledArenas scope that made it ended');
+  }
+
+  /** Ends the arena: its memory goes back to the pool (if there is room). */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    const bytes = this.kernel.memory.buffer.byteLength;
+    if (pooledBytes + bytes > POOL_MAX_BYTES) return;
+    pool.push(this.kernel);
+    pooledBytes += bytes;
   }
 
   /**
@@ -212,6 +285,7 @@ export class DotArena {
    * arrays are this arena's; point.length is even (a field's basis is cos/sin pairs).
    */
   dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, from: number, to: number): void {
-    this.dot(point.byteOffset, point.length, time.byteOffset, 8 * out.length, out.byteOffset, from, to);
+    this.check();
+    this.kernel.dot(point.byteOffset, point.length, time.byteOffset, 8 * out.length, out.byteOffset, from, to);
   }
 }

@@ -126,6 +126,7 @@ export class PreparedGroup implements AnomalyGroup {
 
   setPoint(lat: number, lon: number): void {
     if (this.zero) return;
+    this.arena!.check();
     this.truthField.pointBasis(lat, lon, this.pointTruth);
     for (const e of this.errors) e.field.pointBasis(lat, lon, e.point);
   }
@@ -146,6 +147,7 @@ export class PreparedGroup implements AnomalyGroup {
   /** The anomaly on one row (for variables needed on a few rows only). */
   valueAt(i: number): number {
     if (this.zero) return 0;
+    this.arena!.check();
     let s = dotRow(this.pointTruth, this.truthTime, i, this.n);
     for (const e of this.errors) s += dotRow(e.point, e.time, i, this.n);
     return s;
@@ -154,6 +156,7 @@ export class PreparedGroup implements AnomalyGroup {
   /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */
   trailingAt(i: number): number {
     if (this.zero) return 0;
+    this.arena!.check();
     const s = dotRow(this.pointTruth, this.trailTime!, i, this.n);
     return this.alpha ? this.alpha[i] * s : s;
   }
@@ -274,6 +277,7 @@ export class MemberGroup implements AnomalyGroup {
     this.lon = lon;
     this.current = null;
     this.sharedAtPoint = false;
+    this.arena.check();
     this.own.field.pointBasis(lat, lon, this.own.point);
   }
 
@@ -305,6 +309,7 @@ export class MemberGroup implements AnomalyGroup {
   }
 
   valueAt(i: number): number {
+    this.arena.check();
     return this.sharedSeries()[i] + dotRow(this.own.point, this.own.time, i, this.n);
   }
 

@@ -228,7 +228,7 @@ describe('Dockerfile and build context', () => {
  * A stage before the final one is kept, like a layer in Docker's build cache, in the temporary
  * directory under a digest of everything it is made from: its instructions, the names and
  * contents of the files it copies from the context (after .dockerignore), and the Node and npm
- * that run its commands. Its `npm ci`, `npm run build` and `npm prune` cost ~60 s of CPU; a
+ * that run its commands. Its `npm ci`, `npm run build` and `npm prune` cost ~50 s of CPU; a
  * later run with the same inputs (another test run on this machine, another checkout of the
  * same commit) copies from the kept stage instead, and any changed input builds it again.
  */

@@ -1,7 +1,8 @@
 // The store and API tests again, on a PostgreSQL server (part of `npm test`).
 // GRIDCAST_TEST_DATABASE_URL names a role that may create databases (scripts/ci-postgres.sh
 // starts a local server and prints one; .ci/run sets it). Without it the run is skipped with
-// a notice, except in CI, where that is an error.
+// a notice, except in CI, where that is an error. A suite of these files that uses the embedded
+// store on either backend leaves itself out here (EMBEDDED_STORE_ONLY in test/helpers.ts).
 import { spawnSync } from 'node:child_process';
 
 const FILES = [

@@ -47,6 +47,15 @@ export interface TestStore {
 /** Which store the tests run on: 'embedded' (PGlite, default) or 'postgres'. */
 export const TEST_BACKEND = process.env.GRIDCAST_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded';
 
+/**
+ * The `skip` option of a test or suite that runs on the embedded store whatever the backend (a
+ * `gridcast` process on a data directory of its own, without DATABASE_URL): on PostgreSQL
+ * (scripts/test-postgres.mjs) it would run exactly as in the embedded run of `npm test`, which
+ * covers it, so the PostgreSQL run leaves it out.
+ */
+export const EMBEDDED_STORE_ONLY =
+  TEST_BACKEND === 'postgres' && 'uses the embedded store on either backend: the embedded run of npm test covers it';
+
 /** The server URL of the PostgreSQL tests (a role that may create databases). */
 export function testDatabaseUrl(): string {
   const url = process.env.GRIDCAST_TEST_DATABASE_URL;
@@ -77,7 +86,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 }
 
 /** A short digest of files' names and contents, and of extra strings (what a cached build or template was made from). */
-function digestOf(files: readonly string[], extra: readonly string[] = []): string {
+export function digestOf(files: readonly string[], extra: readonly string[] = []): string {
   const hash = createHash('sha256');
   for (const x of extra) hash.update(`${x}\0`);
   for (const file of files) hash.update(`${path.relative(ROOT, file)}\0`).update(fs.readFileSync(file));
@@ -102,7 +111,7 @@ function packageVersion(name: string): string {
  * (a lock file holding the builder's pid; a lock whose process died is taken over), so that two
  * test files starting together do not both pay for the build.
  */
-async function buildOnce(final: string, build: (into: string) => Promise<void>): Promise<void> {
+export async function buildOnce(final: string, build: (into: string) => Promise<void>): Promise<void> {
   const lock = `${final}.lock`;
   while (!fs.existsSync(final)) {
     try {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GridcastClient } from '../src/client/index.ts';
 import { execFile } from 'node:child_process';
-import { freshDataDir, gridcastCli, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
+import { EMBEDDED_STORE_ONLY, freshDataDir, gridcastCli, ROOT, runGridcast, startTestApp, type TestApp } from './helpers.ts';
 import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const TOKEN = 'owndata-serving-token';
@@ -327,7 +327,7 @@ describe('own data served: errors naming what exists, actuals with revisions, st
   });
 });
 
-describe('own data: gridcast sources list and delete', () => {
+describe('own data: gridcast sources list and delete', { skip: EMBEDDED_STORE_ONLY }, () => {
   test('list shows per source its series, runs, values, actuals, latest run and actual, time span; delete removes it', async () => {
     const dir = await freshDataDir('gridcast-sources-');
     const env = { ...process.env, DATABASE_URL: '' };

@@ -10,7 +10,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, NOW_ISO, rawRequest, runGridcast, spawnServe, TEST_BACKEND, waitFor, type ServeProcess } from './helpers.ts';
+import {
+  createTestDatabase,
+  EMBEDDED_STORE_ONLY,
+  NOW_ISO,
+  rawRequest,
+  runGridcast,
+  spawnServe,
+  TEST_BACKEND,
+  waitFor,
+  type ServeProcess,
+} from './helpers.ts';
 
 const TOKEN = 'replica-admin-token';
 const AUTH_CACHE_MS = 2000;
@@ -58,7 +68,8 @@ const adminCall = (base: string, method: string, p: string, body?: unknown) =>
     body ? JSON.stringify(body) : undefined,
   );
 
-describe('one serve process', () => {
+// A serve process on its own data directory (baseEnv drops DATABASE_URL): the embedded store on either backend.
+describe('one serve process', { skip: EMBEDDED_STORE_ONLY }, () => {
   let a: Replica;
   before(async () => {
     a = await serve(baseEnv({}));

@@ -17,16 +17,7 @@ for _ in $(seq 1 30); do
   runuser -u postgres -- pg_isready -q && break
   sleep 1
 done
-# A throwaway server for tests: no flush to disk at each commit, no full-page images (PostgreSQL's
-# "Non-Durable Settings", docs section 14.5). What a client committed survives the crash of the
-# client (the tests kill gridcast processes); only a crash of PostgreSQL itself or of the system
-# could lose it, and no test causes one. Otherwise the tests' many small commits (keys, usage
-# every 50 ms) and each file's CREATE and DROP DATABASE wait on the disk.
 runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 <<'SQL'
-ALTER SYSTEM SET fsync = off;
-ALTER SYSTEM SET synchronous_commit = off;
-ALTER SYSTEM SET full_page_writes = off;
-SELECT pg_reload_conf() \g /dev/null
 DO $$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'gridcast') THEN
     CREATE ROLE gridcast LOGIN CREATEDB PASSWORD 'gridcast';

@@ -488,7 +488,12 @@ export async function spawnServe(args: readonly string[], env: NodeJS.ProcessEnv
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`)), 60_000);
+    // A serve that never says where it listens is killed: left running, it would keep the test
+    // file's process (and the suite) waiting for its exit forever.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not report its URL in 60 s; stdout: ${stdout} stderr: ${stderr}`));
+    }, 60_000);
     const check = () => {
       const m = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(stderr);
       if (m) {

@@ -137,14 +137,25 @@ export class StoredSegment {
 
   /**
    * A segment holding `kept`'s blocks and the given blocks of `values` (each its rows [from, to)),
-   * which replace any of `kept`'s of the same name and come last: one new array, so that a series' blocks cost
-   * one entry, not one typed array and map entry each.
+   * which replace any of `kept`'s of the same name and come last: one array, so that a series' blocks cost
+   * one entry, not one typed array and map entry each. With nothing kept and the blocks one run of
+   * rows (a series computed whole), that array is a view of `values` itself — no copy, no new memory
+   * to touch (a cold request's series are ~15 MB) — so `values` must not change afterwards.
    */
   static merged(
     kept: StoredSegment | null,
     blocks: readonly { key: string; from: number; to: number }[],
     values: Float64Array,
   ): StoredSegment {
+    if (!kept && blocks.length > 0 && blocks.every((b, i) => i === 0 || b.from === blocks[i - 1].to)) {
+      const first = blocks[0].from;
+      return new StoredSegment(
+        values.subarray(first, blocks[blocks.length - 1].to),
+        blocks.map((b) => b.key),
+        Int32Array.from(blocks, (b) => b.from - first),
+        Int32Array.from(blocks, (b) => b.to - b.from),
+      );
+    }
     const keys: string[] = [];
     const lengths: number[] = [];
     let total = 0;

@@ -116,7 +116,9 @@ export class StoredSegment {
   copyInto(key: string, into: Float64Array, at: number): boolean {
     const i = this.index.get(key);
     if (i === undefined) return false;
-    const { array, from } = this.place(i);
+    const start = this.starts[i];
+    const array = start >= 0 ? this.data : this.older!;
+    const from = start >= 0 ? start : -start - 1;
     const n = this.lengths[i];
     for (let k = 0; k < n; k++) into[at + k] = array[from + k];
     return true;

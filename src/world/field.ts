@@ -89,10 +89,9 @@ export class SpectralField {
    * Truth time basis: row i (2K values, component-major, see above) for the instant hours[i] (epoch hours,
    * fractional allowed). With `trailingHours` W > 0 it is the mean over the W hours before
    * the instant instead (each wave averaged analytically: its phase moved back W/2 and its
-   * amplitude scaled by sinc(ωW/2)). Only rows [from, to) are written (the same values as a
-   * whole call writes: the noise walkers give valueNoise1's numbers wherever they start).
+   * amplitude scaled by sinc(ωW/2)).
    */
-  timeBasis(hours: ArrayLike<number>, out: Float64Array, trailingHours = 0, from = 0, to = hours.length): void {
+  timeBasis(hours: ArrayLike<number>, out: Float64Array, trailingHours = 0): void {
     const k = this.k;
     const n = hours.length;
     // Wave by wave, so the slowly varying modulation noise walks along its lattice.
@@ -101,7 +100,7 @@ export class SpectralField {
       const phaseNoise = new ValueNoise1Walker(this.seed, 11 + 2 * j);
       const damping = this.truthAmp * sincOf(this.omega[j] * trailingHours * 0.5);
       const omega = this.omega[j];
-      for (let i = from; i < to; i++) {
+      for (let i = 0; i < n; i++) {
         const t = hours[i] - trailingHours / 2;
         const slow = t / this.lifetime;
         const amplitude = damping * (1 + AMPLITUDE_WANDER * ampNoise.at(slow));
@@ -116,8 +115,7 @@ export class SpectralField {
    * Error time basis for forecast runs: row i describes the error pattern of the run
    * created at created[i] for the valid hour valid[i]. Each wave's amplitude is smooth
    * noise over (valid, created) with time scales validTau and runTau, so the error of
-   * consecutive runs differs little while runs days apart have independent errors. Only rows
-   * [from, to) are written, as timeBasis.
+   * consecutive runs differs little while runs days apart have independent errors.
    */
   errorBasis(
     valid: ArrayLike<number>,
@@ -126,8 +124,6 @@ export class SpectralField {
     validTau: number,
     runTau: number,
     stream: number,
-    from = 0,
-    to = valid.length,
   ): void {
     const k = this.k;
     const n = valid.length;
@@ -136,7 +132,7 @@ export class SpectralField {
       const ampNoise = new ValueNoise2Walker(this.seed, 1000 * stream + j);
       const phaseNoise = new ValueNoise1Walker(this.seed, 500 + j);
       const omega = this.omega[j];
-      for (let i = from; i < to; i++) {
+      for (let i = 0; i < n; i++) {
         const v = valid[i];
         const amplitude = amp * ampNoise.at(v / validTau, created[i] / runTau);
         const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);

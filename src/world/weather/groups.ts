@@ -7,26 +7,17 @@ import { DotArena } from '../dotKernel.ts';
 import { dotRow, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
-/** Multiplies row i of a component-major basis (n rows) by weights[i], for rows [from, to). */
-export function scaleRows(basis: Float64Array, weights: Float64Array, from = 0, to = weights.length): void {
+/** Multiplies row i of a component-major basis (n rows) by weights[i]. */
+export function scaleRows(basis: Float64Array, weights: Float64Array): void {
   const n = weights.length;
   for (let at = 0; at < basis.length; at += n) {
-    for (let i = from; i < to; i++) basis[at + i] *= weights[i];
+    for (let i = 0; i < n; i++) basis[at + i] *= weights[i];
   }
 }
-
-/**
- * Rows whose time bases a prepared group computes together, when a point first needs them: a
- * variable needed on a few rows only (icing's and snow's moisture, on cold rows) then costs
- * the bases of those rows, not of every row of the request.
- */
-const BASIS_CHUNK_ROWS = 256;
 
 /** An error field's part of a prepared group: its time basis (blend weights folded in) and a point buffer. */
 interface ErrorPart {
   field: SpectralField;
-  weight: Float64Array;
-  stream: number;
   time: Float64Array;
   point: Float64Array;
 }
@@ -48,21 +39,12 @@ export interface GroupView {
   errors: ErrorView[];
 }
 
-/** An error part in `arena` over n rows: room for its time basis and point buffer (basisRows fills the basis). */
-function errorPart(arena: DotArena, e: ErrorView, n: number): ErrorPart {
-  return { field: e.field, weight: e.weight, stream: e.stream, time: arena.alloc(n * 2 * e.field.k), point: arena.alloc(2 * e.field.k) };
-}
-
-/** Writes rows [from, to) of an error part's time basis, its blend weights folded in. */
-function errorRows(part: ErrorPart, mid: Float64Array, created: Float64Array, from: number, to: number): void {
-  part.field.errorBasis(mid, created, part.time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, part.stream, from, to);
-  scaleRows(part.time, part.weight, from, to);
-}
-
-/** True when no instant repeats (rows in increasing time: a run's hours, a continuous series). */
-function increasing(mid: Float64Array): boolean {
-  for (let i = 1; i < mid.length; i++) if (!(mid[i] > mid[i - 1])) return false;
-  return true;
+/** An error part in `arena`: its time basis over the rows with the blend weights folded in, and a point buffer. */
+function errorPart(arena: DotArena, e: ErrorView, mid: Float64Array, created: Float64Array): ErrorPart {
+  const time = arena.alloc(mid.length * 2 * e.field.k);
+  e.field.errorBasis(mid, created, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
+  scaleRows(time, e.weight);
+  return { field: e.field, time, point: arena.alloc(2 * e.field.k) };
 }
 
 /**
@@ -135,13 +117,7 @@ function arenaFor(n: number, fields: readonly SpectralField[]): DotArena {
   return new DotArena(DotArena.doublesFor([n, ...fields.flatMap((f) => [2 * f.k, n * 2 * f.k])]));
 }
 
-/**
- * One anomaly group prepared for a set of rows. Rows in increasing time get their time bases
- * chunk by chunk (BASIS_CHUNK_ROWS) as points first need them; rows that repeat instants (a
- * skill's many runs) all at once, each distinct instant once (sharedTimeBasis). Either way every
- * entry is the one a whole timeBasis or errorBasis call writes, so no value depends on which rows
- * were asked for first.
- */
+/** One anomaly group prepared for a set of rows. */
 export class PreparedGroup implements AnomalyGroup {
   readonly alpha: Float64Array | null;
   private readonly trailTime: Float64Array | null;
@@ -154,16 +130,11 @@ export class PreparedGroup implements AnomalyGroup {
   private readonly errors: ErrorPart[];
   /** The anomaly being summed for fill(). */
   private readonly sum: Float64Array;
-  /** A forecast's rows: the truth's basis scaled by α and the error parts added. */
-  private readonly blended: boolean;
-  /** Per chunk of rows, whether its bases (and its trailing basis) are computed; null: all are. */
-  private readonly ready: Uint8Array | null = null;
-  private readonly trailReady: Uint8Array | null = null;
 
   constructor(
     private readonly truthField: SpectralField,
-    private readonly mid: Float64Array,
-    private readonly created: Float64Array | null,
+    mid: Float64Array,
+    created: Float64Array | null,
     view: GroupView,
     trailing: boolean,
   ) {
@@ -172,58 +143,27 @@ export class PreparedGroup implements AnomalyGroup {
     this.zero = view.zero;
     this.alpha = view.zero ? null : view.alpha;
     this.errors = [];
-    this.blended = !!(view.alpha && created);
     if (view.zero) {
       this.arena = null;
       this.truthTime = this.pointTruth = this.sum = new Float64Array(0);
       this.trailTime = null;
       return;
     }
-    const errors = this.blended ? view.errors : [];
+    const errors = view.alpha && created ? view.errors : [];
     const arena = arenaFor(n, [truthField, ...errors.map((e) => e.field)]);
     this.arena = arena;
     this.sum = arena.alloc(n);
     this.pointTruth = arena.alloc(2 * truthField.k);
     this.truthTime = arena.alloc(n * 2 * truthField.k);
-    for (const e of errors) this.errors.push(errorPart(arena, e, n));
-    this.trailTime = trailing ? new Float64Array(n * 2 * truthField.k) : null;
-    if (increasing(mid)) {
-      const chunks = Math.ceil(n / BASIS_CHUNK_ROWS);
-      this.ready = new Uint8Array(chunks);
-      if (trailing) this.trailReady = new Uint8Array(chunks);
-      return;
-    }
     sharedTimeBasis(truthField, mid, this.truthTime);
+    this.trailTime = trailing ? new Float64Array(n * 2 * truthField.k) : null;
     if (this.trailTime) sharedTimeBasis(truthField, mid, this.trailTime, 24);
-    // Fold the blend weights into the shared bases once, so each point needs only one
-    // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
-    if (this.blended) scaleRows(this.truthTime, view.alpha!);
-    for (const e of this.errors) errorRows(e, mid, created!, 0, n);
-  }
-
-  /** Computes the bases of the chunks of rows [from, to) not computed yet. */
-  private basisRows(from: number, to: number): void {
-    const ready = this.ready;
-    if (!ready) return;
-    for (let c = Math.floor(from / BASIS_CHUNK_ROWS), end = Math.ceil(to / BASIS_CHUNK_ROWS); c < end; c++) {
-      if (ready[c]) continue;
-      ready[c] = 1;
-      const a = c * BASIS_CHUNK_ROWS;
-      const b = Math.min(this.n, a + BASIS_CHUNK_ROWS);
-      this.truthField.timeBasis(this.mid, this.truthTime, 0, a, b);
-      if (this.blended) scaleRows(this.truthTime, this.alpha!, a, b);
-      for (const e of this.errors) errorRows(e, this.mid, this.created!, a, b);
+    if (view.alpha && created) {
+      // Fold the blend weights into the shared bases once, so each point needs only one
+      // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
+      scaleRows(this.truthTime, view.alpha);
+      for (const e of errors) this.errors.push(errorPart(arena, e, mid, created));
     }
-  }
-
-  /** The trailing basis of row i's chunk, computed if not yet. */
-  private trailRow(i: number): void {
-    const ready = this.trailReady;
-    const c = Math.floor(i / BASIS_CHUNK_ROWS);
-    if (!ready || ready[c]) return;
-    ready[c] = 1;
-    const a = c * BASIS_CHUNK_ROWS;
-    this.truthField.timeBasis(this.mid, this.trailTime!, 24, a, Math.min(this.n, a + BASIS_CHUNK_ROWS));
   }
 
   setPoint(lat: number, lon: number): void {
@@ -238,7 +178,6 @@ export class PreparedGroup implements AnomalyGroup {
       out.fill(0, from, to);
       return;
     }
-    this.basisRows(from, to);
     const sum = this.sum;
     sum.fill(0, from, to);
     this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, from, to);
@@ -249,7 +188,6 @@ export class PreparedGroup implements AnomalyGroup {
   /** The anomaly on one row (for variables needed on a few rows only). */
   valueAt(i: number): number {
     if (this.zero) return 0;
-    this.basisRows(i, i + 1);
     let s = dotRow(this.pointTruth, this.truthTime, i, this.n);
     for (const e of this.errors) s += dotRow(e.point, e.time, i, this.n);
     return s;
@@ -258,7 +196,6 @@ export class PreparedGroup implements AnomalyGroup {
   /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */
   trailingAt(i: number): number {
     if (this.zero) return 0;
-    this.trailRow(i);
     const s = dotRow(this.pointTruth, this.trailTime!, i, this.n);
     return this.alpha ? this.alpha[i] * s : s;
   }
@@ -272,19 +209,15 @@ export interface AnomalyGroup {
   trailingAt(i: number): number;
 }
 
-/** A cell's series of a CellSharedGroup: the anomaly (computed by chunks of rows) and its trailing mean (by row). */
+/** A cell's series of a CellSharedGroup: the anomaly, and its trailing mean (NaN where not computed yet). */
 interface CellSeries {
   values: Float64Array;
-  /** Per chunk of rows (BASIS_CHUNK_ROWS), whether `values` holds it. */
-  ready: Uint8Array;
-  /** NaN where not computed yet (made on first use). */
   trailing: Float64Array | null;
 }
 
 /**
  * A group seen at the centre of each point's synoptic cell (fields.ts synopticCellCentre): its
- * series is computed once per cell — by chunks of rows, as points ask for them (a variable
- * needed on cold rows only costs those rows) — and kept, and every point of the cell reads it.
+ * series over all rows is computed once per cell and kept, and every point of the cell reads it.
  * For the slowly varying synoptic groups of many nearby points (the plants of an ISO: ~8 per
  * cell), so each point pays only for its own meso and local weather. Holds one series of n rows
  * per cell met (two with the trailing mean), for the life of the batch.
@@ -323,34 +256,27 @@ export class CellSharedGroup implements AnomalyGroup {
     if (this.current) return this.current;
     let series = this.cells.get(this.cellKey);
     if (!series) {
-      series = { values: new Float64Array(this.n), ready: new Uint8Array(Math.ceil(this.n / BASIS_CHUNK_ROWS)), trailing: null };
+      const values = new Float64Array(this.n);
+      this.innerAtCell().fill(values);
+      series = { values, trailing: null };
       this.cells.set(this.cellKey, series);
     }
     this.current = series;
     return series;
   }
 
-  /** The cell's series, computed at least on rows [from, to). */
-  private cellRows(from: number, to: number): Float64Array {
-    const series = this.cell();
-    for (let c = Math.floor(from / BASIS_CHUNK_ROWS), end = Math.ceil(to / BASIS_CHUNK_ROWS); c < end; c++) {
-      if (series.ready[c]) continue;
-      series.ready[c] = 1;
-      const a = c * BASIS_CHUNK_ROWS;
-      this.innerAtCell().fill(series.values, a, Math.min(this.n, a + BASIS_CHUNK_ROWS));
-    }
-    return series.values;
-  }
-
   fill(out: Float64Array, from = 0, to = out.length): void {
-    out.set(this.cellRows(from, to).subarray(from, to), from);
+    out.set(this.cell().values.subarray(from, to), from);
   }
 
   valueAt(i: number): number {
-    return this.cellRows(i, i + 1)[i];
+    return this.cell().values[i];
   }
 
-  /** Kept per cell, so the cell's other points read it instead of each computing it at the centre again. */
+  /**
+   * Kept per cell and row as first asked for, so the cell's other points read it instead of
+   * each computing it at the cell centre again (rows: the cold ones, where snow is possible).
+   */
   trailingAt(i: number): number {
     const series = this.cell();
     const trailing = (series.trailing ??= new Float64Array(this.n).fill(Number.NaN));
@@ -394,8 +320,7 @@ export class MemberGroup implements AnomalyGroup {
     this.n = mid.length;
     this.arena = arenaFor(this.n, [own.field]);
     this.sum = this.arena.alloc(this.n);
-    this.own = errorPart(this.arena, own, this.n);
-    errorRows(this.own, mid, created, 0, this.n);
+    this.own = errorPart(this.arena, own, mid, created);
   }
 
   setPoint(lat: number, lon: number): void {

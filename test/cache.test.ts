@@ -43,6 +43,20 @@ test('blocks computed by two windows of one stretch are both kept: the union win
   assert.equal(blockCache.size, size, 'the union window computed nothing new');
 });
 
+test('a series computed whole keeps the blocks of earlier windows it does not cover, through several merges', () => {
+  blockCache.clear();
+  const cold = body(request('2026-03-01', '2026-03-20'));
+  blockCache.clear();
+  // Each window is computed whole over a segment that holds blocks outside it (kept beside the
+  // new series, which the segment does not copy), the third over one that already holds such blocks.
+  body(request('2026-03-01', '2026-03-06'));
+  body(request('2026-03-12', '2026-03-20'));
+  body(request('2026-03-05', '2026-03-13'));
+  const size = blockCache.size;
+  assert.equal(body(request('2026-03-01', '2026-03-20')), cold);
+  assert.equal(blockCache.size, size, 'the union window computed nothing new');
+});
+
 test('beyond its budget the cache drops the oldest block not used since it was stored', () => {
   const cache = new BlockCache(3 * (8 * 24 + 120));
   for (const k of ['a', 'b', 'c']) cache.set(k, new Float64Array(24));

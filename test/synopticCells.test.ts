@@ -5,7 +5,7 @@ import { frameJsonText } from '../src/api/writer.ts';
 import { blockCache } from '../src/query/blockCache.ts';
 import { plantContinuous, type PlantContinuousRequest } from '../src/query/plants.ts';
 import { FORECAST_MODELS } from '../src/models/forecastModels.ts';
-import { CellSharedGroup, PreparedGroup, type GroupView } from '../src/world/weather/groups.ts';
+import { CellSharedGroup, PreparedGroup, type AnomalyGroup, type GroupView } from '../src/world/weather/groups.ts';
 import { SYNOPTIC_CELL_DEG, synopticCellCentre } from '../src/world/weather/fields.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
 
@@ -82,6 +82,41 @@ for (const [what, view] of views) {
     assert.equal(shared.trailingAt(40), atCentre.trailingAt(40));
   });
 }
+
+test("a cell's 24-hour trailing mean is worked out once per row for all of the cell's points (solar plants' snow)", () => {
+  const field = world.truthField('temp.synoptic');
+  const inner = new PreparedGroup(field, mid, created, forecastView(), true);
+  let asked = 0;
+  const counting: AnomalyGroup = {
+    setPoint: (lat, lon) => inner.setPoint(lat, lon),
+    fill: (out, from, to) => inner.fill(out, from, to),
+    valueAt: (i) => inner.valueAt(i),
+    trailingAt: (i) => {
+      asked++;
+      return inner.trailingAt(i);
+    },
+  };
+  const shared = new CellSharedGroup(counting, n);
+  const atCentre = new PreparedGroup(field, mid, created, forecastView(), true);
+  const inCell = [
+    { lat: 32.31, lon: -101.42 },
+    { lat: 31.62, lon: -100.71 },
+    { lat: 32.05, lon: -101.2 },
+  ];
+  const elsewhere = { lat: 35.2, lon: -97.4 };
+  const centre = synopticCellCentre(inCell[0].lat, inCell[0].lon);
+  atCentre.setPoint(centre.lat, centre.lon);
+  // The points of the cell, with a point of another cell between them (the inner group's point moves).
+  for (const p of [inCell[0], elsewhere, inCell[1], inCell[2]]) {
+    shared.setPoint(p.lat, p.lon);
+    const expected = p === elsewhere ? null : atCentre;
+    for (let i = 0; i < n; i++) {
+      const got = shared.trailingAt(i);
+      if (expected) assert.equal(got, expected.trailingAt(i));
+    }
+  }
+  assert.equal(asked, 2 * n, 'each cell asked once per row (before: once per point and row)');
+});
 
 test('a plant alone has the values it has among all of its ISO’s plants (the cell series do not depend on the company)', () => {
   const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });

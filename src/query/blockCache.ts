@@ -214,7 +214,9 @@ export function hourBlocks(hours: ArrayLike<number>): DayBlock[] {
  * A series over rows from the cache when every one of its blocks is there — from its stretches'
  * segments, in memory or else read from disk (at most once here: what an earlier process
  * computed); otherwise `compute` fills it (all rows) and its blocks are kept, one segment per
- * stretch, in memory and on disk. `prefix` names the series (target, metric, model).
+ * stretch, in memory and on disk. `prefix` names the series (target, metric, model). The series
+ * returned may be the cache's own memory (a segment computed whole is kept without a copy):
+ * callers read it and never write to it.
  */
 export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
   const values = new Float64Array(n);

@@ -86,12 +86,23 @@ export class StoredSegment {
   /** Built on first lookup: a segment just computed is often only written, never looked up. */
   private indexByKey: Map<string, number> | null = null;
 
+  /**
+   * Block i's values are `data` from starts[i], or — where starts[i] is negative — `older` from
+   * −starts[i] − 1: blocks kept from before a series was computed whole beside it (merged).
+   */
   constructor(
     readonly data: Float64Array,
     private readonly keys: string[],
     private readonly starts: Int32Array,
     private readonly lengths: Int32Array,
+    private readonly older: Float64Array | null = null,
   ) {}
+
+  /** Block i's values: its array and where they start in it. */
+  private place(i: number): { array: Float64Array; from: number } {
+    const start = this.starts[i];
+    return start >= 0 ? { array: this.data, from: start } : { array: this.older!, from: -start - 1 };
+  }
 
   private get index(): Map<string, number> {
     if (!this.indexByKey) {
@@ -105,9 +116,11 @@ export class StoredSegment {
   copyInto(key: string, into: Float64Array, at: number): boolean {
     const i = this.index.get(key);
     if (i === undefined) return false;
-    const from = this.starts[i];
+    const start = this.starts[i];
+    const array = start >= 0 ? this.data : this.older!;
+    const from = start >= 0 ? start : -start - 1;
     const n = this.lengths[i];
-    for (let k = 0; k < n; k++) into[at + k] = this.data[from + k];
+    for (let k = 0; k < n; k++) into[at + k] = array[from + k];
     return true;
   }
 
@@ -118,7 +131,7 @@ export class StoredSegment {
   /** Block `key` (a view of the segment's data), or undefined. */
   get(key: string): Float64Array | undefined {
     const i = this.index.get(key);
-    return i === undefined ? undefined : this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i]);
+    return i === undefined ? undefined : this.blockAt(i)[1];
   }
 
   /** Every block, by name (views). */
@@ -128,7 +141,8 @@ export class StoredSegment {
 
   /** The i-th block: its name and a view of its values. */
   blockAt(i: number): [string, Float64Array] {
-    return [this.keys[i], this.data.subarray(this.starts[i], this.starts[i] + this.lengths[i])];
+    const { array, from } = this.place(i);
+    return [this.keys[i], array.subarray(from, from + this.lengths[i])];
   }
 
   get size(): number {
@@ -137,28 +151,58 @@ export class StoredSegment {
 
   /**
    * A segment holding `kept`'s blocks and the given blocks of `values` (each its rows [from, to)),
-   * which replace any of `kept`'s of the same name and come last: one new array, so that a series' blocks cost
-   * one entry, not one typed array and map entry each.
+   * which replace any of `kept`'s of the same name and come last: one or two arrays, so that a
+   * series' blocks cost one entry, not one typed array and map entry each. When the blocks are one
+   * run of rows (a series computed whole), the segment's data is a view of `values` itself, and
+   * the kept blocks they do not replace are copied into a second array: no copy of the new values,
+   * no new memory to touch for them (a cold request's series are ~15 MB, and on a loaded machine
+   * first touches of new memory cost more than the copy) — so `values` must not change afterwards.
+   * (The view keeps all of `values` alive: the segments of a series' other stretches share it.)
    */
   static merged(
     kept: StoredSegment | null,
     blocks: readonly { key: string; from: number; to: number }[],
     values: Float64Array,
   ): StoredSegment {
+    const added = new Set(blocks.map((b) => b.key));
+    const keptIndices: number[] = [];
+    if (kept) for (let i = 0; i < kept.keys.length; i++) if (!added.has(kept.keys[i])) keptIndices.push(i);
+    if (blocks.length > 0 && blocks.every((b, i) => i === 0 || b.from === blocks[i - 1].to)) {
+      // The new blocks stay where they were computed; the (few) kept ones are copied beside them.
+      const first = blocks[0].from;
+      const older = new Float64Array(keptIndices.reduce((sum, i) => sum + kept!.lengths[i], 0));
+      const keys: string[] = [];
+      const starts: number[] = [];
+      const lengths: number[] = [];
+      let at = 0;
+      for (const i of keptIndices) {
+        const block = kept!.blockAt(i)[1];
+        older.set(block, at);
+        keys.push(kept!.keys[i]);
+        starts.push(-at - 1);
+        lengths.push(block.length);
+        at += block.length;
+      }
+      for (const b of blocks) {
+        keys.push(b.key);
+        starts.push(b.from - first);
+        lengths.push(b.to - b.from);
+      }
+      return new StoredSegment(
+        values.subarray(first, blocks[blocks.length - 1].to),
+        keys,
+        Int32Array.from(starts),
+        Int32Array.from(lengths),
+        older.length > 0 ? older : null,
+      );
+    }
     const keys: string[] = [];
     const lengths: number[] = [];
     let total = 0;
-    const keptIndices: number[] = [];
-    if (kept) {
-      const added = new Set<string>();
-      for (const b of blocks) added.add(b.key);
-      for (let i = 0; i < kept.keys.length; i++) {
-        if (added.has(kept.keys[i])) continue;
-        keptIndices.push(i);
-        keys.push(kept.keys[i]);
-        lengths.push(kept.lengths[i]);
-        total += kept.lengths[i];
-      }
+    for (const i of keptIndices) {
+      keys.push(kept!.keys[i]);
+      lengths.push(kept!.lengths[i]);
+      total += kept!.lengths[i];
     }
     for (const b of blocks) {
       keys.push(b.key);
@@ -175,14 +219,17 @@ export class StoredSegment {
       for (let j = 0; j < length; j++) data[at + j] = from[start + j];
       at += length;
     };
-    for (const i of keptIndices) copy(kept!.data, kept!.starts[i], kept!.lengths[i]);
+    for (const i of keptIndices) {
+      const { array, from } = kept!.place(i);
+      copy(array, from, kept!.lengths[i]);
+    }
     for (const b of blocks) copy(values, b.from, b.to - b.from);
     return new StoredSegment(data, keys, starts, Int32Array.from(lengths));
   }
 
   /** Memory it holds, for the cache's budget. */
   get bytes(): number {
-    return this.data.byteLength + this.keys.length * 64;
+    return this.data.byteLength + (this.older?.byteLength ?? 0) + this.keys.length * 64;
   }
 }
 

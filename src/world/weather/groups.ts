@@ -170,19 +170,26 @@ export interface AnomalyGroup {
   trailingAt(i: number): number;
 }
 
+/** A cell's series of a CellSharedGroup: the anomaly, and its trailing mean (NaN where not computed yet). */
+interface CellSeries {
+  values: Float64Array;
+  trailing: Float64Array | null;
+}
+
 /**
  * A group seen at the centre of each point's synoptic cell (fields.ts synopticCellCentre): its
  * series over all rows is computed once per cell and kept, and every point of the cell reads it.
  * For the slowly varying synoptic groups of many nearby points (the plants of an ISO: ~8 per
  * cell), so each point pays only for its own meso and local weather. Holds one series of n rows
- * per cell met, for the life of the batch.
+ * per cell met (two with the trailing mean), for the life of the batch.
  */
 export class CellSharedGroup implements AnomalyGroup {
-  private readonly series = new Map<string, Float64Array>();
-  private current: Float64Array | null = null;
+  private readonly cells = new Map<string, CellSeries>();
+  private current: CellSeries | null = null;
   private cellLat = Number.NaN;
   private cellLon = Number.NaN;
-  /** The cell the inner group's point is set to (trailingAt reads it row by row). */
+  private cellKey = '';
+  /** The cell the inner group's point is set to. */
   private innerKey = '';
 
   constructor(
@@ -194,44 +201,49 @@ export class CellSharedGroup implements AnomalyGroup {
     const cell = synopticCellCentre(lat, lon);
     this.cellLat = cell.lat;
     this.cellLon = cell.lon;
+    this.cellKey = `${cell.lat},${cell.lon}`;
     this.current = null;
   }
 
-  private key(): string {
-    return `${this.cellLat},${this.cellLon}`;
-  }
-
   private innerAtCell(): AnomalyGroup {
-    const key = this.key();
-    if (this.innerKey !== key) {
+    if (this.innerKey !== this.cellKey) {
       this.inner.setPoint(this.cellLat, this.cellLon);
-      this.innerKey = key;
+      this.innerKey = this.cellKey;
     }
     return this.inner;
   }
 
-  private cellSeries(): Float64Array {
+  private cell(): CellSeries {
     if (this.current) return this.current;
-    let series = this.series.get(this.key());
+    let series = this.cells.get(this.cellKey);
     if (!series) {
-      series = new Float64Array(this.n);
-      this.innerAtCell().fill(series);
-      this.series.set(this.key(), series);
+      const values = new Float64Array(this.n);
+      this.innerAtCell().fill(values);
+      series = { values, trailing: null };
+      this.cells.set(this.cellKey, series);
     }
     this.current = series;
     return series;
   }
 
   fill(out: Float64Array, from = 0, to = out.length): void {
-    out.set(this.cellSeries().subarray(from, to), from);
+    out.set(this.cell().values.subarray(from, to), from);
   }
 
   valueAt(i: number): number {
-    return this.cellSeries()[i];
+    return this.cell().values[i];
   }
 
+  /**
+   * Kept per cell and row as first asked for, so the cell's other points read it instead of
+   * each computing it at the cell centre again (rows: the cold ones, where snow is possible).
+   */
   trailingAt(i: number): number {
-    return this.innerAtCell().trailingAt(i);
+    const series = this.cell();
+    const trailing = (series.trailing ??= new Float64Array(this.n).fill(Number.NaN));
+    let value = trailing[i];
+    if (value !== value) value = trailing[i] = this.innerAtCell().trailingAt(i);
+    return value;
   }
 }
 

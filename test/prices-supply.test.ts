@@ -1,7 +1,7 @@
 /**
  * Supply behind the prices (issue 22, round 6): the day-ahead market offers the units that are
  * back from an outage on the day it clears, and New York City's dual-fuel combined cycles burn oil
- * when Transco Z6 NY gas costs more than oil.
+ * when Transco Z6 NY gas costs more than oil. Round 8: PJM's pumped hydro serves its peaks.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,6 +42,20 @@ describe('day-ahead supply after an outage day', () => {
       assert.ok(rt.get(day)! < 200, `RT max ${day}: ${rt.get(day)}`);
       assert.ok(da.get(day)! < 500, `DA max ${day}: ${da.get(day)}`);
     }
+  });
+});
+
+describe("PJM's pumped hydro (issue 22, round 8)", () => {
+  test('July 2023 (142–149 GW, 13–18 GW out) no longer clears day-ahead at $1,000; the 160 GW record heat of 24 June 2025 still does', async () => {
+    const get = async (type: string, start: string, end: string) =>
+      dailyMax(await okJson(t, `/v1/lmp/pjm/${type}/actual`, { key, query: { id: 'WESTERN HUB', start, end } }));
+    // Without its ~4.8 GW of pumped storage PJM cleared day-ahead at $1,148–1,482 on 07-10, 07-12,
+    // 07-18 and 07-19, peaks PJM's summer outlooks plan for with reserves to spare.
+    for (const [day, max] of await get('dalmp', '2023-07-10', '2023-07-19')) assert.ok(max < 1000, `DA max ${day}: ${max}`);
+    // PJM's real 24 June 2025 took pre-emergency demand response and a maximum-generation alert.
+    const day = '2025-06-24';
+    assert.ok((await get('dalmp', day, day)).get(day)! >= 1000, 'DA max 2025-06-24');
+    assert.ok((await get('rtlmp', day, day)).get(day)! >= 1000, 'RT max 2025-06-24');
   });
 });
 

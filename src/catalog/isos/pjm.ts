@@ -123,7 +123,11 @@ export const pjm = defineIsoProfile({
     markup: 11,
     oilSwitch: Infinity,
     reserveMw: 5_000,
-    storageMw: [[2023, 1_000]],
+    // Batteries ~1 GW plus PJM's pumped hydro, ~4.8 GW, which the stack lacked (issue 22, round 8):
+    // Bath County > 2,800 MW (Dominion/Mon Power; TransmissionHub 2016-11), Muddy Run 1,070 MW
+    // (Constellation), Yards Creek 450 MW (PSEG/FirstEnergy), Seneca 451 MW (Kinzua, PA). Like
+    // batteries they pump at night and generate through the afternoon peak.
+    storageMw: [[2023, 1_000 + 4_800]],
     unofferedMw: 4_000,
     // PJM Manual 11 §4: synchronized and primary reserve penalty factors $850/MWh at their
     // minimum requirements (~3.3 GW, ~5 GW), $300/MWh on the extended 30-minute step.

@@ -165,8 +165,9 @@ export interface LmpParams {
   /** Capacity outside the thermal fleet that serves near the peak (imports, demand response, peaking hydro), MW. */
   reserveMw: number;
   /**
-   * Batteries (MW) installed on 1 July of each year, linear in between and flat outside: they
-   * charge from surplus wind and solar, discharge when the system is tight, and count as reserves.
+   * Storage (MW: batteries, and pumped hydro where the ISO has it) installed on 1 July of each
+   * year, linear in between and flat outside: it charges from surplus wind and solar (and night
+   * load), discharges when the system is tight, and counts as reserves.
    */
   storageMw: readonly (readonly [year: number, mw: number])[];
   /**

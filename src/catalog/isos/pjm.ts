@@ -125,7 +125,8 @@ export const pjm = defineIsoProfile({
     reserveMw: 5_000,
     // Batteries ~1 GW plus PJM's pumped hydro, ~4.8 GW, which the stack lacked (issue 22, round 8):
     // Bath County > 2,800 MW (Dominion/Mon Power; TransmissionHub 2016-11), Muddy Run 1,070 MW
-    // (Constellation), Yards Creek 450 MW (PSEG/FirstEnergy), Seneca 451 MW (Kinzua, PA). Like
+    // (Constellation), Yards Creek 450 MW (PSEG/FirstEnergy), Seneca 451.8 MW authorized
+    // (Kinzua, PA; TransmissionHub 2013-07, from its FERC relicensing). Like
     // batteries they pump at night and generate through the afternoon peak.
     storageMw: [[2023, 1_000 + 4_800]],
     unofferedMw: 4_000,

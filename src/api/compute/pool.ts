@@ -261,10 +261,14 @@ export class ComputePool {
     // collected too, and served again after the collection from the blocks it kept: the
     // collection discards their optimised code as well.
     const nowMs = this.options.now?.() ?? Date.now();
-    await this.serveWarmUp(poolWarmUpJobs(nowMs, true));
+    await this.serveWarmUp(poolWarmUpJobs(nowMs, 'long'));
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     collectGarbage();
-    await this.serveWarmUp([...poolWarmUpJobs(nowMs, true), ...poolWarmUpJobs(nowMs)]);
+    await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
+    // Small bodies are not shared out: one copy per runner at once, so that each runner gets one.
+    for (const job of poolWarmUpJobs(nowMs, 'skill')) {
+      await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
+    }
   }
 
   /** Sends warm-up jobs through the pool one after the other, bodies drained and thrown away. */

@@ -5,15 +5,16 @@
  * a reason to hold an unbounded string.
  *
  * Two readers, one behaviour. Most files have no quotes and end lines with LF or CRLF: those are
- * split here, a chunk at a time (decode the chunk's complete lines once, then split lines and
- * fields), several times faster than a general parser. From the first chunk that holds a quote
+ * split here, a chunk at a time, in the chunk's bytes (UTF-8 never has a comma or a line feed
+ * inside a character: fields are decoded only where a layout asks for their text), several times
+ * faster than a general parser. From the first chunk that holds a quote
  * (or a lone CR line ending) on, the rest of the file — from the first line not yet read — goes
  * through csv-parse (RFC 4180: quoted fields, doubled quotes, CR, CRLF or LF), with line numbers
  * continued. A byte order mark at the start is skipped by both.
  */
-import { isAscii } from 'node:buffer';
 import { pipeline, Readable } from 'node:stream';
 import { parse, CsvError as ParseError } from 'csv-parse';
+import { textAt } from './instants.ts';
 
 export class CsvError extends Error {
   constructor(
@@ -35,6 +36,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
+
+const NEWLINE = Buffer.from('\n');
 
 const tooLong = (maxRecordBytes: number) => `a line is longer than ${maxRecordBytes} characters`;
 
@@ -64,53 +67,53 @@ function hasLoneCr(bytes: Buffer, from: number, to: number): boolean {
 
 /**
  * A batch of records: each record's line, field count and fields. A field is read either as a
- * string (`field`) or in place — `source` holds it from `fieldStart` to `fieldEnd` — so a layout
- * can compare and parse it without making a string per field (what keeps a file of millions of
- * rows from being mostly garbage collection).
+ * string (`field`) or in place — `source` holds its UTF-8 bytes from `fieldStart` to `fieldEnd` — so
+ * a layout can compare and parse it without making a string per field (what keeps a file of
+ * millions of rows from being mostly decoding and garbage collection).
  */
 export interface CsvBatch {
   readonly length: number;
   line(r: number): number;
   fieldCount(r: number): number;
   field(r: number, f: number): string;
-  source(r: number, f: number): string;
+  source(r: number, f: number): Uint8Array;
   fieldStart(r: number, f: number): number;
   fieldEnd(r: number, f: number): number;
 }
 
-/** Records of unquoted lines: one string, and where each record's fields start. */
-class TextBatch implements CsvBatch {
+/** Records of unquoted lines: the chunk's bytes, and where each record's fields start. */
+class ByteBatch implements CsvBatch {
   length = 0;
   // Typed columns, not arrays of numbers: pushing millions of numbers onto arrays costs more
   // than the rest of the reading.
   private lines: Float64Array;
-  /** Per record, where its text ends (before CR LF or LF). */
+  /** Per record, where its bytes end (before CR LF or LF). */
   private ends: Int32Array;
   /** Per record, the index of its first field in `starts`; one more entry closes the last record. */
   private firstField: Int32Array;
   private starts: Int32Array;
   private fields = 0;
 
-  constructor(private readonly text: string) {
-    // Sized for lines of ~50 characters and fields of ~12 (grown when the text has more).
-    const records = 16 + (text.length >> 5);
+  constructor(private readonly bytes: Uint8Array) {
+    // Sized for lines of ~50 bytes and fields of ~12 (grown when the bytes have more).
+    const records = 16 + (bytes.length >> 5);
     this.lines = new Float64Array(records);
     this.ends = new Int32Array(records);
     this.firstField = new Int32Array(records);
-    this.starts = new Int32Array(16 + (text.length >> 3));
+    this.starts = new Int32Array(16 + (bytes.length >> 3));
   }
 
-  /** The records of the complete lines of the text (each ending with LF), numbered from `line` + 1. */
-  static split(text: string, line: number, maxRecordBytes: number): { batch: TextBatch; line: number } {
-    const batch = new TextBatch(text);
+  /** The records of the complete lines of the bytes (each ending with LF), numbered from `line` + 1. */
+  static split(bytes: Uint8Array, line: number, maxRecordBytes: number): { batch: ByteBatch; line: number } {
+    const batch = new ByteBatch(bytes);
     let start = 0;
     batch.fieldAt(0);
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
       if (c === COMMA) batch.fieldAt(i + 1);
       else if (c === LF) {
         line++;
-        const end = i > start && text.charCodeAt(i - 1) === CR ? i - 1 : i;
+        const end = i > start && bytes[i - 1] === CR ? i - 1 : i;
         if (end - start > maxRecordBytes) throw new CsvError(line, tooLong(maxRecordBytes));
         if (end > start) batch.record(end, line);
         else batch.fields = batch.firstField[batch.length]; // an empty line: no record
@@ -149,8 +152,8 @@ class TextBatch implements CsvBatch {
     return this.firstField[r + 1] - this.firstField[r];
   }
 
-  source(): string {
-    return this.text;
+  source(): Uint8Array {
+    return this.bytes;
   }
 
   fieldStart(r: number, f: number): number {
@@ -163,7 +166,7 @@ class TextBatch implements CsvBatch {
   }
 
   field(r: number, f: number): string {
-    return this.text.slice(this.fieldStart(r, f), this.fieldEnd(r, f));
+    return textAt(this.bytes, this.fieldStart(r, f), this.fieldEnd(r, f));
   }
 }
 
@@ -196,8 +199,9 @@ class ArrayBatch implements CsvBatch {
     return this.records[r][f];
   }
 
-  source(r: number, f: number): string {
-    return this.records[r][f];
+  /** The field's bytes (this reader is for quoted files, not the common case: encoded when asked). */
+  source(r: number, f: number): Uint8Array {
+    return Buffer.from(this.records[r][f]);
   }
 
   fieldStart(): number {
@@ -205,13 +209,8 @@ class ArrayBatch implements CsvBatch {
   }
 
   fieldEnd(r: number, f: number): number {
-    return this.records[r][f].length;
+    return Buffer.byteLength(this.records[r][f]);
   }
-}
-
-/** UTF-8 text; ASCII (most files) is copied as is, several times faster than decoding it. */
-function decode(bytes: Buffer): string {
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /** The rest of a file through csv-parse, its line numbers continued after `linesBefore`. */
@@ -287,8 +286,8 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
           yield* parsedBatches(rest(Buffer.concat([head, bytes]), chunks), line, maxRecordBytes);
           return;
         }
-        let batch: TextBatch;
-        ({ batch, line } = TextBatch.split(decode(head), line, maxRecordBytes));
+        let batch: ByteBatch;
+        ({ batch, line } = ByteBatch.split(head, line, maxRecordBytes));
         if (batch.length) yield batch;
       }
     }
@@ -306,8 +305,8 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
       yield* parsedBatches(rest(bytes, chunks), line, maxRecordBytes);
       return;
     }
-    let batch: TextBatch | undefined;
-    if (complete > 0) ({ batch, line } = TextBatch.split(decode(bytes.subarray(0, complete)), line, maxRecordBytes));
+    let batch: ByteBatch | undefined;
+    if (complete > 0) ({ batch, line } = ByteBatch.split(bytes.subarray(0, complete), line, maxRecordBytes));
     carry = bytes.subarray(complete);
     if (carry.length > maxRecordBytes) throw new CsvError(line + 1, tooLong(maxRecordBytes));
     // A copy, so the chunk the carry came from is not held.
@@ -319,7 +318,7 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
     yield* parsedBatches(rest(carry, chunks), line, maxRecordBytes);
     return;
   }
-  const { batch } = TextBatch.split(decode(carry) + '\n', line, maxRecordBytes);
+  const { batch } = ByteBatch.split(Buffer.concat([carry, NEWLINE]), line, maxRecordBytes);
   if (batch.length) yield batch;
 }
 

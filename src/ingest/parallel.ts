@@ -28,6 +28,8 @@ const workerBytes = () => Number(process.env.GRIDCAST_INGEST_WORKER_BYTES ?? PAR
 /** What a parse worker is started with: the ingest's options (the catalog stays here). */
 export interface ParseRequest {
   options: Omit<IngestOptions, 'catalog'>;
+  /** The series' local-day zone when the metric is daily (SeriesDays.dayZone): when an actual became known. */
+  dayZone?: string;
 }
 
 /** Bad rows found before a message: the first ones (at most MAX_LISTED), and how many more. */
@@ -87,6 +89,7 @@ export async function* csvObservations(
   bytes: AsyncIterable<Uint8Array>,
   ctx: LayoutContext,
   options: IngestOptions,
+  dayZone: string | undefined,
   extraBad: (n: number) => void,
 ): AsyncGenerator<Observations> {
   const iterator = bytes[Symbol.asyncIterator]();
@@ -106,7 +109,7 @@ export async function* csvObservations(
   const all = replayed(head, iterator, done);
   const csv = INPUT_FORMATS.find((f) => f.name === 'csv')!;
   const names = done ? null : headerNames(head);
-  if (names && layoutOf(names, ctx).name === 'long') yield* inWorker(all, ctx, options, extraBad);
+  if (names && layoutOf(names, ctx).name === 'long') yield* inWorker(all, ctx, options, dayZone, extraBad);
   else yield* observations(csv.read(all, ctx), ctx);
 }
 
@@ -150,10 +153,11 @@ async function* inWorker(
   bytes: AsyncGenerator<Uint8Array>,
   ctx: LayoutContext,
   options: IngestOptions,
+  dayZone: string | undefined,
   extraBad: (n: number) => void,
 ): AsyncGenerator<Observations> {
   const { catalog: _catalog, ...rest } = options;
-  const worker = startModuleWorker(import.meta.url, 'parseWorker', { workerData: { options: rest } satisfies ParseRequest });
+  const worker = startModuleWorker(import.meta.url, 'parseWorker', { workerData: { options: rest, dayZone } satisfies ParseRequest });
   const inbox: (FromParser | { type: 'failed'; error: unknown })[] = [];
   let wake: (() => void) | undefined;
   const deliver = (m: FromParser | { type: 'failed'; error: unknown }) => {

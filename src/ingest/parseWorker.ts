@@ -16,7 +16,7 @@ import { unitOf, type MetricName } from '../catalog/metrics.ts';
 import { MAX_LISTED } from '../store/sources.ts';
 import { batchBytes, batchColumns } from './batchBuffer.ts';
 import { csvFileBatches } from './csv.ts';
-import { groupRules, seriesDays } from './groups.ts';
+import { knownAtRule } from './knownAt.ts';
 import { longCsv } from './long.ts';
 import { IngestError, type LayoutContext } from './observations.ts';
 import type { BadRows, FromParser, ParseRequest, ToParser } from './parallel.ts';
@@ -26,7 +26,7 @@ import { unitResolver } from './units.ts';
 const AHEAD = 3;
 
 const port = parentPort!;
-const { options: o } = workerData as ParseRequest;
+const { options: o, dayZone } = workerData as ParseRequest;
 const post = (m: FromParser, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 const chunks: Uint8Array[] = [];
@@ -92,7 +92,7 @@ try {
     },
     // When an actual without a publication time became known: the ingesting thread's rule (hourly,
     // or a daily metric's local day), from the same options it checked.
-    knownAt: seriesDays(groupRules(o.group, o.iso, o.metric), o.iso, o.metric).knownAt,
+    knownAt: knownAtRule(dayZone),
     kind: (kind) => post({ type: 'kind', kind }),
   };
   // Targets are sent as indexes into the names sent so far (each name once per file).

@@ -86,7 +86,7 @@ export interface CsvBatch {
  * with the columns in locals (no call per field or record: the loop is most of a large file's
  * reading). After the loop comes nothing but `return`: the loop of a chunk is compiled while it
  * runs (on-stack replacement), before code after it has ever run, and such code (a property
- * store) deoptimized the compiled loop at the end of every chunk — twice the time of the split.
+ * store) deoptimized the compiled loop at the end of every chunk — up to twice the split's CPU.
  * So the line count goes out through a typed array written in the loop.
  */
 function splitRecords(bytes: Uint8Array, batch: ByteBatch): number {

@@ -116,6 +116,27 @@ test('a header that is not the long layout, or actuals where the group has none,
   assert.deepEqual(await outcome(ts.store, header, 0), await outcome(ts.store, header, 1e12));
 });
 
+test('actuals of a daily metric without a publication time are known at the end of their local day, on the worker as in one thread', async () => {
+  // ERCOT outages: one value per local day (America/Chicago, UTC-6 in early March), at its midnight.
+  const text = 'time_utc,id,value\n2026-03-02T06:00:00Z,ercot_total,1200\n2026-03-03T06:00:00Z,ercot_total,1300\n';
+  const published = async (source: string) =>
+    (
+      await ts.store.sql.query<{ p: number }>(
+        `SELECT extract(epoch FROM a.published_at)::float8 * 1000 AS p FROM source_actuals a JOIN source_series s ON s.id = a.series_id
+          WHERE s.source = $1 ORDER BY a.valid_hour`,
+        [source],
+      )
+    ).map((r) => utc(r.p));
+  for (const [source, workerBytes] of [
+    ['daily_worker', 0],
+    ['daily_thread', 1e12],
+  ] as const) {
+    const summary = await outcome(ts.store, text, workerBytes, { source, metric: 'outage' });
+    assert.equal((summary as { actualsAdded?: number }).actualsAdded, 2, JSON.stringify(summary));
+    assert.deepEqual(await published(source), ['2026-03-03T06:00:00Z', '2026-03-04T06:00:00Z'], source);
+  }
+});
+
 test('an upload over 8 MB past the size limit is cut with the 413 while the worker parses it, and nothing is stored', async () => {
   // The first 8 MB are read before the worker starts; the limit is met in the worker's part.
   const limit = PARSE_WORKER_BYTES + 512 * 1024;

@@ -5,15 +5,16 @@
  * a reason to hold an unbounded string.
  *
  * Two readers, one behaviour. Most files have no quotes and end lines with LF or CRLF: those are
- * split here, a chunk at a time (decode the chunk's complete lines once, then split lines and
- * fields), several times faster than a general parser. From the first chunk that holds a quote
+ * split here, a chunk at a time, in the chunk's bytes (UTF-8 never has a comma or a line feed
+ * inside a character: fields are decoded only where a layout asks for their text), several times
+ * faster than a general parser. From the first chunk that holds a quote
  * (or a lone CR line ending) on, the rest of the file — from the first line not yet read — goes
  * through csv-parse (RFC 4180: quoted fields, doubled quotes, CR, CRLF or LF), with line numbers
  * continued. A byte order mark at the start is skipped by both.
  */
-import { isAscii } from 'node:buffer';
 import { pipeline, Readable } from 'node:stream';
 import { parse, CsvError as ParseError } from 'csv-parse';
+import { textAt } from './instants.ts';
 
 export class CsvError extends Error {
   constructor(
@@ -35,6 +36,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
+
+const NEWLINE = Buffer.from('\n');
 
 const tooLong = (maxRecordBytes: number) => `a line is longer than ${maxRecordBytes} characters`;
 
@@ -64,81 +67,103 @@ function hasLoneCr(bytes: Buffer, from: number, to: number): boolean {
 
 /**
  * A batch of records: each record's line, field count and fields. A field is read either as a
- * string (`field`) or in place — `source` holds it from `fieldStart` to `fieldEnd` — so a layout
- * can compare and parse it without making a string per field (what keeps a file of millions of
- * rows from being mostly garbage collection).
+ * string (`field`) or in place — `source` holds its UTF-8 bytes from `fieldStart` to `fieldEnd` — so
+ * a layout can compare and parse it without making a string per field (what keeps a file of
+ * millions of rows from being mostly decoding and garbage collection).
  */
 export interface CsvBatch {
   readonly length: number;
   line(r: number): number;
   fieldCount(r: number): number;
   field(r: number, f: number): string;
-  source(r: number, f: number): string;
+  source(r: number, f: number): Uint8Array;
   fieldStart(r: number, f: number): number;
   fieldEnd(r: number, f: number): number;
 }
 
-/** Records of unquoted lines: one string, and where each record's fields start. */
-class TextBatch implements CsvBatch {
+/**
+ * Splits `bytes` into the batch's columns; returns the number of records. One loop over the bytes
+ * with the columns in locals (no call per field or record: the loop is most of a large file's
+ * reading). After the loop comes nothing but `return`: the loop of a chunk is compiled while it
+ * runs (on-stack replacement), before code after it has ever run, and such code (a property
+ * store) deoptimized the compiled loop at the end of every chunk — up to twice the split's CPU.
+ * So the line count goes out through a typed array written in the loop.
+ */
+function splitRecords(bytes: Uint8Array, batch: ByteBatch): number {
+  let { lines, ends, firstField, starts } = batch;
+  const max = batch.maxRecordBytes;
+  const lineAfter = batch.lineAfter;
+  let line = lineAfter[0];
+  let records = 0;
+  let fields = 1; // starts[0] = 0: the first record's first field
+  let start = 0;
+  starts[0] = 0;
+  firstField[0] = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === COMMA) {
+      if (fields === starts.length) starts = batch.starts = grown(starts, 2 * starts.length);
+      starts[fields++] = i + 1;
+    } else if (c === LF) {
+      lineAfter[0] = ++line;
+      const end = i > start && bytes[i - 1] === CR ? i - 1 : i;
+      if (end - start > max) throw new CsvError(line, tooLong(max));
+      if (end > start) {
+        if (records + 1 >= ends.length) {
+          lines = batch.lines = grown(lines, 2 * lines.length);
+          ends = batch.ends = grown(ends, 2 * ends.length);
+          firstField = batch.firstField = grown(firstField, 2 * firstField.length);
+        }
+        firstField[records + 1] = fields;
+        lines[records] = line;
+        ends[records] = end;
+        records++;
+      } else fields = firstField[records]; // an empty line: no record
+      start = i + 1;
+      if (fields === starts.length) starts = batch.starts = grown(starts, 2 * starts.length);
+      starts[fields++] = start;
+    }
+  }
+  return records;
+}
+
+/**
+ * Records of unquoted lines: a chunk's bytes, and where each record's fields start. One per file,
+ * refilled per chunk (`fill`): a reader takes a batch whole before asking for the next.
+ */
+class ByteBatch implements CsvBatch {
   length = 0;
+  /** The last line read (the next record's line is after it). */
+  lastLine = 0;
+  bytes: Uint8Array = new Uint8Array(0);
   // Typed columns, not arrays of numbers: pushing millions of numbers onto arrays costs more
   // than the rest of the reading.
-  private lines: Float64Array;
-  /** Per record, where its text ends (before CR LF or LF). */
-  private ends: Int32Array;
+  lines = new Float64Array(1024);
+  /** Per record, where its bytes end (before CR LF or LF). */
+  ends = new Int32Array(1024);
   /** Per record, the index of its first field in `starts`; one more entry closes the last record. */
-  private firstField: Int32Array;
-  private starts: Int32Array;
-  private fields = 0;
+  firstField = new Int32Array(1025);
+  starts = new Int32Array(4096);
+  /** The line count after a fill (set in splitRecords' loop: see there). */
+  readonly lineAfter = new Float64Array(1);
 
-  constructor(private readonly text: string) {
-    // Sized for lines of ~50 characters and fields of ~12 (grown when the text has more).
-    const records = 16 + (text.length >> 5);
-    this.lines = new Float64Array(records);
-    this.ends = new Int32Array(records);
-    this.firstField = new Int32Array(records);
-    this.starts = new Int32Array(16 + (text.length >> 3));
-  }
+  constructor(readonly maxRecordBytes: number) {}
 
-  /** The records of the complete lines of the text (each ending with LF), numbered from `line` + 1. */
-  static split(text: string, line: number, maxRecordBytes: number): { batch: TextBatch; line: number } {
-    const batch = new TextBatch(text);
-    let start = 0;
-    batch.fieldAt(0);
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === COMMA) batch.fieldAt(i + 1);
-      else if (c === LF) {
-        line++;
-        const end = i > start && text.charCodeAt(i - 1) === CR ? i - 1 : i;
-        if (end - start > maxRecordBytes) throw new CsvError(line, tooLong(maxRecordBytes));
-        if (end > start) batch.record(end, line);
-        else batch.fields = batch.firstField[batch.length]; // an empty line: no record
-        start = i + 1;
-        batch.fieldAt(start);
-      }
+  /** Reads the records of the complete lines of `bytes` (each ending with LF), numbered on from the last line read. */
+  fill(bytes: Uint8Array): this {
+    this.bytes = bytes;
+    // Room for lines of ≥ 16 bytes and fields of ≥ 4 (splitRecords grows them when a chunk has more).
+    const records = (bytes.length >> 4) + 2;
+    if (this.ends.length < records) {
+      this.lines = new Float64Array(records);
+      this.ends = new Int32Array(records);
+      this.firstField = new Int32Array(records + 1);
     }
-    return { batch, line };
-  }
-
-  /** A field starts at `start` (in the record being read). */
-  private fieldAt(start: number): void {
-    if (this.fields === this.starts.length) this.starts = grown(this.starts, 2 * this.starts.length);
-    this.starts[this.fields++] = start;
-  }
-
-  /** Closes the record being read, which ends at `end`. */
-  private record(end: number, line: number): void {
-    const r = this.length;
-    if (r + 1 === this.ends.length) {
-      this.lines = grown(this.lines, 2 * this.lines.length);
-      this.ends = grown(this.ends, 2 * this.ends.length);
-      this.firstField = grown(this.firstField, 2 * this.firstField.length);
-    }
-    this.firstField[r + 1] = this.fields;
-    this.lines[r] = line;
-    this.ends[r] = end;
-    this.length++;
+    if (this.starts.length < (bytes.length >> 2) + 2) this.starts = new Int32Array((bytes.length >> 2) + 2);
+    this.lineAfter[0] = this.lastLine;
+    this.length = splitRecords(bytes, this);
+    this.lastLine = this.lineAfter[0];
+    return this;
   }
 
   line(r: number): number {
@@ -149,8 +174,8 @@ class TextBatch implements CsvBatch {
     return this.firstField[r + 1] - this.firstField[r];
   }
 
-  source(): string {
-    return this.text;
+  source(): Uint8Array {
+    return this.bytes;
   }
 
   fieldStart(r: number, f: number): number {
@@ -163,7 +188,7 @@ class TextBatch implements CsvBatch {
   }
 
   field(r: number, f: number): string {
-    return this.text.slice(this.fieldStart(r, f), this.fieldEnd(r, f));
+    return textAt(this.bytes, this.fieldStart(r, f), this.fieldEnd(r, f));
   }
 }
 
@@ -196,8 +221,9 @@ class ArrayBatch implements CsvBatch {
     return this.records[r][f];
   }
 
-  source(r: number, f: number): string {
-    return this.records[r][f];
+  /** The field's bytes (this reader is for quoted files, not the common case: encoded when asked). */
+  source(r: number, f: number): Uint8Array {
+    return Buffer.from(this.records[r][f]);
   }
 
   fieldStart(): number {
@@ -205,13 +231,8 @@ class ArrayBatch implements CsvBatch {
   }
 
   fieldEnd(r: number, f: number): number {
-    return this.records[r][f].length;
+    return Buffer.byteLength(this.records[r][f]);
   }
-}
-
-/** UTF-8 text; ASCII (most files) is copied as is, several times faster than decoding it. */
-function decode(bytes: Buffer): string {
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /** The rest of a file through csv-parse, its line numbers continued after `linesBefore`. */
@@ -249,7 +270,7 @@ async function* parsedBatches(input: AsyncIterable<Uint8Array>, linesBefore: num
   }
 }
 
-/** The file's records, a batch per chunk read. */
+/** The file's records, a batch per chunk read; each batch is read whole before the next is asked for (it may be the same object, refilled). */
 export async function* csvBatches(
   input: AsyncIterable<Uint8Array | string>,
   maxRecordBytes = DEFAULT_MAX_RECORD_BYTES,
@@ -264,7 +285,7 @@ export async function* csvBatches(
 
 async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxRecordBytes: number): AsyncGenerator<CsvBatch> {
   let carry: Buffer = Buffer.alloc(0); // the start of a line whose end is not read yet
-  let line = 0;
+  const batch = new ByteBatch(maxRecordBytes);
   let first = true;
   for (;;) {
     const next = await chunks.next();
@@ -284,12 +305,10 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
         bytes = chunk.subarray(lf + 1);
         carry = Buffer.alloc(0);
         if (head.indexOf(QUOTE) >= 0 || hasLoneCr(head, 0, head.length)) {
-          yield* parsedBatches(rest(Buffer.concat([head, bytes]), chunks), line, maxRecordBytes);
+          yield* parsedBatches(rest(Buffer.concat([head, bytes]), chunks), batch.lastLine, maxRecordBytes);
           return;
         }
-        let batch: TextBatch;
-        ({ batch, line } = TextBatch.split(decode(head), line, maxRecordBytes));
-        if (batch.length) yield batch;
+        if (batch.fill(head).length) yield batch;
       }
     }
     if (first && bytes.length < 3) {
@@ -303,24 +322,22 @@ async function* splitBatches(chunks: AsyncIterator<Uint8Array | string>, maxReco
     const lastLf = bytes.lastIndexOf(LF);
     const complete = lastLf + 1;
     if (bytes.indexOf(QUOTE) >= 0 || hasLoneCr(bytes, 0, complete)) {
-      yield* parsedBatches(rest(bytes, chunks), line, maxRecordBytes);
+      yield* parsedBatches(rest(bytes, chunks), batch.lastLine, maxRecordBytes);
       return;
     }
-    let batch: TextBatch | undefined;
-    if (complete > 0) ({ batch, line } = TextBatch.split(decode(bytes.subarray(0, complete)), line, maxRecordBytes));
+    const filled = complete > 0 && batch.fill(bytes.subarray(0, complete)).length > 0;
     carry = bytes.subarray(complete);
-    if (carry.length > maxRecordBytes) throw new CsvError(line + 1, tooLong(maxRecordBytes));
+    if (carry.length > maxRecordBytes) throw new CsvError(batch.lastLine + 1, tooLong(maxRecordBytes));
     // A copy, so the chunk the carry came from is not held.
     if (carry.length) carry = Buffer.from(carry);
-    if (batch?.length) yield batch;
+    if (filled) yield batch;
   }
   if (carry.length === 0) return;
   if (carry.indexOf(QUOTE) >= 0 || hasLoneCr(carry, 0, carry.length)) {
-    yield* parsedBatches(rest(carry, chunks), line, maxRecordBytes);
+    yield* parsedBatches(rest(carry, chunks), batch.lastLine, maxRecordBytes);
     return;
   }
-  const { batch } = TextBatch.split(decode(carry) + '\n', line, maxRecordBytes);
-  if (batch.length) yield batch;
+  if (batch.fill(Buffer.concat([carry, NEWLINE])).length) yield batch;
 }
 
 /** `head`, then what is left of `chunks`. */

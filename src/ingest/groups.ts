@@ -24,8 +24,9 @@ import { ISO_CODES, ISOS, type IsoCode } from '../catalog/isos.ts';
 import { metricsOf, METRICS, type MetricName } from '../catalog/metrics.ts';
 import { regionIdsOf } from '../catalog/regions.ts';
 import { GAS_TIMEZONE } from '../catalog/gasHubs.ts';
-import { formatUtcHour, HOUR_MS } from '../time/hours.ts';
-import { addDays, localDateOfHour, localDayStartHour } from '../time/zones.ts';
+import { formatUtcHour } from '../time/hours.ts';
+import { localDateOfHour, localDayStartHour } from '../time/zones.ts';
+import { knownAtRule } from './knownAt.ts';
 import { optionError } from './observations.ts';
 
 export const INGEST_GROUPS = ['region', 'plant', 'lmp', 'gas'] as const;
@@ -60,9 +61,11 @@ export interface SeriesDays {
   refuseHour?(hour: number): string | null;
   /** When an actual without a publication time became known (ms): the end of its hour, or of its day. */
   knownAt(timeMs: number): number;
+  /** The zone of a daily series' local days (absent: hourly); knownAt is knownAtRule(dayZone). */
+  dayZone?: string;
 }
 
-const HOURLY: SeriesDays = { knownAt: (timeMs) => timeMs + HOUR_MS };
+const HOURLY: SeriesDays = { knownAt: knownAtRule(undefined) };
 
 /** Where a daily metric's values lie: local days of `zone`; `day` and `daily` name them in messages. */
 interface DailyValues {
@@ -77,10 +80,8 @@ function dailySeries({ zone, day, daily }: DailyValues): SeriesDays {
   return {
     refuseHour: (hour) =>
       dayStart(hour) === hour ? null : `${formatUtcHour(hour)} is not the start of a ${day} (midnight ${zone}): ${daily}`,
-    knownAt: (timeMs) => {
-      const hour = timeMs / HOUR_MS;
-      return localDayStartHour(zone, addDays(localDateOfHour(zone, hour), 1)) * HOUR_MS;
-    },
+    knownAt: knownAtRule(zone),
+    dayZone: zone,
   };
 }
 

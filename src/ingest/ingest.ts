@@ -456,7 +456,9 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
       };
       try {
         const read =
-          file.format === 'csv' ? csvObservations(file.bytes, ctx, o, (n) => (asm.totalProblems += n)) : observations(file.content, ctx);
+          file.format === 'csv'
+            ? csvObservations(file.bytes, ctx, o, days.dayZone, (n) => (asm.totalProblems += n))
+            : observations(file.content, ctx);
         for await (const batch of read) {
           for (let i = 0; i < batch.length; i++) {
             const wrote = asm.add(batch, i);

@@ -17,7 +17,7 @@
  */
 import { HOUR_MS } from '../time/hours.ts';
 import type { CsvBatch } from './csv.ts';
-import { cellInstantReader, cellValue, instantReader, parseInstant, parseValue } from './instants.ts';
+import { cellInstantReader, cellValue, instantReader, parseInstant, sameBytes, valueAt } from './instants.ts';
 import { IngestError, inBatches, Observations, type Cell, type FileRecord, type LayoutContext, type Scale } from './observations.ts';
 import { quantileOfCell } from './quantiles.ts';
 import { convert } from './units.ts';
@@ -98,18 +98,21 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
   let col: LongColumns | null = null;
   const timeOf = instantReader(ctx.timezone);
   const stampOf = instantReader(ctx.timezone);
-  // The id and unit of the row before, as written (rows of a target usually follow each other).
-  let lastId = '';
+  // The id, unit, issue time and quantile of the row before, as written (their bytes): rows of a
+  // target, and of a run, follow each other — each is compared in place and read when it changes.
+  let lastId: Uint8Array | undefined;
   let lastTarget = '';
-  let lastUnit: string | undefined;
+  let lastUnit: Uint8Array | undefined;
   let scale: Scale | string = { scale: 1, offset: 0 };
-  let lastQuantileText: string | undefined;
+  let lastQuantile: Uint8Array | undefined;
   let quantile: number | string = Number.NaN;
-  let lastStampText: string | undefined;
+  let lastStampBytes: Uint8Array | undefined;
   let lastStamp: number | string = Number.NaN;
-  /** Whether field f of record r is `text` (compared in place). */
-  const same = (batch: CsvBatch, r: number, f: number, text: string) =>
-    batch.fieldEnd(r, f) - batch.fieldStart(r, f) === text.length && batch.source(r, f).startsWith(text, batch.fieldStart(r, f));
+  /** Whether field f of record r is `bytes` (compared in place). */
+  const same = (batch: CsvBatch, r: number, f: number, bytes: Uint8Array | undefined) =>
+    bytes !== undefined && sameBytes(batch.source(r, f), batch.fieldStart(r, f), batch.fieldEnd(r, f), bytes);
+  /** Field f of record r's bytes, a copy (not a view that would hold the chunk). */
+  const copied = (batch: CsvBatch, r: number, f: number) => batch.source(r, f).slice(batch.fieldStart(r, f), batch.fieldEnd(r, f));
   // One Observations for the whole file, cleared per batch: a batch is read whole before the next is
   // asked for, and new columns per batch were a tenth of the reading (allocation and garbage collection).
   const out = new Observations();
@@ -138,14 +141,14 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
         ctx.bad(line, notOnTheHour(col, batch.field(r, col.time)));
         continue;
       }
-      const value = parseValue(batch.source(r, col.value), batch.fieldStart(r, col.value), batch.fieldEnd(r, col.value));
+      const value = valueAt(batch.source(r, col.value), batch.fieldStart(r, col.value), batch.fieldEnd(r, col.value));
       if (typeof value === 'string') {
         ctx.bad(line, `${col.valueName}: ${value}`);
         continue;
       }
-      if (col.unit >= 0 && (lastUnit === undefined || !same(batch, r, col.unit, lastUnit))) {
-        lastUnit = batch.field(r, col.unit);
-        scale = ctx.scale(lastUnit);
+      if (col.unit >= 0 && !same(batch, r, col.unit, lastUnit)) {
+        lastUnit = copied(batch, r, col.unit);
+        scale = ctx.scale(batch.field(r, col.unit));
       }
       if (typeof scale === 'string') {
         ctx.bad(line, scale);
@@ -154,9 +157,9 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
       let stamp = col.fixedStamp ?? ctx.knownAt(time); // an actual without a publication time
       if (col.stamp >= 0) {
         // Every row of a run repeats its issue time: compared in place, it is read once per run.
-        if (lastStampText === undefined || !same(batch, r, col.stamp, lastStampText)) {
-          lastStampText = batch.field(r, col.stamp);
-          lastStamp = stampOf(lastStampText);
+        if (!same(batch, r, col.stamp, lastStampBytes)) {
+          lastStampBytes = copied(batch, r, col.stamp);
+          lastStamp = stampOf(lastStampBytes, 0, lastStampBytes.length);
         }
         if (typeof lastStamp === 'string') {
           ctx.bad(line, `${col.names[col.stamp]}: ${lastStamp}`);
@@ -164,17 +167,17 @@ export async function* longCsv(batches: AsyncIterable<CsvBatch>, ctx: LayoutCont
         }
         stamp = lastStamp;
       }
-      if (col.quantile >= 0 && (lastQuantileText === undefined || !same(batch, r, col.quantile, lastQuantileText))) {
-        lastQuantileText = batch.field(r, col.quantile);
-        quantile = quantileOfCell(lastQuantileText);
+      if (col.quantile >= 0 && !same(batch, r, col.quantile, lastQuantile)) {
+        lastQuantile = copied(batch, r, col.quantile);
+        quantile = quantileOfCell(batch.field(r, col.quantile));
       }
       if (typeof quantile === 'string') {
         ctx.bad(line, `quantile: ${quantile}`);
         continue;
       }
       if (!same(batch, r, col.id, lastId)) {
-        lastId = batch.field(r, col.id);
-        lastTarget = lastId.trim();
+        lastId = copied(batch, r, col.id);
+        lastTarget = batch.field(r, col.id).trim();
       }
       out.push(line, lastTarget, time / HOUR_MS, stamp, convert(value, scale), quantile);
     }

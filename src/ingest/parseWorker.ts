@@ -6,15 +6,17 @@
  * writes them meanwhile. Only those readers are loaded here (the worker starts in a fraction of
  * a second, also under tsx).
  *
- * Messages in: `chunk` (bytes, transferred), `end` (the file ended), `ack` (a batch was taken).
+ * Messages in: `chunk` (bytes, transferred), `end` (the file ended), `ack` (a batch was taken; its
+ * buffer comes back, transferred, to be refilled).
  * Out: `pull` (send the next chunk), `kind`, `batch`, `done`, `error`; a batch, `done` and
  * `error` carry the bad rows the readers found before them.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { unitOf, type MetricName } from '../catalog/metrics.ts';
 import { MAX_LISTED } from '../store/sources.ts';
+import { batchBytes, batchColumns } from './batchBuffer.ts';
 import { csvFileBatches } from './csv.ts';
-import { groupRules, seriesDays } from './groups.ts';
+import { knownAtRule } from './knownAt.ts';
 import { longCsv } from './long.ts';
 import { IngestError, type LayoutContext } from './observations.ts';
 import type { BadRows, FromParser, ParseRequest, ToParser } from './parallel.ts';
@@ -24,19 +26,30 @@ import { unitResolver } from './units.ts';
 const AHEAD = 3;
 
 const port = parentPort!;
-const { options: o } = workerData as ParseRequest;
+const { options: o, dayZone } = workerData as ParseRequest;
 const post = (m: FromParser, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 const chunks: Uint8Array[] = [];
 let ended = false;
 let posted = 0;
+/** Batch buffers the ingesting thread has read and sent back. */
+const spare: ArrayBuffer[] = [];
 let wake: (() => void) | undefined;
 port.on('message', (m: ToParser) => {
   if (m.type === 'chunk') chunks.push(new Uint8Array(m.bytes));
   else if (m.type === 'end') ended = true;
-  else posted--;
+  else {
+    posted--;
+    spare.push(m.buffer);
+  }
   wake?.();
 });
+
+/** A buffer for a batch of `n`: a spare one when it is large enough, else a new one with room to spare. */
+function batchBuffer(n: number): ArrayBuffer {
+  const i = spare.findIndex((b) => b.byteLength >= batchBytes(n));
+  return i >= 0 ? spare.splice(i, 1)[0] : new ArrayBuffer(batchBytes(Math.ceil(n * 1.25)));
+}
 const woken = () => new Promise<void>((resolve) => (wake = resolve));
 
 async function* input(): AsyncGenerator<Uint8Array> {
@@ -79,14 +92,16 @@ try {
     },
     // When an actual without a publication time became known: the ingesting thread's rule (hourly,
     // or a daily metric's local day), from the same options it checked.
-    knownAt: seriesDays(groupRules(o.group, o.iso, o.metric), o.iso, o.metric).knownAt,
+    knownAt: knownAtRule(dayZone),
     kind: (kind) => post({ type: 'kind', kind }),
   };
   // Targets are sent as indexes into the names sent so far (each name once per file).
   const index = new Map<string, number>();
   for await (const obs of longCsv(csvFileBatches(input(), ctx.bad), ctx)) {
     const n = obs.length;
-    const target = new Int32Array(n);
+    const buffer = batchBuffer(n);
+    const columns = batchColumns(buffer, n);
+    const target = columns.target;
     const names: string[] = [];
     let last = '';
     let k = -1;
@@ -103,17 +118,12 @@ try {
       }
       target[i] = k;
     }
-    const columns = {
-      line: obs.line.slice(0, n),
-      hour: obs.hour.slice(0, n),
-      stamp: obs.stamp.slice(0, n),
-      value: obs.value.slice(0, n),
-      quantile: obs.quantile.slice(0, n),
-    };
-    post({ type: 'batch', bad: takeBad(), names, target, ...columns }, [
-      target.buffer,
-      ...Object.values(columns).map((c) => c.buffer as ArrayBuffer),
-    ]);
+    columns.line.set(obs.line.subarray(0, n));
+    columns.hour.set(obs.hour.subarray(0, n));
+    columns.stamp.set(obs.stamp.subarray(0, n));
+    columns.value.set(obs.value.subarray(0, n));
+    columns.quantile.set(obs.quantile.subarray(0, n));
+    post({ type: 'batch', bad: takeBad(), names, length: n, buffer }, [buffer]);
     if (++posted >= AHEAD) while (posted >= AHEAD) await woken();
   }
   post({ type: 'done', bad: takeBad() });

@@ -77,6 +77,9 @@ interface Header {
 
 const pad8 = (n: number) => (n + 7) & ~7;
 
+/** Lookups out of order a segment answers by comparing names before it builds an index of them. */
+const SCANS_BEFORE_INDEX = 4;
+
 /**
  * A segment's blocks as read from disk: one array of values and an index, not an object per
  * block — a large request reads tens of thousands of blocks, and creating that many typed
@@ -90,6 +93,8 @@ export class StoredSegment {
   private indexByKey: Map<string, number> | null = null;
   /** The block after the last one found: callers ask for a segment's blocks in its order. */
   private next = 0;
+  /** Lookups that were not of the next block. */
+  private misses = 0;
 
   constructor(
     readonly data: Float64Array,
@@ -109,16 +114,26 @@ export class StoredSegment {
     return this.keyAt[i + 1] - at === key.length && this.keyText.startsWith(key, at);
   }
 
-  /** Block `key`'s position, or -1: the block after the last one found if that is it, else by the index. */
+  /**
+   * Block `key`'s position, or -1: the block after the last one found if that is it; else, the
+   * first few times, found by comparing each name in place (a segment's blocks are in the order
+   * their requests asked for them, so a request over a part of it, or over blocks an earlier
+   * request added, misses once or twice: cheaper than an index of every name); else by the index.
+   */
   private indexOf(key: string): number {
     let i = this.next;
     if (i >= this.size || !this.named(i, key)) {
-      if (!this.indexByKey) {
-        this.indexByKey = new Map();
-        for (let k = 0; k < this.size; k++) this.indexByKey.set(this.keyOf(k), k);
+      if (!this.indexByKey && ++this.misses <= SCANS_BEFORE_INDEX) {
+        for (i = 0; i < this.size && !this.named(i, key); i++);
+        if (i === this.size) return -1;
+      } else {
+        if (!this.indexByKey) {
+          this.indexByKey = new Map();
+          for (let k = 0; k < this.size; k++) this.indexByKey.set(this.keyOf(k), k);
+        }
+        i = this.indexByKey.get(key) ?? -1;
+        if (i < 0) return -1;
       }
-      i = this.indexByKey.get(key) ?? -1;
-      if (i < 0) return -1;
     }
     this.next = i + 1;
     return i;

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blockCache } from '../src/query/blockCache.ts';
-import { decodeSegment, DiskBlocks } from '../src/query/diskBlocks.ts';
+import { decodeSegment, DiskBlocks, encodeSegment } from '../src/query/diskBlocks.ts';
 import { worldVersion } from '../src/query/worldVersion.ts';
 import { DEFAULT_WORLD_SEED } from '../src/world/weather/world.ts';
 import { check, expectedBlock } from './diskCacheChild.ts';
@@ -218,4 +218,29 @@ describe('the disk tier', () => {
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+test('a segment read from its file finds each block by its exact name, in any order, a small file as a large one', () => {
+  // Names that begin alike (a lookup compares names in place in the file's text of names) and
+  // lengths from none to a large file's (whose values are read in place, not copied).
+  for (const length of [0, 3, 40_000]) {
+    const blocks = new Map<string, Float64Array>();
+    for (const name of ['1:2', '1:23', '1:234', '', '12:3', 'ü:9']) blocks.set(name, expectedBlock('s', name, length));
+    const dir = tmp();
+    try {
+      const file = path.join(dir, 'segment');
+      fs.writeFileSync(file, encodeSegment('v', 's', blocks));
+      const stored = decodeSegment(fs.readFileSync(file), 'v', 's')!;
+      const names = [...blocks.keys()];
+      // In order (as requests ask), then backwards, then in order again from the middle.
+      for (const name of [...names, ...[...names].reverse(), ...names.slice(2)]) {
+        assert.deepEqual(stored.get(name), blocks.get(name), `block ${JSON.stringify(name)} of ${length} values`);
+      }
+      for (const missing of ['1', '1:2345', '2', '1:2 ']) assert.equal(stored.get(missing), undefined, `no block ${missing}`);
+      assert.deepEqual(check(stored, 's'), { verified: names.length, wrong: 0 });
+      assert.equal(decodeSegment(fs.readFileSync(file), 'v', 'another segment'), null);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
 });

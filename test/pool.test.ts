@@ -4,6 +4,7 @@
  * away cancels its job in the worker, and small requests are answered while heavy ones run.
  */
 import { after, before, describe, test } from 'node:test';
+import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ResponseCache } from '../src/api/responseCache.ts';
@@ -166,4 +167,24 @@ test('the response cache keys on the minute and keeps within its byte budget', (
   for (let i = 0; i < 5; i++) cache.set(`k${i}`, { body: Buffer.alloc(100), values: 1 });
   assert.equal(cache.get('k0'), undefined, 'the oldest went first');
   assert.ok(cache.get('k3') && cache.get('k4'));
+});
+
+test('the response cache keeps a streamed body as it went out, served again whole', async () => {
+  const cache = new ResponseCache(1 << 20);
+  const chunks = ['{"time_utc":[', '"a","b"', '],"values":[[1,2]]}'].map((c) => Buffer.from(c));
+  const out: Buffer[] = [];
+  for await (const chunk of cache.keepStreamed('k', Readable.from(chunks), 2)) out.push(chunk as Buffer);
+  assert.equal(Buffer.concat(out).toString(), '{"time_utc":["a","b"],"values":[[1,2]]}');
+  for (let i = 0; i < 2; i++) assert.deepEqual(cache.get('k'), { body: Buffer.concat(chunks), values: 2 }, `served again (${i + 1})`);
+  // A body cut short is not kept.
+  const failing = Readable.from(
+    (function* () {
+      yield Buffer.from('{"time_utc":[');
+      throw new Error('the computation failed');
+    })(),
+  );
+  await assert.rejects(async () => {
+    for await (const chunk of cache.keepStreamed('cut', failing, 2)) void chunk;
+  });
+  assert.equal(cache.get('cut'), undefined);
 });

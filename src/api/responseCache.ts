@@ -22,8 +22,15 @@ export interface CachedBody {
   values: number;
 }
 
+/** A kept body: whole, or a streamed body's chunks as they went out, joined on its first reuse. */
+interface Entry {
+  body: Buffer | Buffer[];
+  bytes: number;
+  values: number;
+}
+
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedBody>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   /** Requests answered from the cache so far. */
   hits = 0;
@@ -61,7 +68,9 @@ export class ResponseCache {
         done(null, chunk);
       },
       flush: (done) => {
-        if (chunks) this.set(key, { body: Buffer.concat(chunks, bytes), values });
+        // Joined when first served again, not now: the copy (~9 MB for the large request) and its
+        // memory would fall on every large response's last step, and most are never asked again.
+        if (chunks) this.keep(key, { body: chunks, bytes, values });
         chunks = null;
         done();
       },
@@ -72,23 +81,27 @@ export class ResponseCache {
 
   get(key: string): CachedBody | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      this.hits++;
-      // Most recently used goes to the back of the eviction order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    if (!hit) return undefined;
+    this.hits++;
+    // Most recently used goes to the back of the eviction order.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    if (Array.isArray(hit.body)) hit.body = Buffer.concat(hit.body, hit.bytes);
+    return { body: hit.body, values: hit.values };
   }
 
   set(key: string, entry: CachedBody): void {
-    if (entry.body.length > this.largestBody || this.entries.has(key)) return;
+    this.keep(key, { body: entry.body, bytes: entry.body.length, values: entry.values });
+  }
+
+  private keep(key: string, entry: Entry): void {
+    if (entry.bytes > this.largestBody || this.entries.has(key)) return;
     this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    this.bytes += entry.bytes;
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;
       this.entries.delete(k);
-      this.bytes -= e.body.length;
+      this.bytes -= e.bytes;
     }
   }
 }

@@ -41,7 +41,7 @@ import zlib from 'node:zlib';
  */
 export const SEGMENT_HOURS = 24 * 366;
 const MAGIC = Buffer.from('GCBLOCKS', 'latin1');
-/** magic (8) | crc32 of the rest (4) | header bytes (4) | data bytes (4) | zero (4) */
+/** magic (8) | crc32 of the rest (4) | header bytes (4) | data bytes (4) | blocks (4) */
 const PREFIX_BYTES = 24;
 /** A segment larger than this is rewritten with only its new blocks (bounds the cost of a rewrite). */
 const MAX_SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -67,24 +67,34 @@ export interface DiskBlocksOptions {
   version: string;
 }
 
+/** A file's JSON header; its blocks' lengths and names follow in binary (see encodeSegment). */
 interface Header {
   version: string;
   segment: string;
-  /** Each block's name within the segment. */
-  keys: string[];
-  lengths: number[];
+  /** UTF-8 bytes of the blocks' names, one after the other. */
+  keyBytes: number;
 }
 
 const pad8 = (n: number) => (n + 7) & ~7;
 
+/** Lookups out of order a segment answers by comparing names before it builds an index of them. */
+const SCANS_BEFORE_INDEX = 4;
+
 /**
  * A segment's blocks as read from disk: one array of values and an index, not an object per
  * block — a large request reads tens of thousands of blocks, and creating that many typed
- * arrays would cost as much as writing the response.
+ * arrays would cost as much as writing the response. The blocks' names are one string too
+ * (`keyText`, block i's name at [keyAt[i], keyAt[i + 1])), not a string each: the first request
+ * after a restart reads ~500 segments of ~300 blocks, and a string per name (made, hashed into
+ * a map, kept alive through the young generation) cost more than reading the files.
  */
 export class StoredSegment {
-  /** Built on first lookup: a segment just computed is often only written, never looked up. */
+  /** Built on the first lookup that is not the block after the last one found (see indexOf). */
   private indexByKey: Map<string, number> | null = null;
+  /** The block after the last one found: callers ask for a segment's blocks in its order. */
+  private next = 0;
+  /** Lookups that were not of the next block. */
+  private misses = 0;
 
   /**
    * Block i's values are `data` from starts[i], or — where starts[i] is negative — `older` from
@@ -92,11 +102,22 @@ export class StoredSegment {
    */
   constructor(
     readonly data: Float64Array,
-    private readonly keys: string[],
+    private readonly keyText: string,
+    private readonly keyAt: Int32Array,
     private readonly starts: Int32Array,
     private readonly lengths: Int32Array,
     private readonly older: Float64Array | null = null,
   ) {}
+
+  private keyOf(i: number): string {
+    return this.keyText.slice(this.keyAt[i], this.keyAt[i + 1]);
+  }
+
+  /** Is block i named `key`? (A comparison in place: no string is made.) */
+  private named(i: number, key: string): boolean {
+    const at = this.keyAt[i];
+    return this.keyAt[i + 1] - at === key.length && this.keyText.startsWith(key, at);
+  }
 
   /** Block i's values: its array and where they start in it. */
   private place(i: number): { array: Float64Array; from: number } {
@@ -104,18 +125,35 @@ export class StoredSegment {
     return start >= 0 ? { array: this.data, from: start } : { array: this.older!, from: -start - 1 };
   }
 
-  private get index(): Map<string, number> {
-    if (!this.indexByKey) {
-      this.indexByKey = new Map();
-      for (let i = 0; i < this.keys.length; i++) this.indexByKey.set(this.keys[i], i);
+  /**
+   * Block `key`'s position, or -1: the block after the last one found if that is it; else, the
+   * first few times, found by comparing each name in place (a segment's blocks are in the order
+   * their requests asked for them, so a request over a part of it, or over blocks an earlier
+   * request added, misses once or twice: cheaper than an index of every name); else by the index.
+   */
+  private indexOf(key: string): number {
+    let i = this.next;
+    if (i >= this.size || !this.named(i, key)) {
+      if (!this.indexByKey && ++this.misses <= SCANS_BEFORE_INDEX) {
+        for (i = 0; i < this.size && !this.named(i, key); i++);
+        if (i === this.size) return -1;
+      } else {
+        if (!this.indexByKey) {
+          this.indexByKey = new Map();
+          for (let k = 0; k < this.size; k++) this.indexByKey.set(this.keyOf(k), k);
+        }
+        i = this.indexByKey.get(key) ?? -1;
+        if (i < 0) return -1;
+      }
     }
-    return this.indexByKey;
+    this.next = i + 1;
+    return i;
   }
 
   /** Copies block `key` into `into` at `at`; false if the segment does not hold it. */
   copyInto(key: string, into: Float64Array, at: number): boolean {
-    const i = this.index.get(key);
-    if (i === undefined) return false;
+    const i = this.indexOf(key);
+    if (i < 0) return false;
     const start = this.starts[i];
     const array = start >= 0 ? this.data : this.older!;
     const from = start >= 0 ? start : -start - 1;
@@ -125,28 +163,28 @@ export class StoredSegment {
   }
 
   has(key: string): boolean {
-    return this.index.has(key);
+    return this.indexOf(key) >= 0;
   }
 
   /** Block `key` (a view of the segment's data), or undefined. */
   get(key: string): Float64Array | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.blockAt(i)[1];
+    const i = this.indexOf(key);
+    return i < 0 ? undefined : this.blockAt(i)[1];
   }
 
   /** Every block, by name (views). */
   *blocks(): Generator<[string, Float64Array]> {
-    for (let i = 0; i < this.keys.length; i++) yield this.blockAt(i);
+    for (let i = 0; i < this.size; i++) yield this.blockAt(i);
   }
 
   /** The i-th block: its name and a view of its values. */
   blockAt(i: number): [string, Float64Array] {
     const { array, from } = this.place(i);
-    return [this.keys[i], array.subarray(from, from + this.lengths[i])];
+    return [this.keyOf(i), array.subarray(from, from + this.lengths[i])];
   }
 
   get size(): number {
-    return this.keys.length;
+    return this.lengths.length;
   }
 
   /**
@@ -164,48 +202,55 @@ export class StoredSegment {
     blocks: readonly { key: string; from: number; to: number }[],
     values: Float64Array,
   ): StoredSegment {
-    const added = new Set(blocks.map((b) => b.key));
+    const added = new Set<string>();
+    for (const b of blocks) added.add(b.key);
     const keptIndices: number[] = [];
-    if (kept) for (let i = 0; i < kept.keys.length; i++) if (!added.has(kept.keys[i])) keptIndices.push(i);
+    const keys: string[] = [];
+    if (kept) {
+      for (let i = 0; i < kept.size; i++) {
+        const key = kept.keyOf(i);
+        if (added.has(key)) continue;
+        keptIndices.push(i);
+        keys.push(key);
+      }
+    }
+    for (const b of blocks) keys.push(b.key);
+    const keyText = keys.join('');
+    const keyAt = keyPositions(keys);
     if (blocks.length > 0 && blocks.every((b, i) => i === 0 || b.from === blocks[i - 1].to)) {
       // The new blocks stay where they were computed; the (few) kept ones are copied beside them.
       const first = blocks[0].from;
       const older = new Float64Array(keptIndices.reduce((sum, i) => sum + kept!.lengths[i], 0));
-      const keys: string[] = [];
       const starts: number[] = [];
       const lengths: number[] = [];
       let at = 0;
       for (const i of keptIndices) {
         const block = kept!.blockAt(i)[1];
         older.set(block, at);
-        keys.push(kept!.keys[i]);
         starts.push(-at - 1);
         lengths.push(block.length);
         at += block.length;
       }
       for (const b of blocks) {
-        keys.push(b.key);
         starts.push(b.from - first);
         lengths.push(b.to - b.from);
       }
       return new StoredSegment(
         values.subarray(first, blocks[blocks.length - 1].to),
-        keys,
+        keyText,
+        keyAt,
         Int32Array.from(starts),
         Int32Array.from(lengths),
         older.length > 0 ? older : null,
       );
     }
-    const keys: string[] = [];
     const lengths: number[] = [];
     let total = 0;
     for (const i of keptIndices) {
-      keys.push(kept!.keys[i]);
       lengths.push(kept!.lengths[i]);
       total += kept!.lengths[i];
     }
     for (const b of blocks) {
-      keys.push(b.key);
       lengths.push(b.to - b.from);
       total += b.to - b.from;
     }
@@ -224,27 +269,50 @@ export class StoredSegment {
       copy(array, from, kept!.lengths[i]);
     }
     for (const b of blocks) copy(values, b.from, b.to - b.from);
-    return new StoredSegment(data, keys, starts, Int32Array.from(lengths));
+    return new StoredSegment(data, keyText, keyAt, starts, Int32Array.from(lengths));
   }
 
   /** Memory it holds, for the cache's budget. */
   get bytes(): number {
-    return this.data.byteLength + (this.older?.byteLength ?? 0) + this.keys.length * 64;
+    return this.data.byteLength + (this.older?.byteLength ?? 0) + this.keyText.length * 2 + this.size * 12;
   }
 }
 
-/** A segment file's bytes: its blocks by name. */
+/** Where each of `keys` starts in their concatenation, and (last) where it ends. */
+function keyPositions(keys: readonly string[]): Int32Array {
+  const at = new Int32Array(keys.length + 1);
+  for (let i = 0; i < keys.length; i++) at[i + 1] = at[i] + keys[i].length;
+  return at;
+}
+
+/**
+ * A segment file's bytes: its blocks by name. Layout, each part from an offset that is a
+ * multiple of 8: the prefix (PREFIX_BYTES), the JSON header, the blocks' lengths (int32 each),
+ * their names' positions in the names' text (int32, one more than the blocks), the names' text
+ * (UTF-8), the values (float64, this machine's byte order: it is part of the world's version).
+ */
 export function encodeSegment(version: string, segment: string, blocks: Map<string, Float64Array>): Buffer {
-  const header: Header = { version, segment, keys: [...blocks.keys()], lengths: [...blocks.values()].map((b) => b.length) };
-  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const dataBytes = header.lengths.reduce((s, n) => s + n * 8, 0);
-  const dataAt = PREFIX_BYTES + pad8(headerBytes.length);
-  const out = Buffer.alloc(dataAt + dataBytes);
+  const keys = [...blocks.keys()];
+  const keyBytes = Buffer.from(keys.join(''), 'utf8');
+  const headerBytes = Buffer.from(JSON.stringify({ version, segment, keyBytes: keyBytes.length } satisfies Header), 'utf8');
+  const table = new Int32Array(2 * keys.length + 1);
+  let values = 0;
+  let i = 0;
+  for (const block of blocks.values()) {
+    table[i++] = block.length;
+    values += block.length;
+  }
+  table.set(keyPositions(keys), keys.length);
+  const layout = layoutOf(headerBytes.length, keys.length, keyBytes.length);
+  const out = Buffer.alloc(layout.dataAt + values * 8);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(headerBytes.length, 12);
-  out.writeUInt32LE(dataBytes, 16);
+  out.writeUInt32LE(values * 8, 16);
+  out.writeUInt32LE(keys.length, 20);
   headerBytes.copy(out, PREFIX_BYTES);
-  let at = dataAt;
+  out.set(new Uint8Array(table.buffer), layout.tableAt);
+  keyBytes.copy(out, layout.keysAt);
+  let at = layout.dataAt;
   for (const block of blocks.values()) {
     out.set(new Uint8Array(block.buffer, block.byteOffset, block.byteLength), at);
     at += block.byteLength;
@@ -253,31 +321,65 @@ export function encodeSegment(version: string, segment: string, blocks: Map<stri
   return out;
 }
 
-/** The blocks of a segment file, or null if the bytes are not a whole, intact file of this version and segment. */
+/** Where a file's parts begin (see encodeSegment). */
+function layoutOf(headerBytes: number, blocks: number, keyBytes: number) {
+  const tableAt = PREFIX_BYTES + pad8(headerBytes);
+  const keysAt = tableAt + pad8(4 * (2 * blocks + 1));
+  return { tableAt, keysAt, dataAt: keysAt + pad8(keyBytes) };
+}
+
+/**
+ * `count` elements of type `Type` at byte `at` of `bytes`: a view when `bytes` is a buffer of its
+ * own (a file read whole, but for a small one in Node's shared pool, which a view would keep
+ * alive) and the part is aligned (every part of a file is, from its start), else a copy.
+ */
+function viewOf<T extends Float64Array | Int32Array>(
+  Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; new (length: number): T; BYTES_PER_ELEMENT: number },
+  bytes: Buffer,
+  at: number,
+  count: number,
+): T {
+  const offset = bytes.byteOffset + at;
+  const own = bytes.buffer instanceof ArrayBuffer && bytes.byteLength === bytes.buffer.byteLength;
+  if (own && offset % Type.BYTES_PER_ELEMENT === 0) return new Type(bytes.buffer as ArrayBuffer, offset, count);
+  const copy = new Type(count);
+  new Uint8Array(copy.buffer).set(bytes.subarray(at, at + count * Type.BYTES_PER_ELEMENT));
+  return copy;
+}
+
+/**
+ * The blocks of a segment file, or null if the bytes are not a whole, intact file of this version
+ * and segment. The values are not copied: the segment keeps `bytes` (read whole, for it alone).
+ */
 export function decodeSegment(bytes: Buffer, version: string, segment: string): StoredSegment | null {
   if (bytes.length < PREFIX_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return null;
   const headerBytes = bytes.readUInt32LE(12);
   const dataBytes = bytes.readUInt32LE(16);
-  const dataAt = PREFIX_BYTES + pad8(headerBytes);
-  if (bytes.length !== dataAt + dataBytes || zlib.crc32(bytes.subarray(12)) !== bytes.readUInt32LE(8)) return null;
+  const blocks = bytes.readUInt32LE(20);
+  if (bytes.length < PREFIX_BYTES + headerBytes + 4 * (2 * blocks + 1)) return null;
   let header: Header;
   try {
     header = JSON.parse(bytes.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerBytes)) as Header;
   } catch {
     return null;
   }
-  if (header.version !== version || header.segment !== segment || header.keys.length !== header.lengths.length) return null;
-  const starts = new Int32Array(header.keys.length);
+  if (header.version !== version || header.segment !== segment || !Number.isInteger(header.keyBytes)) return null;
+  const layout = layoutOf(headerBytes, blocks, header.keyBytes);
+  if (bytes.length !== layout.dataAt + dataBytes || zlib.crc32(bytes.subarray(12)) !== bytes.readUInt32LE(8)) return null;
+  const table = viewOf(Int32Array, bytes, layout.tableAt, 2 * blocks + 1);
+  const lengths = table.subarray(0, blocks);
+  const keyAt = table.subarray(blocks);
+  const keyText = bytes.toString('utf8', layout.keysAt, layout.keysAt + header.keyBytes);
+  if (keyAt[0] !== 0 || keyAt[blocks] !== keyText.length) return null;
+  const starts = new Int32Array(blocks);
   let at = 0;
-  for (let i = 0; i < header.keys.length; i++) {
+  for (let i = 0; i < blocks; i++) {
+    if (lengths[i] < 0 || keyAt[i + 1] < keyAt[i]) return null;
     starts[i] = at;
-    at += header.lengths[i];
+    at += lengths[i];
   }
   if (at * 8 !== dataBytes) return null;
-  // One copy of the data, 8-byte aligned.
-  const data = new Float64Array(at);
-  new Uint8Array(data.buffer).set(bytes.subarray(dataAt));
-  return new StoredSegment(data, header.keys, starts, Int32Array.from(header.lengths));
+  return new StoredSegment(viewOf(Float64Array, bytes, layout.dataAt, at), keyText, keyAt, starts, lengths);
 }
 
 export interface DiskBlocksStats {

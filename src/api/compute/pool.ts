@@ -269,6 +269,11 @@ export class ComputePool {
     for (const job of poolWarmUpJobs(nowMs, 'skill')) {
       await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     }
+    // This thread's heap again (not the workers': see above), now that the streamed bodies have
+    // grown it: else its first major collection fell in the first large request after ready
+    // (~50–110 ms on this thread; the first request after a restart, --trace-gc). Its own code
+    // (routing, the stream of chunks, the socket) holds no per-request classes to lose.
+    collectGarbage();
   }
 
   /** Sends warm-up jobs through the pool one after the other, bodies drained and thrown away. */

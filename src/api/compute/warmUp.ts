@@ -85,18 +85,6 @@ const LONG_POOL_REQUESTS: readonly string[] = [
   '/plant/nyiso/wind/continuous?start={history}&end={to}',
 ];
 
-/**
- * Skill requests (small bodies) the pool sends to every runner after its collection: every
- * lead day's continuous series of every model side by side (query/kinds.ts's union of rows, the
- * lead-day merging, the scores) is code no other request runs, and a first skill request
- * compiled it — about a third of a cold year's CPU (issue 21). After the collection, not with
- * RUNNER_REQUESTS: the collection would throw that optimised code away again.
- */
-const SKILL_POOL_REQUESTS: readonly string[] = [
-  '/region/miso/demand/skill?start={week}&end={to}',
-  '/plant/spp/wind/skill?start={week}&end={to}',
-];
-
 /** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
 const LONG_WINDOW_DAYS = 330;
 
@@ -133,13 +121,12 @@ export function runnerWarmUpJobs(nowMs: number, extremes: ExtremeCatalogue): Omi
   );
 }
 
-/** Which of the pool's warm-up requests: see LONG_POOL_REQUESTS, POOL_REQUESTS and SKILL_POOL_REQUESTS. */
-export type PoolWarmUp = 'long' | 'streamed' | 'skill';
+/** Which of the pool's warm-up requests: see LONG_POOL_REQUESTS and POOL_REQUESTS. */
+export type PoolWarmUp = 'long' | 'streamed';
 
 const POOL_WARM_UP: Record<PoolWarmUp, readonly string[]> = {
   long: LONG_POOL_REQUESTS,
   streamed: POOL_REQUESTS,
-  skill: SKILL_POOL_REQUESTS,
 };
 
 /** The pool's warm-up requests of one kind as jobs at `nowMs`. */

@@ -841,6 +841,48 @@ describe('dashboard: a forecast selector per card with the stored sources (headl
     assert.deepEqual(errors, []);
   });
 
+  /** The #vintages panel's drawn runs, once its status names `model`. */
+  async function vintagesOf(page: Page, model: string): Promise<{ status: string; hour: string; data: [number, number | null][] }> {
+    await page.waitForFunction((m) => document.querySelector('#vintages .panel-status').textContent.includes(`, ${m}: `), model, {
+      timeout: 60_000,
+    });
+    const data = await page.evaluate(
+      () => (window.echarts.getInstanceByDom(document.querySelector('#vintages .chart')).getOption() as any).series[0].data,
+    );
+    return { status: (await page.textContent('#vintages .panel-status'))!, hour: await page.inputValue('#vintages-hour'), data };
+  }
+
+  test('one hour across runs offers the stored sources too; choosing one draws its runs for the hour a day after its latest', async () => {
+    const { page, errors } = await open();
+    await cardStates(page);
+    await vintagesOf(page, 'optimized');
+    const options = await page.evaluate(() =>
+      [...document.querySelectorAll('#vintages-source option')].map((o: any) => [o.value, o.textContent]),
+    );
+    assert.deepEqual(options, [
+      ['optimized', 'optimized'],
+      ['iso', 'iso'],
+      ['vendor_a', 'vendor_a (stored)'],
+    ]);
+    await page.selectOption('#vintages-source', 'vendor_a');
+    const drawn = await vintagesOf(page, 'vendor_a');
+    // vendor_a's latest run was issued 2026-06-15T18:00Z: the hour a day later, seen by its runs of the 5 days before.
+    assert.equal(drawn.hour, '2026-06-16T18:00:00Z');
+    const expected = await okJson(t, `/v1/region/${ISO}/demand/vintages`, {
+      key,
+      query: { id: REGION, model: 'vendor_a', valid_time: drawn.hour },
+    });
+    assert.deepEqual(
+      drawn.data,
+      at(expected).filter(([run]) => run >= Date.parse(drawn.hour) - 5 * 24 * HOUR),
+    );
+    // Runs every 6 hours, 96 hours long: the 12 issued after 2026-06-12T18:00Z cover the hour.
+    assert.equal(drawn.data.filter(([, v]) => v !== null).length, 12);
+    assert.match(drawn.status, /^ercot_total, vendor_a: \d+ runs\. No actual published for this hour yet\.$/);
+    await page.close();
+    assert.deepEqual(errors, []);
+  });
+
   test('with GRIDCAST_WORLD=off only the stored sources are offered, with their own actuals; other cards say none holds them', async () => {
     process.env.GRIDCAST_WORLD = 'off';
     try {
@@ -890,6 +932,9 @@ describe('dashboard: a forecast selector per card with the stored sources (headl
         (await page.textContent('#skill .panel-status'))!,
         / by lead day over \d+ hours against vendor_a's actuals; drift over 0 days\.$/,
       );
+      // One hour across runs: vendor_a's, the only forecast there is.
+      const vintages = await vintagesOf(page, 'vendor_a');
+      assert.ok(vintages.data.some(([, v]) => v !== null));
       // Panels no stored source serves show the API's own answer naming what exists.
       await page.waitForFunction(() => document.querySelector('#ensemble').dataset.state === 'error');
       assert.match((await page.textContent('#ensemble .panel-status'))!, /^404: The synthetic world is off \(GRIDCAST_WORLD=off\)/);

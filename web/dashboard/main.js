@@ -81,6 +81,7 @@ const ui = {
   ensembleMetric: /** @type {HTMLSelectElement} */ ($('#ensemble-metric')),
   vintages: /** @type {HTMLElement} */ ($('#vintages')),
   vintagesMetric: /** @type {HTMLSelectElement} */ ($('#vintages-metric')),
+  vintagesSource: /** @type {HTMLSelectElement} */ ($('#vintages-source')),
   vintagesDay: /** @type {HTMLInputElement} */ ($('#vintages-day')),
   vintagesHour: /** @type {HTMLSelectElement} */ ($('#vintages-hour')),
   vintagesDays: /** @type {HTMLSelectElement} */ ($('#vintages-days')),
@@ -192,6 +193,14 @@ function fillForecastChoices(card) {
   fillSelect(select, offered, keep);
 }
 
+/** Offers on the vintages panel the models and stored sources holding its metric (the one kept when still offered, else optimized). */
+function fillVintageChoices() {
+  if (!choices) return;
+  const offered = choices.of('region', ui.vintagesMetric.value);
+  const keep = offered.some((o) => o.value === ui.vintagesSource.value) ? ui.vintagesSource.value : 'optimized';
+  fillSelect(ui.vintagesSource, offered, keep);
+}
+
 /** @param {HTMLElement} card */
 function loadOverviewCard(card) {
   const metric = /** @type {string} */ (card.dataset.metric);
@@ -274,19 +283,25 @@ function loadVintages() {
       const iso = ui.iso.value;
       const metric = ui.vintagesMetric.value;
       const id = ui.region.value;
+      const model = ui.vintagesSource.value;
+      if (!model) {
+        clearChart(chartOf(ui.vintages));
+        return `No forecasts of ${metric} for ${iso.toUpperCase()}: the synthetic world is off and no stored source holds them.`;
+      }
       // By default: the same hour tomorrow, seen by the runs of the days before.
-      if (chosenHour() === null) showVintageHour((await latestRunTime(api, iso, metric, id)) + 24 * HOUR_MS);
+      if (chosenHour() === null) showVintageHour((await latestRunTime(api, iso, metric, id, model)) + 24 * HOUR_MS);
       const hourMs = /** @type {number} */ (chosenHour());
       const days = Number(ui.vintagesDays.value);
       const [runs, actual] = await Promise.all([
-        forecastVintages(api, { iso, metric, id, hourMs, days }),
-        // null (a 422 from the API) until the hour's actual is published.
-        actualAt(api, iso, metric, id, hourMs),
+        forecastVintages(api, { iso, metric, id, model, hourMs, days }),
+        // null (a 422 from the API) until the hour's actual is published. Without the synthetic
+        // world, the stored source's own actuals (as on the cards).
+        actualAt(api, iso, metric, id, hourMs, choices?.worldServed === false ? model : undefined),
       ]);
       if (!isCurrent()) return '';
       const units = metric === 'poptemp' ? '°C' : 'MW';
       renderChart(chartOf(ui.vintages), vintagesOption({ units, timezone, hourMs, runs, actual }));
-      return `${id}: ${runs.length} runs. ${actual === null ? 'No actual published for this hour yet.' : `Actual: ${formatValue(actual, units)}.`}`;
+      return `${id}, ${model}: ${runs.length} runs. ${actual === null ? 'No actual published for this hour yet.' : `Actual: ${formatValue(actual, units)}.`}`;
     },
     () => clearChart(chartOf(ui.vintages)),
   );
@@ -392,6 +407,7 @@ async function loadIso() {
     await loadPriceNodes();
     choices = await forecastChoices(api, openApi, ui.iso.value);
     ui.cards.forEach(fillForecastChoices);
+    fillVintageChoices();
   } catch (e) {
     clearAll();
     setStatus(ui.status, describeError(e), 'error');
@@ -468,7 +484,16 @@ async function start() {
     );
   }
   ui.ensembleMetric.addEventListener('change', () => void loadEnsemble());
-  ui.vintagesMetric.addEventListener('change', () => void loadVintages());
+  ui.vintagesMetric.addEventListener('change', () => {
+    fillVintageChoices();
+    void loadVintages();
+  });
+  // Another source's runs may lie elsewhere in time: back to the hour after its latest run.
+  ui.vintagesSource.addEventListener('change', () => {
+    ui.vintagesDay.value = '';
+    fillVintageHours();
+    void loadVintages();
+  });
   ui.skillMetric.addEventListener('change', () => void loadSkill());
   ui.vintagesDay.addEventListener('change', () => fillVintageHours());
   ui.vintagesGo.addEventListener('click', () => void loadVintages());

@@ -162,15 +162,16 @@ export async function ensembleData(api, iso, metric, id) {
 }
 
 /**
- * The time of the latest optimized run of a region's metric.
+ * The time of the latest run of a region's metric by a model or stored source.
  * @param {Api} api
  * @param {string} iso
  * @param {string} metric
  * @param {string} id
+ * @param {string} model
  */
-export async function latestRunTime(api, iso, metric, id) {
+export async function latestRunTime(api, iso, metric, id, model) {
   /** @type {Timeseries} */
-  const ts = await api.get(`/region/${iso}/${metric}/forecast`, { id });
+  const ts = await api.get(`/region/${iso}/${metric}/forecast`, { id, model });
   return Date.parse(/** @type {string} */ (ts.created_at));
 }
 
@@ -178,12 +179,12 @@ export async function latestRunTime(api, iso, metric, id) {
  * What successive runs forecast for one valid hour, from one `/vintages` request (its rows are
  * the runs, oldest first; its one column is the hour): the runs made in the `days` before it.
  * @param {Api} api
- * @param {{ iso: string, metric: string, id: string, hourMs: number, days: number }} q
+ * @param {{ iso: string, metric: string, id: string, model: string, hourMs: number, days: number }} q
  * @returns {Promise<{ createdAt: number, value: number | null }[]>}
  */
-export async function forecastVintages(api, { iso, metric, id, hourMs, days }) {
+export async function forecastVintages(api, { iso, metric, id, model, hourMs, days }) {
   /** @type {Timeseries} */
-  const ts = await api.get(`/region/${iso}/${metric}/vintages`, { id, valid_time: isoHour(hourMs) });
+  const ts = await api.get(`/region/${iso}/${metric}/vintages`, { id, model, valid_time: isoHour(hourMs) });
   const since = hourMs - days * 24 * HOUR_MS;
   return ts.time_utc
     .map((t, i) => ({ createdAt: Date.parse(t), value: ts.values[0]?.[i] ?? null }))
@@ -191,18 +192,20 @@ export async function forecastVintages(api, { iso, metric, id, hourMs, days }) {
 }
 
 /**
- * The actual of a region's metric at one hour, or null while it is not published.
+ * The actual of a region's metric at one hour, or null while it is not published (or, from a
+ * stored source, not held).
  * @param {Api} api
  * @param {string} iso
  * @param {string} metric
  * @param {string} id
  * @param {number} hourMs
+ * @param {string} [source] a stored source's actuals (without: the ISO's)
  * @returns {Promise<number | null>}
  */
-export async function actualAt(api, iso, metric, id, hourMs) {
+export async function actualAt(api, iso, metric, id, hourMs, source) {
   try {
     /** @type {Timeseries} */
-    const ts = await api.get(`/region/${iso}/${metric}/actual`, { id, start: isoHour(hourMs), end: isoHour(hourMs) });
+    const ts = await api.get(`/region/${iso}/${metric}/actual`, { id, source, start: isoHour(hourMs), end: isoHour(hourMs) });
     return ts.values[0]?.[0] ?? null;
   } catch (e) {
     if (e instanceof ApiError && e.status === 422) return null; // not published yet

@@ -113,7 +113,15 @@ export const miso = defineIsoProfile({
     oilSwitch: Infinity,
     reserveMw: 35_000,
     storageMw: [[2023, 500]],
-    unofferedMw: 13_000,
+    // Issue 22, round 9: 13 → 8 GW. MISO's published outage totals (which `outage` above follows:
+    // summer 2024 averaged 31 GW, the world's 2023–2025 summers 30–33 GW) already count its
+    // derates, so hot-weather derates are not unoffered a second time. Summer 2025 averaged 46 GW
+    // of outages with load above 100 GW for more than 750 hours and a single maximum generation
+    // emergency (23 June, ~121 GW available against a ~121 GW forecast; RTO Insider, 2025-06 and
+    // 2025-09). With 46 GW out, at 13 GW the world's MISO fell below its ~2.4 GW operating reserve
+    // requirement ($1,100 step) at 110 GW of load (8 GW of evening wind and solar); at 8 GW it
+    // reaches it near 120 GW (15 GW of wind and solar, as on 23 June), as MISO did.
+    unofferedMw: 8_000,
     // MISO Tariff Schedule 28 (operating reserve demand curve): $1,100/MWh once the market-wide
     // operating reserve requirement (~2.4 GW) is short, $200/MWh on the regulating/spinning steps,
     // rising toward the $3,500/MWh value of lost load as reserves run out (here to the $2,000 cap).

@@ -1,7 +1,9 @@
 /**
  * Supply behind the prices (issue 22, round 6): the day-ahead market offers the units that are
  * back from an outage on the day it clears, and New York City's dual-fuel combined cycles burn oil
- * when Transco Z6 NY gas costs more than oil. Round 8: PJM's pumped hydro serves its peaks.
+ * when Transco Z6 NY gas costs more than oil. Round 8: PJM's pumped hydro serves its peaks. Round 9:
+ * MISO's unoffered capacity no longer counts the derates its outages already hold (the first test
+ * keeps August 2023's worst outage day short).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +58,18 @@ describe("PJM's pumped hydro (issue 22, round 8)", () => {
     const day = '2025-06-24';
     assert.ok((await get('dalmp', day, day)).get(day)! >= 1000, 'DA max 2025-06-24');
     assert.ok((await get('rtlmp', day, day)).get(day)! >= 1000, 'RT max 2025-06-24');
+  });
+});
+
+describe("MISO's supply beside its published outages (issue 22, round 9)", () => {
+  test('July 2023 (28–44 GW out, up to 119 GW of load) and 24 July 2025 no longer clear day-ahead at $1,000', async () => {
+    const get = async (start: string, end: string) =>
+      dailyMax(await okJson(t, '/v1/lmp/miso/dalmp/actual', { key, query: { id: 'INDIANA.HUB', start, end } }));
+    // With 13 GW of unoffered capacity on top of outages that already count derates, the day-ahead
+    // market cleared at $2,000 on 2023-07-12, $1,682 on 07-18 and over $1,000 on 2025-07-24.
+    for (const [day, max] of await get('2023-07-10', '2023-07-19')) assert.ok(max < 1000, `DA max ${day}: ${max}`);
+    const day = '2025-07-24';
+    assert.ok((await get(day, day)).get(day)! < 1000, `DA max ${day}`);
   });
 });
 

@@ -636,7 +636,9 @@ export const TARGETS: readonly Target[] = [
         ? 'a handful a year: the summer-evening scarcity of 2023 (August–September) and a few tight days since, under the $5,000 cap (ERCOT SOM 2023–2024) [S43][S115] (C: no public count)'
         : iso === 'pjm'
           ? 'rare outside Elliott-like events: energy offers are capped at $1,000 (cost-verified to $2,000, FERC Order 831); on the record heat of 23 June 2025 (160 GW) next-day West Hub power traded near $211/MWh (Reuters, 23 June 2025) while real time reached $1,500–2,100 in the hottest hours (FactSet Insight, July 2025); in Elliott the day-ahead load forecast ran ~8 % under the peak, so the day-ahead did not clear at emergency prices (PJM Winter Storm Elliott report, July 2023) [S40] (C: no public count)'
-          : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000, FERC Order 831) and clear that high only in system emergencies (market monitors' annual reports) [S105] (C: no public count)",
+          : iso === 'miso'
+            ? "rare outside Elliott-like events: MISO's summer 2025 averaged 46 GW of generation outages a day (summer 2024: 31 GW) with load above 100 GW for more than 750 hours, and brought a single maximum generation emergency (23 June: ~121 GW available against a ~121 GW forecast, real time ~$325 at 1 p.m.; RTO Insider, 'MISO Declares Max Gen Emergency in Heat Wave', June 2025, and 'MISO Recounts Tough Summer', September 2025); day-ahead offers are capped at $1,000 (+ verified cost to $2,000, FERC Order 831) [S105] (C: no public count)"
+            : "rare outside Elliott-like events: day-ahead offers are capped at $1,000 (+ verified cost to $2,000, FERC Order 831) and clear that high only in system emergencies (market monitors' annual reports) [S105] (C: no public count)",
   })),
   // Demand shape: published monthly means and annual peaks (issue 22).
   ...DEMAND_FIGURES.map((f): Target => {

@@ -16,7 +16,7 @@
 /** The part of WebAssembly's JavaScript API used here (the project's `lib` does not declare it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => { buffer: ArrayBuffer };
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
@@ -147,7 +147,8 @@ function whileNotAbove(local: number, step: number, limit: number, body: number[
   return [OP.block, EMPTY_BLOCK, OP.loop, EMPTY_BLOCK, ...exitIfAbove, ...body, OP.br, 0, OP.end, OP.end];
 }
 
-function kernelModule(): Uint8Array {
+/** The kernel's module; `sharedPages`: importing a shared memory of exactly that many pages (basisExchange.ts). */
+function kernelModule(sharedPages?: number): Uint8Array {
   const params = Array<number>(PARAMS).fill(I32);
   const type = [0x60, ...vec(params.map((p) => [p])), ...vec([])];
   // Locals after the parameters: M, I, AT, ROW0..3 (i32), W0..3 (v128).
@@ -159,8 +160,13 @@ function kernelModule(): Uint8Array {
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec([type])),
-    // import env.memory: a memory of at least 0 pages
-    ...section(2, vec([[...utf8('env'), ...utf8('memory'), 0x02, 0x00, 0x00]])),
+    // import env.memory: a memory of at least 0 pages, or a shared one (limits flag 3: shared, with a maximum)
+    ...section(
+      2,
+      vec([
+        [...utf8('env'), ...utf8('memory'), 0x02, ...(sharedPages === undefined ? [0x00, 0x00] : [0x03, ...uleb(0), ...uleb(sharedPages)])],
+      ]),
+    ),
     ...section(3, vec([[0x00]])),
     ...section(7, vec([[...utf8('dot'), 0x00, 0x00]])),
     ...section(10, vec([[...uleb(body.length), ...body]])),
@@ -170,6 +176,21 @@ function kernelModule(): Uint8Array {
 
 const KERNEL = new wasm.Module(kernelModule());
 
+/** Pages of a shared kernel memory (basisExchange.ts): its size is fixed, so no thread ever sees it grow. */
+export const SHARED_KERNEL_PAGES = 2048;
+let sharedKernel: object | undefined;
+
+/** A shared memory of SHARED_KERNEL_PAGES (128 MB of address space; only the pages written become resident), for several threads' kernels. */
+export function sharedKernelMemory(): { buffer: ArrayBuffer } {
+  return new wasm.Memory({ initial: SHARED_KERNEL_PAGES, maximum: SHARED_KERNEL_PAGES, shared: true });
+}
+
+/** This thread's kernel on a shared memory made by sharedKernelMemory (possibly in another thread). */
+export function kernelOnShared(memory: { buffer: ArrayBufferLike }): KernelMemory {
+  sharedKernel ??= new wasm.Module(kernelModule(SHARED_KERNEL_PAGES));
+  return { memory, dot: new wasm.Instance(sharedKernel, { env: { memory } }).exports.dot as DotFn };
+}
+
 type DotFn = (point: number, count: number, time: number, rowBytes: number, out: number, from: number, to: number) => void;
 
 const PAGE_BYTES = 65536;
@@ -177,9 +198,17 @@ const PAGE_BYTES = 65536;
 const ALIGN_DOUBLES = 2;
 
 /** A WebAssembly memory and the kernel instantiated on it. */
-interface KernelMemory {
-  memory: { buffer: ArrayBuffer };
+export interface KernelMemory {
+  memory: { buffer: ArrayBufferLike };
   dot: DotFn;
+}
+
+/** Where an arena lies in a shared kernel memory (basisExchange.ts) instead of a memory of its own. */
+export interface SharedRegion {
+  kernel: KernelMemory;
+  /** Its first byte (16-byte aligned) and its size in doubles. */
+  byteOffset: number;
+  doubles: number;
 }
 
 /**
@@ -231,11 +260,23 @@ function pooledMemory(bytes: number): KernelMemory | undefined {
 export class DotArena {
   private readonly kernel: KernelMemory;
   private readonly reused: boolean;
+  /** In doubles from the memory's start: the next free one, and the end of the arena. */
   private used = 0;
   private readonly capacity: number;
+  /** Lies in a shared memory (never pooled: the memory is the exchange's). */
+  private readonly shared: boolean;
   private released = false;
 
-  constructor(doubles: number) {
+  /** `region`: in a shared memory's region (basisExchange.ts), else in a memory of its own (or a pooled one). */
+  constructor(doubles: number, region?: SharedRegion) {
+    this.shared = region !== undefined;
+    if (region) {
+      this.kernel = region.kernel;
+      this.reused = false;
+      this.used = region.byteOffset / 8;
+      this.capacity = this.used + region.doubles;
+      return;
+    }
     const bytes = 8 * (doubles + 16 * ALIGN_DOUBLES);
     const reused = scope ? pooledMemory(bytes) : undefined;
     this.reused = reused !== undefined;
@@ -274,6 +315,7 @@ export class DotArena {
   release(): void {
     if (this.released) return;
     this.released = true;
+    if (this.shared) return;
     const bytes = this.kernel.memory.buffer.byteLength;
     if (pooledBytes + bytes > POOL_MAX_BYTES) return;
     pool.push(this.kernel);

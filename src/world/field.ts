@@ -36,6 +36,8 @@ const PHASE_WANDER = 1.5;
 
 export class SpectralField {
   readonly k: number;
+  /** Everything the field is made from (the world seed and its spec): two fields with one id are the same field. */
+  readonly id: string;
   private readonly kx: Float64Array;
   private readonly ky: Float64Array;
   private readonly phase: Float64Array;
@@ -50,6 +52,7 @@ export class SpectralField {
   constructor(spec: FieldSpec, worldSeed: number) {
     const k = spec.components;
     this.k = k;
+    this.id = [worldSeed, spec.name, k, spec.minWavelengthKm, spec.maxWavelengthKm, spec.driftKmPerHour, spec.lifetimeHours].join(':');
     this.seed = seedOf(`${worldSeed}:${spec.name}`);
     this.lifetime = spec.lifetimeHours;
     this.kx = new Float64Array(k);

@@ -5,13 +5,29 @@
  */
 import { mix32 } from '../util/mix32.ts';
 
+/*
+ * hash4 mixes its integers in one at a time, so the state after the first two (or three) is a
+ * prefix that every hash sharing them shares: the noise walkers below compute it once per stream
+ * (or lattice column) instead of once per lattice value. Each step is written once, here.
+ */
+/** hash4's state after a and b. */
+function hashPrefix2(a: number, b: number): number {
+  return mix32(mix32((a | 0) ^ 0x9e3779b9) ^ Math.imul(b | 0, 0x27d4eb2f));
+}
+
+/** hash4's state after a, b and c, from the state after a and b. */
+function hashPrefix3(prefix2: number, c: number): number {
+  return mix32(prefix2 ^ Math.imul(c | 0, 0x165667b1));
+}
+
+/** hash4 from its state after a, b and c. */
+function hashFinal(prefix3: number, d: number): number {
+  return mix32(prefix3 ^ Math.imul(d | 0, 0x61c88647));
+}
+
 /** Hash of up to four integers (each folded to 32 bits) to an unsigned 32-bit integer. */
 export function hash4(a: number, b: number, c = 0, d = 0): number {
-  let h = mix32((a | 0) ^ 0x9e3779b9);
-  h = mix32(h ^ Math.imul(b | 0, 0x27d4eb2f));
-  h = mix32(h ^ Math.imul(c | 0, 0x165667b1));
-  h = mix32(h ^ Math.imul(d | 0, 0x61c88647));
-  return h;
+  return hashFinal(hashPrefix3(hashPrefix2(a, b), c), d);
 }
 
 /** Uniform in [0, 1). */
@@ -26,7 +42,15 @@ export function signedUnit(a: number, b: number, c = 0, d = 0): number {
 
 /** Roughly standard normal: the sum of three uniforms, rescaled (cheap and bounded at ±3). */
 export function gaussianish(a: number, b: number, c = 0, d = 0): number {
-  return (signedUnit(a, b, c, d) + signedUnit(a, b, c, d ^ 0x5bd1e995) + signedUnit(a, b, c, d ^ 0x1b873593)) * 1.0;
+  return gaussianishFrom(hashPrefix3(hashPrefix2(a, b), c), d);
+}
+
+/** gaussianish(a, b, c, d) from hash4's state after a, b and c (its three uniforms share it). */
+function gaussianishFrom(prefix3: number, d: number): number {
+  const u1 = hashFinal(prefix3, d) / 2147483648 - 1;
+  const u2 = hashFinal(prefix3, d ^ 0x5bd1e995) / 2147483648 - 1;
+  const u3 = hashFinal(prefix3, d ^ 0x1b873593) / 2147483648 - 1;
+  return (u1 + u2 + u3) * 1.0;
 }
 
 /** A stable 32-bit seed from a name, so streams can be named instead of numbered. */
@@ -77,16 +101,22 @@ export class ValueNoise1Walker {
   private cell = Number.NaN;
   private a = 0;
   private b = 0;
-  constructor(
-    private readonly seed: number,
-    private readonly stream: number,
-  ) {}
+  /** hash4's state after the seed and stream, shared by every lattice value of the walk. */
+  private readonly prefix: number;
+  constructor(seed: number, stream: number) {
+    this.prefix = hashPrefix2(seed, stream);
+  }
+
+  /** gaussianish(seed, stream, i). */
+  private lattice(i: number): number {
+    return gaussianishFrom(hashPrefix3(this.prefix, i), 0);
+  }
 
   at(x: number): number {
     const i = Math.floor(x);
     if (i !== this.cell) {
-      this.a = i === this.cell + 1 ? this.b : gaussianish(this.seed, this.stream, i);
-      this.b = gaussianish(this.seed, this.stream, i + 1);
+      this.a = i === this.cell + 1 ? this.b : this.lattice(i);
+      this.b = this.lattice(i + 1);
       this.cell = i;
     }
     return this.a + (this.b - this.a) * smooth(x - i);
@@ -101,19 +131,28 @@ export class ValueNoise2Walker {
   private b = 0;
   private c = 0;
   private d = 0;
-  constructor(
-    private readonly seed: number,
-    private readonly stream: number,
-  ) {}
+  /** hash4's state after the seed and stream (see ValueNoise1Walker). */
+  private readonly prefix: number;
+  constructor(seed: number, stream: number) {
+    this.prefix = hashPrefix2(seed, stream);
+  }
 
   at(x: number, y: number): number {
     const i = Math.floor(x);
     const j = Math.floor(y);
     if (i !== this.ci || j !== this.cj) {
-      this.a = gaussianish(this.seed, this.stream, i, j);
-      this.b = gaussianish(this.seed, this.stream, i + 1, j);
-      this.c = gaussianish(this.seed, this.stream, i, j + 1);
-      this.d = gaussianish(this.seed, this.stream, i + 1, j + 1);
+      if (j === this.cj && i === this.ci + 1) {
+        // One cell along x: the old right corners are the new left ones.
+        this.a = this.b;
+        this.c = this.d;
+      } else {
+        const left = hashPrefix3(this.prefix, i);
+        this.a = gaussianishFrom(left, j);
+        this.c = gaussianishFrom(left, j + 1);
+      }
+      const right = hashPrefix3(this.prefix, i + 1);
+      this.b = gaussianishFrom(right, j);
+      this.d = gaussianishFrom(right, j + 1);
       this.ci = i;
       this.cj = j;
     }

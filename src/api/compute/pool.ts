@@ -23,6 +23,7 @@
  * with it — they are answered 503 in the service's error format (a response already streaming is
  * cut, as its status has gone out) — and a new worker takes its place. The process goes on.
  */
+import { sharedKernelMemory } from '../../world/dotKernel.ts';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
@@ -330,7 +331,9 @@ export class ComputePool {
     if (other.jobs > 0) return;
     const mid = Math.ceil(parts / 2);
     this.splits++;
-    p.lane.post({ type: 'limit', id, to: mid });
+    // Both halves prepare the same weather: they share its time bases (world/basisExchange.ts).
+    const bases = sharedKernelMemory();
+    p.lane.post({ type: 'limit', id, to: mid, bases });
     const halfId = this.nextId++;
     p.split = { id: halfId, queue: [], firstDone: false, secondDone: false };
     this.pending.set(halfId, {
@@ -347,7 +350,7 @@ export class ComputePool {
     // The second half runs ahead of the client, without waiting for credit.
     other.post({
       type: 'run',
-      job: { ...p.job, id: halfId, part: { from: mid, to: parts, header: false, close: true }, credit: Number.MAX_SAFE_INTEGER },
+      job: { ...p.job, id: halfId, part: { from: mid, to: parts, header: false, close: true }, credit: Number.MAX_SAFE_INTEGER, bases },
     });
   }
 

@@ -15,6 +15,7 @@ import type { KeyInfo } from '../../store/keys.ts';
 import { HttpError } from '../errors.ts';
 import type { ParamValue } from '../params.ts';
 import type { BodyPart } from '../writer.ts';
+import type { SharedKernelMemory } from '../../world/basisExchange.ts';
 import type { OutputOptions } from '../writers/registry.ts';
 
 export interface Job {
@@ -33,6 +34,8 @@ export interface Job {
   part?: BodyPart;
   /** Chunks the job may send before the HTTP thread grants more (default INITIAL_CREDIT). */
   credit?: number;
+  /** A body shared out between two workers: the memory where they share their time bases (world/basisExchange.ts). */
+  bases?: SharedKernelMemory;
 }
 
 /**
@@ -52,7 +55,7 @@ export type ToWorker =
   /** The client has gone: stop computing job `id`. */
   | { type: 'cancel'; id: number }
   /** Stop job `id` before part `to` (another worker computes the rest), and leave out the close. */
-  | { type: 'limit'; id: number; to: number }
+  | { type: 'limit'; id: number; to: number; bases?: SharedKernelMemory }
   /** What the part before job `id`'s part returned at its end (writers/table.ts Work.earlier). */
   | { type: 'earlier'; id: number; summary: unknown };
 

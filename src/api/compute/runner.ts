@@ -8,6 +8,7 @@
  * whole of it. A job sends a chunk only while it holds credit (granted as its client reads),
  * and a cancelled job computes nothing more.
  */
+import { BasisExchange, withBasisExchange } from '../../world/basisExchange.ts';
 import { buildAllRegions } from '../../catalog/regions.ts';
 import type { Frame } from '../../query/frame.ts';
 import type { ExtremeCatalogue } from '../../world/weather/extremes.ts';
@@ -40,6 +41,8 @@ interface Streaming {
   stepping: boolean;
   /** Large (DEFAULT_HEAVY_VALUES or more): it computes only while no small job has work. */
   large: boolean;
+  /** Shared out: where its weather batches' time bases are shared with the other half's worker. */
+  bases?: BasisExchange;
 }
 
 const encoder = new TextEncoder();
@@ -153,10 +156,11 @@ export class JobRunner {
         this.schedule();
       }
     } else if (message.type === 'limit') {
-      const part = this.streaming.get(message.id)?.part;
-      if (part) {
-        part.to = Math.min(part.to, message.to);
-        part.close = false;
+      const job = this.streaming.get(message.id);
+      if (job) {
+        job.part.to = Math.min(job.part.to, message.to);
+        job.part.close = false;
+        if (message.bases) job.bases = new BasisExchange(message.bases);
       }
     } else if (message.type === 'earlier') {
       if (this.streaming.has(message.id) || this.starting.has(message.id)) this.earlierOf(message.id).resolve(message.summary);
@@ -228,6 +232,7 @@ export class JobRunner {
           abort,
           stepping: false,
           large,
+          bases: job.bases ? new BasisExchange(job.bases) : undefined,
         });
         this.turn.push(job.id);
         this.schedule();
@@ -310,7 +315,8 @@ export class JobRunner {
       let summary: unknown;
       const started = performance.now();
       while (bytes < CHUNK_BYTES && performance.now() - started < STEP_MS) {
-        const next = await job.pieces.next();
+        // The piece's synchronous work (a JSON column, a batch's start) shares time bases with the other half's worker.
+        const next = await withBasisExchange(job.bases, () => job.pieces.next());
         if (!this.streaming.has(job.id)) return; // cancelled meanwhile
         if (next.done) {
           done = true;

@@ -3,6 +3,7 @@
  * the error fields a run blends in, so that each point then costs a few dot products; and
  * the work the members of one ensemble request share.
  */
+import { currentBasisExchange, fingerprint, type BasisExchange, type SharedBasis } from '../basisExchange.ts';
 import { DotArena } from '../dotKernel.ts';
 import { distinctInstants, dotRow, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
@@ -39,11 +40,16 @@ export interface GroupView {
   errors: ErrorView[];
 }
 
+/** An error field's time basis over the rows, with its blend weights folded in. */
+function errorTime(e: ErrorView, mid: Float64Array, created: Float64Array, out: Float64Array): void {
+  e.field.errorBasis(mid, created, out, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
+  scaleRows(out, e.weight);
+}
+
 /** An error part in `arena`: its time basis over the rows with the blend weights folded in, and a point buffer. */
 function errorPart(arena: DotArena, e: ErrorView, mid: Float64Array, created: Float64Array): ErrorPart {
   const time = arena.alloc(mid.length * 2 * e.field.k);
-  e.field.errorBasis(mid, created, time, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
-  scaleRows(time, e.weight);
+  errorTime(e, mid, created, time);
   return { field: e.field, time, point: arena.alloc(2 * e.field.k) };
 }
 
@@ -75,19 +81,66 @@ function arenaFor(n: number, fields: readonly SpectralField[]): DotArena {
   return new DotArena(DotArena.doublesFor([n, ...fields.flatMap((f) => [2 * f.k, n * 2 * f.k])]));
 }
 
+/**
+ * A group's time bases from the current job's basis exchange (basisExchange.ts): each computed by
+ * whichever worker comes first, the group's own arrays in a region of the exchange's memory.
+ */
+class ExchangedBases {
+  readonly arena: DotArena;
+  private readonly pending: { basis: SharedBasis; use: (array: Float64Array) => void }[] = [];
+
+  private constructor(
+    private readonly exchange: BasisExchange,
+    region: NonNullable<ReturnType<BasisExchange['region']>>,
+    /** What the rows are: the part of every key that names them. */
+    private readonly rowsKey: string,
+  ) {
+    this.arena = new DotArena(0, region);
+  }
+
+  /**
+   * For a group over `n` rows of these fields (truth first) with `bases` time bases of these
+   * lengths, or null without an exchange or room in it. The region holds the group's own arrays
+   * and room for a copy of each basis (used only if the other worker does not deliver one).
+   */
+  static forGroup(n: number, fields: readonly SpectralField[], bases: readonly number[], rowsKey: () => string): ExchangedBases | null {
+    const exchange = currentBasisExchange();
+    if (!exchange) return null;
+    const region = exchange.region(DotArena.doublesFor([n, ...fields.map((f) => 2 * f.k), ...bases]));
+    return region ? new ExchangedBases(exchange, region, rowsKey()) : null;
+  }
+
+  /** The basis `key` (over these rows) of `length` doubles; `use` gets its array, now or once settled. Null: no room, compute it yourself. */
+  basis(key: string, length: number, compute: (out: Float64Array) => void, use: (array: Float64Array) => void): boolean {
+    const basis = this.exchange.basis(`${key}|${this.rowsKey}`, length, compute, this.arena);
+    if (!basis) return false;
+    use(basis.array);
+    this.pending.push({ basis, use });
+    return true;
+  }
+
+  /** Waits for the bases other workers compute. */
+  settle(): void {
+    for (const { basis, use } of this.pending) use(basis.settle());
+    this.pending.length = 0;
+  }
+}
+
 /** One anomaly group prepared for a set of rows. */
 export class PreparedGroup implements AnomalyGroup {
   readonly alpha: Float64Array | null;
-  private readonly trailTime: Float64Array | null;
+  private trailTime: Float64Array | null;
   private readonly zero: boolean;
   private readonly n: number;
   /** The arrays the dot products read and write (dotKernel.ts); null for climatology. */
   private readonly arena: DotArena | null;
-  private readonly truthTime: Float64Array;
+  private truthTime: Float64Array;
   private readonly pointTruth: Float64Array;
   private readonly errors: ErrorPart[];
   /** The anomaly being summed for fill(). */
   private readonly sum: Float64Array;
+  /** Bases from a basis exchange that another worker may still be computing (settled on first use). */
+  private exchanged: ExchangedBases | null = null;
 
   constructor(
     private readonly truthField: SpectralField,
@@ -108,20 +161,50 @@ export class PreparedGroup implements AnomalyGroup {
       return;
     }
     const errors = view.alpha && created ? view.errors : [];
-    const arena = arenaFor(n, [truthField, ...errors.map((e) => e.field)]);
+    const alpha = created ? view.alpha : null;
+    const truthLength = n * 2 * truthField.k;
+    const exchanged = ExchangedBases.forGroup(
+      n,
+      [truthField, ...errors.map((e) => e.field)],
+      [truthLength, ...(trailing ? [truthLength] : []), ...errors.map((e) => n * 2 * e.field.k)],
+      () => fingerprint([mid, created]),
+    );
+    const arena = exchanged?.arena ?? arenaFor(n, [truthField, ...errors.map((e) => e.field)]);
     this.arena = arena;
     this.sum = arena.alloc(n);
     this.pointTruth = arena.alloc(2 * truthField.k);
-    this.truthTime = arena.alloc(n * 2 * truthField.k);
-    sharedTimeBasis(truthField, mid, this.truthTime);
-    this.trailTime = trailing ? new Float64Array(n * 2 * truthField.k) : null;
-    if (this.trailTime) sharedTimeBasis(truthField, mid, this.trailTime, 24);
-    if (view.alpha && created) {
-      // Fold the blend weights into the shared bases once, so each point needs only one
-      // dot product per basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
-      scaleRows(this.truthTime, view.alpha);
-      for (const e of errors) this.errors.push(errorPart(arena, e, mid, created));
+    // Fold the blend weights into the bases once, so each point needs only one dot product per
+    // basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
+    const truth = (out: Float64Array) => {
+      sharedTimeBasis(truthField, mid, out);
+      if (alpha) scaleRows(out, alpha);
+    };
+    const truthKey = `truth|${truthField.id}|${fingerprint([alpha])}`;
+    this.truthTime = this.trailTime = null!;
+    if (!exchanged?.basis(truthKey, truthLength, truth, (a) => (this.truthTime = a))) truth((this.truthTime = arena.alloc(truthLength)));
+    this.trailTime = null;
+    if (trailing) {
+      const trail = (out: Float64Array) => sharedTimeBasis(truthField, mid, out, 24);
+      if (!exchanged?.basis(`trail24|${truthField.id}`, truthLength, trail, (a) => (this.trailTime = a)))
+        trail((this.trailTime = new Float64Array(truthLength)));
     }
+    if (alpha && created) {
+      for (const e of errors) {
+        const part = { field: e.field, time: null! as Float64Array, point: arena.alloc(2 * e.field.k) };
+        const error = (out: Float64Array) => errorTime(e, mid, created, out);
+        const key = `error|${e.field.id}|${e.stream}|${fingerprint([e.weight])}`;
+        if (!exchanged?.basis(key, n * 2 * e.field.k, error, (a) => (part.time = a))) error((part.time = arena.alloc(n * 2 * e.field.k)));
+        this.errors.push(part);
+      }
+    }
+    this.exchanged = exchanged;
+  }
+
+  /** The bases another worker computes, once (basisExchange.ts). */
+  private settle(): void {
+    if (!this.exchanged) return;
+    this.exchanged.settle();
+    this.exchanged = null;
   }
 
   setPoint(lat: number, lon: number): void {
@@ -137,6 +220,7 @@ export class PreparedGroup implements AnomalyGroup {
       out.fill(0, from, to);
       return;
     }
+    this.settle();
     const sum = this.sum;
     sum.fill(0, from, to);
     this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, from, to);
@@ -148,6 +232,7 @@ export class PreparedGroup implements AnomalyGroup {
   valueAt(i: number): number {
     if (this.zero) return 0;
     this.arena!.check();
+    this.settle();
     let s = dotRow(this.pointTruth, this.truthTime, i, this.n);
     for (const e of this.errors) s += dotRow(e.point, e.time, i, this.n);
     return s;
@@ -157,6 +242,7 @@ export class PreparedGroup implements AnomalyGroup {
   trailingAt(i: number): number {
     if (this.zero) return 0;
     this.arena!.check();
+    this.settle();
     const s = dotRow(this.pointTruth, this.trailTime!, i, this.n);
     return this.alpha ? this.alpha[i] * s : s;
   }

@@ -92,3 +92,17 @@ if (isMainThread) {
     assert.equal(other.computed, single.computed + 1);
   });
 }
+
+if (isMainThread) {
+  test('a directory lock left taken (a worker terminated while holding it) costs a copy of its own, never a hang', () => {
+    const memory = sharedKernelMemory();
+    const exchange = new BasisExchange(memory);
+    // The directory's lock is the third Int32 slot of the first page.
+    Atomics.store(new Int32Array(memory.buffer, 0, 4), 2, 1);
+    const started = Date.now();
+    const series = withBasisExchange(exchange, () => exchangeTestSeries());
+    exchangeTestSeries().forEach((s, i) => assert.deepEqual(series[i], s, `series ${i}`));
+    assert.equal(exchange.asked, 0, 'no basis came from the exchange');
+    assert.ok(Date.now() - started < 30_000);
+  });
+}

@@ -36,6 +36,8 @@ const FAILED = 3;
 
 /** Longest a worker waits for a basis the other one is computing. */
 const WAIT_MS = 2000;
+/** Longest a worker waits for the directory's lock. */
+const LOCK_WAIT_MS = 100;
 
 /** A shared WebAssembly memory, as posted between threads. */
 export interface SharedKernelMemory {
@@ -88,6 +90,8 @@ export class BasisExchange {
   /** Bases this thread asked for, and those it computed (the rest the other worker did): for the tests and profiles. */
   asked = 0;
   computed = 0;
+  /** The lock stayed taken once: this thread stops using the exchange (each later basis is its own). */
+  private lockLost = false;
 
   /** `memory`: made by dotKernel.ts sharedKernelMemory (in this thread or another). */
   constructor(private readonly memory: SharedKernelMemory) {
@@ -114,8 +118,22 @@ export class BasisExchange {
     return byteOffset < 0 ? null : { kernel: this.kernel, byteOffset, doubles };
   }
 
-  private lock(): void {
-    while (Atomics.compareExchange(this.header, LOCK, 0, 1) !== 0);
+  /**
+   * Takes the directory's lock, held by either thread for a few hundred instructions at most; false
+   * after LOCK_WAIT_MS without it (a worker terminated while holding it), and the caller then
+   * computes its own copy instead of spinning for ever.
+   */
+  private lock(): boolean {
+    if (this.lockLost) return false;
+    if (Atomics.compareExchange(this.header, LOCK, 0, 1) === 0) return true;
+    const giveUpAt = Date.now() + LOCK_WAIT_MS;
+    while (Atomics.compareExchange(this.header, LOCK, 0, 1) !== 0) {
+      if (Date.now() > giveUpAt) {
+        this.lockLost = true;
+        return false;
+      }
+    }
+    return true;
   }
 
   private unlock(): void {
@@ -125,13 +143,13 @@ export class BasisExchange {
   /**
    * The basis named `key` (everything it is computed from) of `length` doubles: computed here by
    * `compute` if no worker has claimed it yet, else the other worker's (settle() waits for it).
-   * Null when the exchange has no room for it. `fallback`: where a copy of its own goes if the
+   * Null when the exchange has no room for it or its lock stays taken. `fallback`: where a copy of its own goes if the
    * other worker does not deliver.
    */
   basis(key: string, length: number, compute: (out: Float64Array) => void, fallback: DotArena): SharedBasis | null {
     const [ha, hb] = hashPair(`${key}#${length}`);
     const h = this.header;
-    this.lock();
+    if (!this.lock()) return null;
     let entry = -1;
     const count = Atomics.load(h, COUNT);
     for (let e = 0; e < count; e++) {

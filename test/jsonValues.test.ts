@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatValueBytes, frameJsonText } from '../src/api/writer.ts';
 import type { Frame } from '../src/query/frame.ts';
+import { formatUtcHour } from '../src/time/hours.ts';
+import { formatLocalHour } from '../src/time/zones.ts';
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 
@@ -61,6 +63,39 @@ test('an empty column and a column of one value or only nulls are well-formed', 
   assert.equal(text(formatValueBytes(new Float64Array(0), 1, ',')), ',[]');
   assert.equal(text(formatValueBytes(Float64Array.of(-0.01), 1)), '[0]');
   assert.equal(text(formatValueBytes(Float64Array.of(NaN, NaN), 2)), '[null,null]');
+});
+
+test('every cached value text, one to eight bytes long, is written whole and nothing past it', () => {
+  // Every 7th value in units of the last decimal across the byte cache (0 … 104857.5 at one
+  // decimal), then again from the cache; texts of every length from `0` to `104857.5`.
+  const values = Float64Array.from({ length: (1 << 20) / 7 }, (_, i) => (i * 7) / 10);
+  for (let pass = 0; pass < 2; pass++) assert.equal(text(formatValueBytes(values, 1)), expected([...values], 1));
+  const lengths = [0, 12, 123, 1234, 12345, 123456, 1048575].map((v) => v / 10);
+  for (const decimals of [0, 1, 2, 3])
+    assert.equal(text(formatValueBytes(Float64Array.from(lengths), decimals, ',')), expected(lengths, decimals, ','));
+});
+
+test('the time axis is formatLocalHour and formatUtcHour of every hour, over years, in zones with and without daylight saving', () => {
+  // 2025-01-01 … 2027-12-31, every hour; a gap and a lone hour at the end.
+  const first = Date.UTC(2025, 0, 1) / 3_600_000;
+  const hours = [...Array.from({ length: 3 * 365 * 24 }, (_, i) => first + i), first + 4 * 365 * 24, first + 4 * 365 * 24 + 5];
+  for (const zone of [
+    'America/Chicago',
+    'America/New_York',
+    'America/Phoenix',
+    'America/Los_Angeles',
+    'America/St_Johns',
+    'Asia/Kolkata',
+  ]) {
+    const frame: Frame = { model: null, createdAtHour: null, units: 'MW', timezone: zone, hours, decimals: 1, columns: [] };
+    const body = JSON.parse(frameJsonText(frame)) as { time_utc: string[]; time_local: string[] };
+    assert.deepEqual(body.time_utc, hours.map(formatUtcHour));
+    assert.deepEqual(
+      body.time_local,
+      hours.map((h) => formatLocalHour(zone, h)),
+      zone,
+    );
+  }
 });
 
 test('the time axis is the same on every request, across a daylight saving change and with gaps', () => {

@@ -169,6 +169,36 @@ test('the response cache keys on the minute and keeps within its byte budget', (
   assert.ok(cache.get('k3') && cache.get('k4'));
 });
 
+test('the response cache counts the memory a streamed body keeps, not only its bytes', async () => {
+  /** Four chunks of 1,000 bytes: views of a 64 KiB buffer each, or all four of one. */
+  const views = (shared: boolean) => {
+    const one = new ArrayBuffer(65_536);
+    return Array.from({ length: 4 }, (_, i) =>
+      Buffer.from(shared ? one : new ArrayBuffer(65_536), shared ? i * 1_000 : 0, 1_000).fill(0x61),
+    );
+  };
+  const stream = async (cache: ResponseCache, key: string, chunks: Buffer[]) => {
+    for await (const chunk of cache.keepStreamed(key, Readable.from(chunks), 1)) void chunk;
+  };
+  // 4,000 bytes that hold 256 KiB: more than the largest body kept (100,000 of a 200,000 budget).
+  const cache = new ResponseCache(200_000);
+  await stream(cache, 'apart', views(false));
+  assert.equal(cache.get('apart'), undefined);
+  // The views of one buffer hold it once (65,536): kept; with 150,000 more the budget is passed and the oldest goes.
+  await stream(cache, 'shared', views(true));
+  cache.set('b', { body: Buffer.alloc(60_000), values: 1 });
+  cache.set('c', { body: Buffer.alloc(60_000), values: 1 });
+  cache.set('d', { body: Buffer.alloc(30_000), values: 1 });
+  assert.equal(cache.get('shared'), undefined, 'the 64 KiB its chunks hold count');
+  assert.ok(cache.get('b') && cache.get('c') && cache.get('d'));
+  // Once served again it is joined and holds its 4,000 bytes only: 184,000 in all stay within the budget.
+  const joined = new ResponseCache(200_000);
+  await stream(joined, 'shared', views(true));
+  assert.equal(joined.get('shared')?.body.toString(), 'a'.repeat(4_000));
+  for (const key of ['b', 'c', 'd']) joined.set(key, { body: Buffer.alloc(60_000), values: 1 });
+  assert.equal(joined.get('shared')?.body.length, 4_000);
+});
+
 test('the response cache keeps a streamed body as it went out, served again whole', async () => {
   const cache = new ResponseCache(1 << 20);
   const chunks = ['{"time_utc":[', '"a","b"', '],"values":[[1,2]]}'].map((c) => Buffer.from(c));

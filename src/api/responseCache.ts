@@ -25,8 +25,32 @@ export interface CachedBody {
 /** A kept body: whole, or a streamed body's chunks as they went out, joined on its first reuse. */
 interface Entry {
   body: Buffer | Buffer[];
+  /** The body's length. */
+  length: number;
+  /** Memory it holds, for the budget: its chunks' buffers, which may be larger than the chunks (views). */
   bytes: number;
   values: number;
+}
+
+/**
+ * Memory that `chunks` keep alive: each distinct buffer under them whole. A chunk may be a view
+ * of a larger buffer — a socket write's share of a worker's chunk (those share one buffer, counted
+ * once), a string's bytes in Node's shared pool — and keeping the view keeps all of it.
+ */
+class HeldBuffers {
+  private readonly seen = new Set<ArrayBufferLike>();
+  bytes = 0;
+
+  add(chunk: Buffer): void {
+    if (this.seen.has(chunk.buffer)) return;
+    this.seen.add(chunk.buffer);
+    this.bytes += chunk.buffer.byteLength;
+  }
+
+  /** Lets the buffers go (the body is not kept). */
+  clear(): void {
+    this.seen.clear();
+  }
 }
 
 export class ResponseCache {
@@ -56,26 +80,33 @@ export class ResponseCache {
   keepStreamed(key: string, body: Readable, values: number): Readable {
     if (this.largestBody <= 0) return body;
     let chunks: Buffer[] | null = [];
-    let bytes = 0;
+    let length = 0;
+    const held = new HeldBuffers();
     const largest = this.largestBody;
     const recorder = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         if (chunks) {
-          bytes += chunk.length;
-          if (bytes > largest) chunks = null;
-          else chunks.push(chunk);
+          length += chunk.length;
+          held.add(chunk);
+          if (held.bytes > largest) {
+            chunks = null;
+            held.clear();
+          } else chunks.push(chunk);
         }
         done(null, chunk);
       },
       flush: (done) => {
         // Joined when first served again, not now: the copy (~9 MB for the large request) and its
         // memory would fall on every large response's last step, and most are never asked again.
-        if (chunks) this.keep(key, { body: chunks, bytes, values });
+        if (chunks) this.keep(key, { body: chunks, length, bytes: held.bytes, values });
         chunks = null;
         done();
       },
     });
-    pipeline(body, recorder, () => (chunks = null));
+    pipeline(body, recorder, () => {
+      chunks = null;
+      held.clear();
+    });
     return recorder;
   }
 
@@ -86,12 +117,17 @@ export class ResponseCache {
     // Most recently used goes to the back of the eviction order.
     this.entries.delete(key);
     this.entries.set(key, hit);
-    if (Array.isArray(hit.body)) hit.body = Buffer.concat(hit.body, hit.bytes);
+    if (Array.isArray(hit.body)) {
+      hit.body = Buffer.concat(hit.body, hit.length);
+      // It now holds its own bytes only: the chunks' buffers are let go.
+      this.bytes += hit.length - hit.bytes;
+      hit.bytes = hit.length;
+    }
     return { body: hit.body, values: hit.values };
   }
 
   set(key: string, entry: CachedBody): void {
-    this.keep(key, { body: entry.body, bytes: entry.body.length, values: entry.values });
+    this.keep(key, { body: entry.body, length: entry.body.length, bytes: entry.body.length, values: entry.values });
   }
 
   private keep(key: string, entry: Entry): void {

@@ -74,7 +74,7 @@ const POOL_REQUESTS: readonly string[] = [
  * stitching, the column writer and the time axis (on-stack replacement) and the time-zone
  * arithmetic of a long axis only once they have run that long. Without them the first long
  * request after ready (or after a restart, from the disk cache) had V8's helper threads compile
- * ~280 ms of TurboFan code (`stitchRows`, `formatValueBytes`, the time axis's `header`,
+ * ~280 ms of TurboFan code (`stitchRows`, the value writer (`writeValues`), the time axis,
  * `cachedBlocks`, the time-zone functions); ~5 ms with them (issue 23; `--trace-opt`, README
  * *Start-up*). The pool serves them before it collects the warm-up's garbage, so that their
  * garbage (the cold computation's scratch) is not held by the idle process, and again after it,

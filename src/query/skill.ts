@@ -87,29 +87,85 @@ function rounder(decimals: number): (x: number) => number {
   return (x) => (Number.isFinite(x) ? Math.round(x * f) / f : Number.NaN);
 }
 
-/** Values of `series` at `hours` (NaN where it has no row). */
-function alignedTo(series: HourSeries, hours: ArrayLike<number>, round: (x: number) => number): Float64Array {
-  const index = new Map<number, number>();
-  for (let i = 0; i < series.hours.length; i++) index.set(series.hours[i], i);
+/**
+ * Where each hour of a series is (its last row with that hour, as a map would keep it): an array
+ * over the series' span of whole epoch hours, read without hashing — a skill request aligns each
+ * of its ~24 series of a year with the actual and the baseline. A series whose hours are not whole
+ * or are too sparse for an array over their span keeps a map.
+ */
+class HourIndex {
+  private readonly first: number;
+  private readonly rows: Int32Array | null;
+  private readonly map: Map<number, number> | null;
+
+  constructor(hours: ArrayLike<number>) {
+    let min = Infinity;
+    let max = -Infinity;
+    let whole = true;
+    for (let i = 0; i < hours.length; i++) {
+      const h = hours[i];
+      if (h < min) min = h;
+      if (h > max) max = h;
+      if (!Number.isInteger(h)) whole = false;
+    }
+    this.first = min;
+    if (hours.length > 0 && whole && max - min < 4 * hours.length + 48) {
+      this.rows = new Int32Array(max - min + 1).fill(-1);
+      this.map = null;
+      for (let i = 0; i < hours.length; i++) this.rows[hours[i] - min] = i;
+    } else {
+      this.rows = null;
+      this.map = new Map();
+      for (let i = 0; i < hours.length; i++) this.map.set(hours[i], i);
+    }
+  }
+
+  /** The row of `hour`, or -1. */
+  rowOf(hour: number): number {
+    if (this.rows === null) return this.map!.get(hour) ?? -1;
+    const at = hour - this.first;
+    return at >= 0 && at < this.rows.length && Number.isInteger(at) ? this.rows[at] : -1;
+  }
+}
+
+/** Values of `series` (indexed by `index`) at `hours`, rounded (NaN where it has no row). */
+function alignedTo(series: HourSeries, index: HourIndex, hours: ArrayLike<number>, round: (x: number) => number): Float64Array {
   const out = new Float64Array(hours.length);
   for (let i = 0; i < hours.length; i++) {
-    const at = index.get(hours[i]);
-    out[i] = at === undefined ? Number.NaN : round(series.values[at]);
+    const at = index.rowOf(hours[i]);
+    out[i] = at < 0 ? Number.NaN : round(series.values[at]);
   }
   return out;
 }
 
+/** `values` rounded as they are written. */
+function roundedValues(values: ArrayLike<number>, round: (x: number) => number): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = round(values[i]);
+  return out;
+}
+
 /** A forecast paired with the actual (and the baseline and capacity) over the forecast's rows. */
-function paired(input: SkillInput, f: ForecastSeries, baseline: ForecastSeries | undefined): PairedSeries {
+function paired(
+  input: SkillInput,
+  f: ForecastSeries,
+  baseline: ForecastSeries | undefined,
+  indexOf: (s: HourSeries) => HourIndex,
+): PairedSeries {
   const round = rounder(input.decimals);
   const hours = f.hours;
+  let capacity: Float64Array | undefined;
+  if (input.capacityAt) {
+    capacity = new Float64Array(hours.length);
+    for (let i = 0; i < hours.length; i++) capacity[i] = input.capacityAt(hours[i]);
+  }
   return {
-    forecast: Float64Array.from(f.values, round),
-    actual: alignedTo(input.actual, hours, round),
-    capacity: input.capacityAt ? Float64Array.from({ length: hours.length }, (_, i) => input.capacityAt!(hours[i])) : undefined,
-    baseline: baseline ? alignedTo(baseline, hours, round) : undefined,
-    quantiles: f.quantiles?.map((q) => ({ p: q.p, values: Float64Array.from(q.values, round) })),
-    members: f.members?.map((m) => Float64Array.from(m, round)),
+    forecast: roundedValues(f.values, round),
+    actual: alignedTo(input.actual, indexOf(input.actual), hours, round),
+    capacity,
+    baseline: baseline ? alignedTo(baseline, indexOf(baseline), hours, round) : undefined,
+    quantiles: f.quantiles?.map((q) => ({ p: q.p, values: roundedValues(q.values, round) })),
+    members: f.members?.map((m) => roundedValues(m, round)),
   };
 }
 
@@ -211,7 +267,14 @@ export function skillRecords(input: SkillInput): SkillRecord[] {
     input.baselineModel === undefined
       ? undefined
       : input.forecasts.find((b) => b.model === input.baselineModel && b.daysAhead === f.daysAhead);
-  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f)) }));
+  // The actual is aligned with every forecast, each baseline with the forecasts of its lead: indexed once each.
+  const indexes = new Map<HourSeries, HourIndex>();
+  const indexOf = (series: HourSeries) => {
+    let index = indexes.get(series);
+    if (!index) indexes.set(series, (index = new HourIndex(series.hours)));
+    return index;
+  };
+  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f), indexOf) }));
   const out: SkillRecord[] = [];
   if (input.by === 'none') {
     for (const model of new Set(input.forecasts.map((f) => f.model))) {

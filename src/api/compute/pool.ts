@@ -266,6 +266,8 @@ export class ComputePool {
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     collectGarbage();
     await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
+    // Small bodies are not shared out: one copy per runner at once, so that each runner serves one.
+    for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     // This thread's heap again (not the workers': see above), now that the streamed bodies have
     // grown it: else its first major collection fell in the first large request after ready
     // (~50–110 ms on this thread; the first request after a restart, --trace-gc). Its own code

@@ -85,6 +85,19 @@ const LONG_POOL_REQUESTS: readonly string[] = [
   '/plant/nyiso/wind/continuous?start={history}&end={to}',
 ];
 
+/**
+ * A skill request (a small body) the pool sends to every runner last, after its collection:
+ * every lead day's continuous series of every model side by side (query/kinds.ts's union of
+ * rows, the shared time bases, the lead-day merging, the alignment and the scores) is code no
+ * other request runs, and the first skill request after ready compiled it (issue 21: PJM's
+ * demand year cold 2.9–3.0 s of server CPU without, 2.4–2.6 s with, alternating at load 28–33).
+ * Two days of one region's demand: enough for V8 to optimise those paths, and little garbage
+ * left at rest (idle RSS +3–4 MB with 2 workers, measured in pairs; a week of MISO demand skill
+ * and SPP plant wind skill held 40–60 MB). After the collection, not with RUNNER_REQUESTS: the
+ * collection throws the optimised code away again (measured: a collection after it lost the gain).
+ */
+const SKILL_POOL_REQUESTS: readonly string[] = ['/region/miso/demand/skill?start={from}&end={to}'];
+
 /** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
 const LONG_WINDOW_DAYS = 330;
 
@@ -121,12 +134,13 @@ export function runnerWarmUpJobs(nowMs: number, extremes: ExtremeCatalogue): Omi
   );
 }
 
-/** Which of the pool's warm-up requests: see LONG_POOL_REQUESTS and POOL_REQUESTS. */
-export type PoolWarmUp = 'long' | 'streamed';
+/** Which of the pool's warm-up requests: see LONG_POOL_REQUESTS, POOL_REQUESTS and SKILL_POOL_REQUESTS. */
+export type PoolWarmUp = 'long' | 'streamed' | 'skill';
 
 const POOL_WARM_UP: Record<PoolWarmUp, readonly string[]> = {
   long: LONG_POOL_REQUESTS,
   streamed: POOL_REQUESTS,
+  skill: SKILL_POOL_REQUESTS,
 };
 
 /** The pool's warm-up requests of one kind as jobs at `nowMs`. */

@@ -33,8 +33,17 @@ import { fixedClock, type Clock } from '../src/time/clock.ts';
 export const NOW_ISO = '2026-06-15T18:00:00Z';
 export const NOW_MS = Date.parse(NOW_ISO);
 
-/** Repository root (the CLI and child scripts run from here). */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The directory this code runs from: the checkout, or the compiled tree of `npm test` (scripts/compile-tests.mjs). */
+const RUNNING_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Repository root: the checkout (the CLI and child scripts run from here; tests read its files
+ * through it). The compiled tree links its package.json to the checkout's.
+ */
+export const ROOT = path.dirname(fs.realpathSync(path.join(RUNNING_ROOT, 'package.json')));
+
+/** Whether this is the compiled tree of `npm test` rather than the TypeScript sources under tsx. */
+const COMPILED = RUNNING_ROOT !== ROOT;
 
 export interface TestStore {
   store: Store;
@@ -436,6 +445,8 @@ export interface ServeProcess {
  * finds the files it reads relative to itself.
  */
 export async function gridcastCli(): Promise<string> {
+  // The compiled tree of `npm test` is this build already: its dist/ is its compiled src/.
+  if (COMPILED) return path.join(RUNNING_ROOT, 'bin', 'gridcast.js');
   const inputs = [
     ...filesIn(path.join(ROOT, 'src')),
     ...['tsconfig.json', 'tsconfig.build.json', 'bin/gridcast.js'].map((f) => path.join(ROOT, f)),

@@ -2,7 +2,8 @@
 // GRIDCAST_TEST_DATABASE_URL names a role that may create databases (scripts/ci-postgres.sh
 // starts a local server and prints one; .ci/run sets it). Without it the run is skipped with
 // a notice, except in CI, where that is an error. A suite of these files that uses the embedded
-// store on either backend leaves itself out here (EMBEDDED_STORE_ONLY in test/helpers.ts).
+// store on either backend leaves itself out here (EMBEDDED_STORE_ONLY in test/helpers.ts), and
+// so does one whose answers the store does not decide (SAME_ON_EVERY_STORE: validation errors).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 

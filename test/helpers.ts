@@ -446,7 +446,9 @@ export interface ServeProcess {
  * The gridcast CLI as the tests start it: `node <returned path>`, the compiled JavaScript of the
  * current sources behind bin/gridcast.js, as `npm start` and the image run it. Under tsx every
  * start of the CLI costs ~1.7 s more CPU (and each compute worker of `serve` ~1 s more), and the
- * suite starts it ~100 times; so the first test to need the CLI compiles src/ with the build's
+ * suite starts it ~100 times. In `npm test` the tests run from a compiled tree
+ * (scripts/compile-tests.mjs) whose bin/gridcast.js runs that tree's code. A test file run under
+ * tsx by hand instead has the first test to need the CLI compile src/ with the build's
  * settings (tsconfig.build.json, ~17 s of CPU) into a directory of the temporary directory named
  * by a digest of the sources and settings, and later starts (and other test files, and later
  * runs while the sources are unchanged) reuse it. The directory has the repository's layout —
@@ -454,7 +456,7 @@ export interface ServeProcess {
  * finds the files it reads relative to itself.
  */
 export async function gridcastCli(): Promise<string> {
-  // The compiled tree of `npm test` is this build already: its dist/ is its compiled src/.
+  // The compiled tree of `npm test` is such a build already: its dist/ is its compiled src/.
   if (COMPILED) return path.join(RUNNING_ROOT, 'bin', 'gridcast.js');
   const inputs = [
     ...filesIn(path.join(ROOT, 'src')),

@@ -2,8 +2,10 @@
 // GRIDCAST_TEST_DATABASE_URL names a role that may create databases (scripts/ci-postgres.sh
 // starts a local server and prints one; .ci/run sets it). Without it the run is skipped with
 // a notice, except in CI, where that is an error. A suite of these files that uses the embedded
-// store on either backend leaves itself out here (EMBEDDED_STORE_ONLY in test/helpers.ts).
+// store on either backend leaves itself out here (EMBEDDED_STORE_ONLY in test/helpers.ts), and
+// so does one whose answers the store does not decide (SAME_ON_EVERY_STORE: validation errors).
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 
 const FILES = [
   'test/api-errors.test.ts',
@@ -36,7 +38,10 @@ if (!process.env.GRIDCAST_TEST_DATABASE_URL) {
   process.exit(0);
 }
 console.log(`test:postgres: ${FILES.length} files on PostgreSQL`);
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...FILES], {
+// In `npm test` (scripts/test.mjs) the files run from its compiled tree; alone, under tsx.
+const tree = process.env.GRIDCAST_TEST_TREE;
+const args = tree ? FILES.map((f) => path.join(tree, f.replace(/\.ts$/, '.js'))) : ['--import', 'tsx', ...FILES];
+const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...args], {
   stdio: 'inherit',
   env: { ...process.env, GRIDCAST_TEST_BACKEND: 'postgres' },
 });

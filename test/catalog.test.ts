@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from './helpers.ts';
 import { ISO_CODES, type IsoCode } from '../src/catalog/isos.ts';
 import { STATE_POSTAL, countiesOf, countiesTopology, county, isoBounds, locate, membership, zonesOf } from '../src/catalog/geography.ts';
 import { CAPACITY_TARGETS_MW, allPlants, buildPlants, plantById, plantsOf } from '../src/catalog/plants.ts';
@@ -98,9 +98,8 @@ test('membership table: known counties map to the right ISO and zone', () => {
 });
 
 test('membership CSV is what the generator script produces', () => {
-  const root = fileURLToPath(new URL('..', import.meta.url));
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-county-membership.ts', '--check'], {
-    cwd: root,
+    cwd: ROOT,
     encoding: 'utf8',
   });
   assert.match(out, /up to date/);

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cellToBoundary, getResolution, isValidCell, latLngToCell } from 'h3-js';
 import {
   cellAreaKm2,
@@ -110,8 +112,10 @@ for (const { iso, res, point } of CASES) {
 
 test('cellsOf is memoised and deterministic across builds', async () => {
   assert.equal(cellsOf('ercot', 4), cellsOf('ercot', 4));
-  // a fresh module instance rebuilds from scratch
-  const fresh = (await import(`../src/catalog/cells.ts?fresh=${Date.now()}`)) as typeof import('../src/catalog/cells.ts');
+  // a fresh module instance rebuilds from scratch (the module's file has this file's extension:
+  // .ts under tsx, .js in npm test's compiled tree, where only literal import paths are rewritten)
+  const ext = path.extname(fileURLToPath(import.meta.url));
+  const fresh = (await import(`../src/catalog/cells${ext}?fresh=${Date.now()}`)) as typeof import('../src/catalog/cells.ts');
   const again = fresh.cellsOf('ercot', 4);
   assert.notEqual(again, cellsOf('ercot', 4));
   assert.equal(JSON.stringify(again), JSON.stringify(cellsOf('ercot', 4)));

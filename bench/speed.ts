@@ -2,7 +2,8 @@
  * `npm run bench`: the speed figures of issue 12, in one run, on this machine.
  *
  * 1. Small request (one ERCOT wind plant, 7 days) req/s against a bare Node HTTP server
- *    returning the same bytes, both driven by autocannon (16 connections).
+ *    returning the same bytes, both driven by autocannon (16 connections; each load measured
+ *    after 3 s of the same load, not counted: steady state).
  * 2. p50/p99 latency of the small request at 16 and 200 connections, on the embedded store
  *    and (with GRIDCAST_TEST_DATABASE_URL) on PostgreSQL; client time-outs and errors.
  * 3. Small-request latency while four cold heavy requests run (a fresh server).
@@ -160,8 +161,18 @@ interface Load {
   non2xx: number;
 }
 
+/**
+ * Steady-state throughput: WARM_UP_SECONDS of the same load first, not counted. Without it the
+ * measured 10 s included V8 optimising the request path under load (the first 10 s of a server
+ * ran at 5,100–7,000 req/s, the next at 6,300–8,600, alternating runs on one machine), and the
+ * bare server is warmed the same way. The first request after ready is measured on its own.
+ */
+const WARM_UP_SECONDS = 3;
+
 async function load(url: string, key: string | undefined, connections: number): Promise<Load> {
-  const r = await autocannon({ url, connections, duration: SECONDS, timeout: 10, headers: key ? { 'x-api-key': key } : {} });
+  const options = { url, connections, timeout: 10, headers: key ? { 'x-api-key': key } : {} };
+  await autocannon({ ...options, duration: WARM_UP_SECONDS });
+  const r = await autocannon({ ...options, duration: SECONDS });
   return {
     connections,
     requestsPerSec: round(r.requests.average),

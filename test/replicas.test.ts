@@ -155,17 +155,26 @@ describe(
       // The limit's window is the clock's minute: six requests must fall in one of them, so a
       // minute with too little left is waited out (a new window would admit the sixth).
       const msLeftInMinute = 60_000 - (Date.now() % 60_000);
-      if (msLeftInMinute < 15_000) await new Promise((r) => setTimeout(r, msLeftInMinute + 100));
+      if (msLeftInMinute < 30_000) await new Promise((r) => setTimeout(r, msLeftInMinute + 100));
       const statuses: number[] = [];
+      const usageRequests = async () =>
+        ((await adminCall(b.baseUrl, 'GET', `/admin/usage?key_id=${created.id}`)).json() as { requests: number }[])[0]?.requests ?? 0;
       for (let i = 0; i < 6; i++) {
         const base = i % 2 === 0 ? b.baseUrl : a.baseUrl;
         statuses.push((await rawRequest(base, '/v1/region/pjm/demand/list', { 'x-api-key': created.key })).status);
-        // Each process counts in memory and shares its counts every FLUSH_MS: after two
-        // intervals (its own flush, then the other's) each knows the other's requests.
-        await new Promise((r) => setTimeout(r, 3 * FLUSH_MS));
+        // Each process counts in memory and shares its counts every FLUSH_MS: its flush writes
+        // the usage and then the window counts. Once the database holds this request (the
+        // usage row says so), two more intervals (the writer's window upsert, then the other's
+        // flush reading it back) let each process know the other's requests. Waiting for the
+        // row, not a fixed time, keeps a slow commit on a loaded machine from failing the test.
+        if (i < 5) {
+          await waitFor(async () => (await usageRequests()) >= i + 1, `request ${i + 1} flushed`, 10_000);
+          await new Promise((r) => setTimeout(r, 4 * FLUSH_MS));
+        }
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-      // Usage written by both processes, read through either.
+      // Usage written by both processes (the refused request counted too), read through either.
+      await waitFor(async () => (await usageRequests()) >= 6, 'the sixth request flushed', 10_000);
       const usage = (await adminCall(b.baseUrl, 'GET', `/admin/usage?key_id=${created.id}`)).json();
       assert.equal(usage[0].requests, 6);
       assert.equal(usage[0].values_served, 5 * 20);

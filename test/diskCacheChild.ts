@@ -25,7 +25,8 @@ export function expectedBlock(segment: string, key: string, length: number): Flo
 export function check(stored: StoredSegment, segment: string): { verified: number; wrong: number } {
   let verified = 0;
   let wrong = 0;
-  for (const [key, block] of stored.blocks()) {
+  for (let i = 0; i < stored.size; i++) {
+    const [key, block] = stored.blockAt(i);
     const expected = expectedBlock(segment, key, block.length);
     if (block.length === expected.length && block.every((v, i) => v === expected[i])) verified++;
     else wrong++;

@@ -89,6 +89,7 @@ test("a cell's 24-hour trailing mean is worked out once per row for all of the c
   let asked = 0;
   const counting: AnomalyGroup = {
     setPoint: (lat, lon) => inner.setPoint(lat, lon),
+    series: () => inner.series(),
     fill: (out, from, to) => inner.fill(out, from, to),
     valueAt: (i) => inner.valueAt(i),
     trailingAt: (i) => {

@@ -481,7 +481,9 @@ function interpolate(table: readonly [number, number][], x: number): number {
   return table[table.length - 1]![1];
 }
 
-function windTech(cluster: WindCluster, year: number, r: Stream): Pick<WindPlant, 'hub_height_m' | 'turbine_class' | 'rated_speed_ms'> {
+type WindTech = Pick<WindPlant, 'hub_height_m' | 'turbine_class' | 'rated_speed_ms'>;
+
+function windTech(cluster: WindCluster, year: number, r: Stream): WindTech {
   // Mostly the site's class; one plant in five picked a neighbouring class.
   const classes = ['I', 'II', 'III'] as const;
   let i = classes.indexOf(cluster.cls);
@@ -568,6 +570,55 @@ const PLANT_TYPES: readonly PlantType[] = ['wind', 'solar'];
 const ID_BASE = 50_000;
 const ID_BLOCK = 1_000;
 
+/** The fields of a plant that are not its type's. */
+type PlantCommon = Omit<WindPlant, 'plant_type' | keyof WindTech>;
+
+/*
+ * Each plant type's records are written by one object literal with every field in one order, so
+ * that all plants of a type share one hidden class in V8: the physics reads plant fields in
+ * per-hour loops over hundreds of plants, and records made by object spread each got a shape of
+ * their own (240 shapes for ERCOT's wind plants), which made every such read a megamorphic lookup.
+ */
+function windPlantOf(c: PlantCommon, t: WindTech): WindPlant {
+  return {
+    id: c.id,
+    name: c.name,
+    capacity_mw: c.capacity_mw,
+    iso: c.iso,
+    state: c.state,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    operations_begin_date: c.operations_begin_date,
+    county_fips: c.county_fips,
+    plant_type: 'wind',
+    hub_height_m: t.hub_height_m,
+    turbine_class: t.turbine_class,
+    rated_speed_ms: t.rated_speed_ms,
+  };
+}
+
+function solarPlantOf(c: PlantCommon, t: SolarTech): SolarPlant {
+  return {
+    id: c.id,
+    name: c.name,
+    capacity_mw: c.capacity_mw,
+    iso: c.iso,
+    state: c.state,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    operations_begin_date: c.operations_begin_date,
+    county_fips: c.county_fips,
+    plant_type: 'solar',
+    mounting: t.mounting,
+    tilt_deg: t.tilt_deg,
+    azimuth_deg: t.azimuth_deg,
+    max_angle_deg: t.max_angle_deg,
+    gcr: t.gcr,
+    dc_ac_ratio: t.dc_ac_ratio,
+    temp_coeff_per_c: t.temp_coeff_per_c,
+  };
+}
+
 /** Builds the registry from scratch (no memo); `allPlants()` is the cached form. */
 export function buildPlants(): Plant[] {
   const plants: Plant[] = [];
@@ -600,8 +651,8 @@ export function buildPlants(): Plant[] {
         const tech = new Stream(...keys, Purpose.Tech);
         plants.push(
           type === 'wind'
-            ? { ...common, plant_type: 'wind', ...windTech(cluster as WindCluster, year, tech) }
-            : { ...common, plant_type: 'solar', ...solarTech(cluster as SolarCluster, year, site.lat, tech) },
+            ? windPlantOf(common, windTech(cluster as WindCluster, year, tech))
+            : solarPlantOf(common, solarTech(cluster as SolarCluster, year, site.lat, tech)),
         );
       });
     });

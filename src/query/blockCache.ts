@@ -83,8 +83,7 @@ export class BlockCache {
     const kept = this.map.get(SEGMENT_MARK + name)?.segment ?? null;
     const merged = StoredSegment.merged(kept, blocks, values);
     this.rememberSegment(name, merged);
-    // The new blocks are the merged segment's last ones.
-    if (this.disk) for (let i = merged.size - blocks.length; i < merged.size; i++) this.disk.write(name, ...merged.blockAt(i));
+    this.disk?.keep(name, merged);
   }
 
   /** Sets the disk tier under this cache (diskBlocks.ts; null for none). */

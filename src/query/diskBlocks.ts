@@ -24,8 +24,10 @@
  *   least recently used files (modification time: set by each write, and refreshed when a file
  *   is read) down to LOW_WATER of the budget.
  * - Off the request's path. Reads are synchronous (the callers compute synchronously in a
- *   compute worker; a segment is tens of kB). Writes are queued and written asynchronously
- *   (libuv's thread pool) shortly after, so a request never waits for the disk.
+ *   compute worker; a segment is tens of kB). Writes are queued — a segment as the memory tier
+ *   holds it, not a view per block — and written asynchronously (libuv's thread pool) once the
+ *   thread has no request to compute (holdWhile): encoding and writing a cold request's ~500
+ *   segments on its own thread while it computed cost ~25 % of its CPU.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,6 +53,8 @@ const LOW_WATER = 0.8;
 const STALE_TEMP_MS = 10 * 60_000;
 /** Writes wait this long for more blocks to batch with. */
 const WRITE_DELAY_MS = 50;
+/** Writes held back while the thread computes wait at most this long (a thread busy for good still writes). */
+const MAX_HOLD_MS = 5_000;
 /** Blocks queued for writing beyond this are dropped (the cache is an optimisation, not a duty). */
 const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 /** A read refreshes its file's recency at most this often. */
@@ -172,11 +176,6 @@ export class StoredSegment {
     return i < 0 ? undefined : this.blockAt(i)[1];
   }
 
-  /** Every block, by name (views). */
-  *blocks(): Generator<[string, Float64Array]> {
-    for (let i = 0; i < this.size; i++) yield this.blockAt(i);
-  }
-
   /** The i-th block: its name and a view of its values. */
   blockAt(i: number): [string, Float64Array] {
     const { array, from } = this.place(i);
@@ -272,10 +271,65 @@ export class StoredSegment {
     return new StoredSegment(data, keyText, keyAt, starts, Int32Array.from(lengths));
   }
 
+  /** Every block, as picks to encode (encodeSegment). */
+  picks(): BlockPick[] {
+    return Array.from({ length: this.size }, (_, index) => ({ segment: this, index }));
+  }
+
+  /** Block i's name (a string made now: for writing, not for lookups). */
+  nameAt(i: number): string {
+    return this.keyOf(i);
+  }
+
+  /** Block i's length and where its values are: for encodeSegment, without a view. */
+  valuesAt(i: number): { array: Float64Array; from: number; length: number } {
+    const { array, from } = this.place(i);
+    return { array, from, length: this.lengths[i] };
+  }
+
+  /** A segment of these blocks (their values copied into one array), in this order. */
+  static of(blocks: Iterable<[string, Float64Array]>): StoredSegment {
+    const entries = [...blocks];
+    const data = new Float64Array(entries.reduce((sum, [, values]) => sum + values.length, 0));
+    const starts = new Int32Array(entries.length);
+    const lengths = new Int32Array(entries.length);
+    let at = 0;
+    entries.forEach(([, values], i) => {
+      data.set(values, at);
+      starts[i] = at;
+      lengths[i] = values.length;
+      at += values.length;
+    });
+    const keys = entries.map(([key]) => key);
+    return new StoredSegment(data, keys.join(''), keyPositions(keys), starts, lengths);
+  }
+
   /** Memory it holds, for the cache's budget. */
   get bytes(): number {
     return this.data.byteLength + (this.older?.byteLength ?? 0) + this.keyText.length * 2 + this.size * 12;
   }
+}
+
+/** Does `a` hold a block of every name `b` holds? */
+function coversNames(a: StoredSegment, b: StoredSegment): boolean {
+  for (let i = 0; i < b.size; i++) if (!a.has(b.nameAt(i))) return false;
+  return true;
+}
+
+/** The blocks of queued versions of a segment, each name once, from the newest version that has it. */
+function newestBlocks(versions: readonly StoredSegment[]): BlockPick[] {
+  if (versions.length === 1) return versions[0].picks();
+  const seen = new Set<string>();
+  const picks: BlockPick[] = [];
+  for (let v = versions.length - 1; v >= 0; v--) {
+    for (let i = 0; i < versions[v].size; i++) {
+      const name = versions[v].nameAt(i);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      picks.push({ segment: versions[v], index: i });
+    }
+  }
+  return picks;
 }
 
 /** Where each of `keys` starts in their concatenation, and (last) where it ends. */
@@ -285,26 +339,33 @@ function keyPositions(keys: readonly string[]): Int32Array {
   return at;
 }
 
+/** Block `index` of `segment`, chosen for a file (encodeSegment). */
+export interface BlockPick {
+  segment: StoredSegment;
+  index: number;
+}
+
 /**
- * A segment file's bytes: its blocks by name. Layout, each part from an offset that is a
- * multiple of 8: the prefix (PREFIX_BYTES), the JSON header, the blocks' lengths (int32 each),
- * their names' positions in the names' text (int32, one more than the blocks), the names' text
- * (UTF-8), the values (float64, this machine's byte order: it is part of the world's version).
+ * A segment file's bytes: the picked blocks by name, in order. Layout, each part from an offset
+ * that is a multiple of 8: the prefix (PREFIX_BYTES), the JSON header, the blocks' lengths (int32
+ * each), their names' positions in the names' text (int32, one more than the blocks), the names'
+ * text (UTF-8), the values (float64, this machine's byte order: it is part of the world's version).
  */
-export function encodeSegment(version: string, segment: string, blocks: Map<string, Float64Array>): Buffer {
-  const keys = [...blocks.keys()];
+export function encodeSegment(version: string, segment: string, picks: readonly BlockPick[]): Buffer {
+  const keys = picks.map((p) => p.segment.nameAt(p.index));
   const keyBytes = Buffer.from(keys.join(''), 'utf8');
   const headerBytes = Buffer.from(JSON.stringify({ version, segment, keyBytes: keyBytes.length } satisfies Header), 'utf8');
   const table = new Int32Array(2 * keys.length + 1);
   let values = 0;
-  let i = 0;
-  for (const block of blocks.values()) {
-    table[i++] = block.length;
-    values += block.length;
-  }
+  picks.forEach((p, i) => {
+    table[i] = p.segment.valuesAt(p.index).length;
+    values += table[i];
+  });
   table.set(keyPositions(keys), keys.length);
   const layout = layoutOf(headerBytes.length, keys.length, keyBytes.length);
-  const out = Buffer.alloc(layout.dataAt + values * 8);
+  // Its own buffer (not Node's shared pool), so the values can be written through an aligned view.
+  const buffer = new ArrayBuffer(layout.dataAt + values * 8);
+  const out = Buffer.from(buffer);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(headerBytes.length, 12);
   out.writeUInt32LE(values * 8, 16);
@@ -312,10 +373,12 @@ export function encodeSegment(version: string, segment: string, blocks: Map<stri
   headerBytes.copy(out, PREFIX_BYTES);
   out.set(new Uint8Array(table.buffer), layout.tableAt);
   keyBytes.copy(out, layout.keysAt);
-  let at = layout.dataAt;
-  for (const block of blocks.values()) {
-    out.set(new Uint8Array(block.buffer, block.byteOffset, block.byteLength), at);
-    at += block.byteLength;
+  const data = new Float64Array(buffer, layout.dataAt, values);
+  let at = 0;
+  for (const p of picks) {
+    const { array, from, length } = p.segment.valuesAt(p.index);
+    for (let k = 0; k < length; k++) data[at + k] = array[from + k];
+    at += length;
   }
   out.writeUInt32LE(zlib.crc32(out.subarray(12)), 8);
   return out;
@@ -403,9 +466,14 @@ export class DiskBlocks {
   /** This version's directory. */
   readonly dir: string;
   readonly stats: DiskBlocksStats = { reads: 0, damaged: 0, writes: 0, evicted: 0 };
-  private queue = new Map<string, Map<string, Float64Array>>();
+  /** Per segment, what to add to its file: versions in the order they came (a later one's blocks win). */
+  private queue = new Map<string, StoredSegment[]>();
   private queuedBytes = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** While true, queued writes wait (the thread is computing a request); set by holdWhile. */
+  private busy: () => boolean = () => false;
+  /** When the writes now waiting were first held back (0: none is). */
+  private heldSince = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly touchedAt = new Map<string, number>();
   /** Files read since the last flush, whose recency it refreshes. */
@@ -461,17 +529,43 @@ export class DiskBlocks {
   private schedule(): void {
     this.timer ??= setTimeout(() => {
       this.timer = null;
+      const now = Date.now();
+      if (this.busy() && (this.heldSince === 0 || now - this.heldSince < MAX_HOLD_MS)) {
+        if (this.heldSince === 0) this.heldSince = now;
+        this.schedule();
+        return;
+      }
       void this.flush();
     }, WRITE_DELAY_MS);
   }
 
+  /** Queued writes wait while `busy()` is true (for at most MAX_HOLD_MS at a time): the compute runner's "a request is being computed". */
+  holdWhile(busy: () => boolean): void {
+    this.busy = busy;
+  }
+
   /** Queues block `key` (its name within the segment) for the segment's file (written shortly, off the caller's path). */
   write(segment: string, key: string, block: Float64Array): void {
-    if (this.queuedBytes + block.byteLength > MAX_QUEUED_BYTES) return;
-    let blocks = this.queue.get(segment);
-    if (!blocks) this.queue.set(segment, (blocks = new Map()));
-    blocks.set(key, block);
-    this.queuedBytes += block.byteLength;
+    this.keep(segment, StoredSegment.of([[key, block]]));
+  }
+
+  /**
+   * Queues a segment's blocks for its file, as the memory tier holds them (the file gets every
+   * block it names; the segment must not change afterwards — StoredSegment.merged's never do).
+   */
+  keep(segment: string, stored: StoredSegment): void {
+    if (this.queuedBytes + stored.bytes > MAX_QUEUED_BYTES) return;
+    let versions = this.queue.get(segment);
+    if (!versions) this.queue.set(segment, (versions = []));
+    // A version that holds every block of the one before (the usual case: the memory tier's
+    // merged segment) makes that one unneeded.
+    const last = versions[versions.length - 1];
+    if (last && last.size <= stored.size && coversNames(stored, last)) {
+      versions.pop();
+      this.queuedBytes -= last.bytes;
+    }
+    versions.push(stored);
+    this.queuedBytes += stored.bytes;
     this.schedule();
   }
 
@@ -488,6 +582,7 @@ export class DiskBlocks {
     this.toTouch = new Set();
     this.toRemove = new Set();
     this.queuedBytes = 0;
+    this.heldSince = 0;
     this.writing = this.writing.then(async () => {
       for (const file of remove) await fs.promises.rm(file, { force: true }).catch(() => {});
       const seconds = Date.now() / 1000;
@@ -498,20 +593,23 @@ export class DiskBlocks {
     return this.writing;
   }
 
-  /** Merges the blocks into the segment's file: a temporary file renamed over it. */
-  private async writeSegment(segment: string, blocks: Map<string, Float64Array>): Promise<void> {
+  /** Merges the queued versions' blocks into the segment's file: a temporary file renamed over it. */
+  private async writeSegment(segment: string, versions: readonly StoredSegment[]): Promise<void> {
     const file = this.fileOf(segment);
     const old = await fs.promises.readFile(file).catch(() => null);
     const kept = old ? decodeSegment(old, this.options.version, segment) : null;
-    let merged = blocks;
+    const queued = newestBlocks(versions);
+    if (kept && queued.every((p) => kept.has(p.segment.nameAt(p.index)))) return;
+    let picks = queued;
     if (kept) {
-      if ([...blocks.keys()].every((key) => kept.has(key))) return;
-      merged = new Map([...kept.blocks(), ...blocks]);
-      let bytes = 0;
-      for (const b of merged.values()) bytes += b.byteLength;
-      if (bytes > MAX_SEGMENT_BYTES) merged = blocks;
+      // The file's blocks first (those the queue does not replace), then the queue's.
+      const replaced = new Set(queued.map((p) => p.segment.nameAt(p.index)));
+      const all = [...kept.picks().filter((p) => !replaced.has(kept.nameAt(p.index))), ...queued];
+      let values = 0;
+      for (const p of all) values += p.segment.valuesAt(p.index).length;
+      if (values * 8 <= MAX_SEGMENT_BYTES) picks = all;
     }
-    const bytes = encodeSegment(this.options.version, segment, merged);
+    const bytes = encodeSegment(this.options.version, segment, picks);
     const temp = path.join(this.dir, `${TEMP_PREFIX}${process.pid}-${threadId}-${++this.tempCount}`);
     try {
       await fs.promises.writeFile(temp, bytes);

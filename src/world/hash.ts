@@ -92,15 +92,26 @@ export function valueNoise2(seed: number, stream: number, x: number, y: number):
   return top + (bottom - top) * ty;
 }
 
+/*
+ * The walkers keep their state in a Float64Array, not in fields: V8 boxes a double stored in an
+ * object field (a new heap number per store), and a walk stores at every lattice cell of every
+ * point's series — tens of MB of garbage per large request.
+ */
+const CELL = 0;
+const A = 1;
+const B = 2;
+const C = 3;
+const D = 4;
+const CJ = 5;
+
 /**
  * Value noise along a monotone sequence of positions: the lattice values of the current
  * cell are kept between calls, so a long series costs one hash per lattice cell instead of
  * several per point. Gives exactly the same numbers as valueNoise1.
  */
 export class ValueNoise1Walker {
-  private cell = Number.NaN;
-  private a = 0;
-  private b = 0;
+  /** The current cell, and its two lattice values. */
+  private readonly state = Float64Array.of(Number.NaN, 0, 0);
   /** hash4's state after the seed and stream, shared by every lattice value of the walk. */
   private readonly prefix: number;
   constructor(seed: number, stream: number) {
@@ -113,24 +124,30 @@ export class ValueNoise1Walker {
   }
 
   at(x: number): number {
+    const state = this.state;
     const i = Math.floor(x);
-    if (i !== this.cell) {
-      this.a = i === this.cell + 1 ? this.b : this.lattice(i);
-      this.b = this.lattice(i + 1);
-      this.cell = i;
+    if (i !== state[CELL]) {
+      state[A] = i === state[CELL] + 1 ? state[B] : this.lattice(i);
+      state[B] = this.lattice(i + 1);
+      state[CELL] = i;
     }
-    return this.a + (this.b - this.a) * smooth(x - i);
+    return state[A] + (state[B] - state[A]) * smooth(x - i);
+  }
+
+  /**
+   * out[i] = at(at[i] / spacing) for each i, in order: the walk over a series in one call, so
+   * that the lattice values stay numbers in a small loop instead of heap objects passed back
+   * out of calls inside a large one.
+   */
+  walk(positions: ArrayLike<number>, spacing: number, out: Float64Array): void {
+    for (let i = 0; i < out.length; i++) out[i] = this.at(positions[i] / spacing);
   }
 }
 
 /** Same as valueNoise2, remembering the four corner values of the last cell used. */
 export class ValueNoise2Walker {
-  private ci = Number.NaN;
-  private cj = Number.NaN;
-  private a = 0;
-  private b = 0;
-  private c = 0;
-  private d = 0;
+  /** The current cell (x and y) and its corners: a, b along x at y, c, d along x at y + 1. */
+  private readonly state = Float64Array.of(Number.NaN, 0, 0, 0, 0, Number.NaN);
   /** hash4's state after the seed and stream (see ValueNoise1Walker). */
   private readonly prefix: number;
   constructor(seed: number, stream: number) {
@@ -138,27 +155,28 @@ export class ValueNoise2Walker {
   }
 
   at(x: number, y: number): number {
+    const state = this.state;
     const i = Math.floor(x);
     const j = Math.floor(y);
-    if (i !== this.ci || j !== this.cj) {
-      if (j === this.cj && i === this.ci + 1) {
+    if (i !== state[CELL] || j !== state[CJ]) {
+      if (j === state[CJ] && i === state[CELL] + 1) {
         // One cell along x: the old right corners are the new left ones.
-        this.a = this.b;
-        this.c = this.d;
+        state[A] = state[B];
+        state[C] = state[D];
       } else {
         const left = hashPrefix3(this.prefix, i);
-        this.a = gaussianishFrom(left, j);
-        this.c = gaussianishFrom(left, j + 1);
+        state[A] = gaussianishFrom(left, j);
+        state[C] = gaussianishFrom(left, j + 1);
       }
       const right = hashPrefix3(this.prefix, i + 1);
-      this.b = gaussianishFrom(right, j);
-      this.d = gaussianishFrom(right, j + 1);
-      this.ci = i;
-      this.cj = j;
+      state[B] = gaussianishFrom(right, j);
+      state[D] = gaussianishFrom(right, j + 1);
+      state[CELL] = i;
+      state[CJ] = j;
     }
     const tx = smooth(x - i);
-    const top = this.a + (this.b - this.a) * tx;
-    const bottom = this.c + (this.d - this.c) * tx;
+    const top = state[A] + (state[B] - state[A]) * tx;
+    const bottom = state[C] + (state[D] - state[C]) * tx;
     return top + (bottom - top) * smooth(y - j);
   }
 }

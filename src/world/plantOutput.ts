@@ -18,7 +18,7 @@ import {
   type SolarWeather,
   type SunPosition,
 } from './physics/solar.ts';
-import { windOutputWithMw, windPlantConstants, windPlantOutputMw, type WindWeather } from './physics/wind.ts';
+import { windPlantConstants, windPlantOutputMw, windSeriesMw, type WindWeather } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
@@ -234,6 +234,8 @@ export class PlantSeriesComputer {
   private readonly sunTerms: SolarTimeTerms[] = [];
   private readonly sunHours: number[] = [];
   private readonly climates = new Map<number, PointClimate>();
+  /** Wind plants: each hour's share of output lost to icing (one array for every plant). */
+  private icingLoss: Float64Array | null = null;
 
   constructor(
     private readonly batch: WeatherBatch,
@@ -280,24 +282,17 @@ export class PlantSeriesComputer {
   }
 
   private computeWind(plant: WindPlant, climate: PointClimate, out: Float64Array): void {
-    const w = this.weather;
-    const wx: WindWeather = { speed100mMs: 0, tempC: 0, pressurePa: climate.pressurePa, shearAlpha: SHEAR_ALPHA, icingLoss: 0 };
+    const { tempC, wind100Ms, relHumidity, cloudCover, precipMmH } = this.weather;
     const riskOnly = this.metric === 'wind_icing';
-    const constants = windPlantConstants(plant, SHEAR_ALPHA);
+    const hubHeight = plant.hub_height_m;
+    // The icing risk (%), or the share of output it takes, on every hour; then the output.
+    const icing = riskOnly ? out : (this.icingLoss ??= new Float64Array(out.length));
+    const scale = riskOnly ? 100 : ICING_OUTPUT_LOSS;
     for (let i = 0; i < out.length; i++) {
-      const icing =
-        w.tempC[i] < COLD_ROW_MAX_C
-          ? icingProbability(w.tempC[i], plant.hub_height_m, w.relHumidity[i], w.cloudCover[i], w.precipMmH[i])
-          : 0;
-      if (riskOnly) {
-        out[i] = 100 * icing;
-        continue;
-      }
-      wx.speed100mMs = w.wind100Ms[i];
-      wx.tempC = w.tempC[i];
-      wx.icingLoss = ICING_OUTPUT_LOSS * icing;
-      out[i] = windOutputWithMw(plant, constants, wx);
+      const t = tempC[i];
+      icing[i] = t < COLD_ROW_MAX_C ? scale * icingProbability(t, hubHeight, relHumidity[i], cloudCover[i], precipMmH[i]) : 0;
     }
+    if (!riskOnly) windSeriesMw(windPlantConstants(plant, SHEAR_ALPHA), climate.pressurePa, wind100Ms, tempC, icing, out);
   }
 
   /**

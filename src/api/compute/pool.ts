@@ -493,6 +493,7 @@ export class ComputePool {
       this.options.testFault,
       this.options.sources,
     );
+    disk?.holdWhile(() => runner.load > 0);
     const lane: Lane = {
       post: (message) => setImmediate(() => runner.handle(message)),
       jobs: 0,

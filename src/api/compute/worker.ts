@@ -38,6 +38,8 @@ provideCellsFrom(
     }),
 );
 const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader);
+// The disk tier writes when no request is being computed here (diskBlocks.ts).
+blockCache.diskTier?.holdWhile(() => runner.load > 0);
 port.on('message', (message: unknown) => {
   if (isReadReply(message)) return sources.receive(message);
   const control = message as WorkerControl;

@@ -144,6 +144,8 @@ export interface WindPlantConstants {
   curve: Float64Array;
   /** The plant's ISO's curtailment near rated output (undefined: none). */
   curtailment: (typeof CURTAILMENT)[keyof typeof CURTAILMENT];
+  /** The plant's capacity, MW (read here once, not from the plant record every hour). */
+  capacityMw: number;
 }
 
 const CURVE_STEP_MS = 0.05;
@@ -164,53 +166,81 @@ export function windPlantConstants(plant: WindPlant, alpha: number): WindPlantCo
       hub,
       curve,
       curtailment: CURTAILMENT[plant.iso],
+      capacityMw: plant.capacity_mw,
     };
     windConstants.set(plant, k);
   }
   return k;
 }
 
+/** One hour's weather as windSeriesMw reads it (windPlantOutputMw's). */
+const hourSpeed = new Float64Array(1);
+const hourTemp = new Float64Array(1);
+const hourIcing = new Float64Array(1);
+const hourOut = new Float64Array(1);
+
 /** AC output of a wind plant for one hour, MW, in [0, capacity_mw]. */
 export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   const alpha = Number.isFinite(wx.shearAlpha) ? wx.shearAlpha : 1 / 7;
-  return windOutputWithMw(plant, windPlantConstants(plant, alpha), wx);
+  hourSpeed[0] = wx.speed100mMs;
+  hourTemp[0] = wx.tempC;
+  hourIcing[0] = wx.icingLoss;
+  windSeriesMw(windPlantConstants(plant, alpha), wx.pressurePa, hourSpeed, hourTemp, hourIcing, hourOut);
+  return hourOut[0];
 }
 
 /**
- * windPlantOutputMw with the plant's constants for wx.shearAlpha (a finite exponent) already
- * looked up: for a series of hours of one plant.
+ * AC output, MW, in [0, capacity_mw], of a plant (its constants: windPlantConstants, for a
+ * finite shear exponent) for each hour of `out`, from the hours' 100 m speed, 2 m temperature
+ * and icing loss (0..1). The arithmetic is written out in the loop, not called per hour: a call
+ * that V8 does not inline passes and returns each hour's numbers as heap objects (~3 per hour,
+ * most of a cold request's garbage).
  */
-export function windOutputWithMw(plant: WindPlant, k: WindPlantConstants, wx: WindWeather): number {
-  const cap = plant.capacity_mw;
-  if (!(cap > 0)) return 0;
-  const v100 = wx.speed100mMs;
-  if (!(v100 > 0)) return 0;
-  const vHub = v100 * k.shearFactor;
-  if (vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) return 0;
-
+export function windSeriesMw(
+  k: WindPlantConstants,
+  pressurePa: number,
+  speed100mMs: Float64Array,
+  tempC: Float64Array,
+  icingLoss: Float64Array,
+  out: Float64Array,
+): void {
+  const cap = k.capacityMw;
+  const shear = k.shearFactor;
+  const curve = k.curve;
+  const curtailment = k.curtailment;
   // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
   const dz = k.hub - SCREEN_HEIGHT_M;
-  const tHubK = wx.tempC + 273.15 - STANDARD_LAPSE_K_PER_M * dz;
-  const tMeanK = tHubK + 0.5 * STANDARD_LAPSE_K_PER_M * dz;
-  // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
-  // expansion is exact to ~1e-7 and saves an exp per call.
-  const x = (G0 * dz) / (R_DRY * tMeanK);
-  const pHub = wx.pressurePa * (1 - x + 0.5 * x * x);
-  const rho = pHub / (R_DRY * tHubK);
-  const vEq = rho > 0 ? vHub * Math.cbrt(rho / RHO_STD) : vHub;
+  for (let i = 0; i < out.length; i++) {
+    const v100 = speed100mMs[i];
+    const vHub = v100 * shear;
+    if (!(cap > 0) || !(v100 > 0) || vHub >= CUT_OUT_MS + CUT_OUT_HALF_WIDTH) {
+      out[i] = 0;
+      continue;
+    }
+    const tHubK = tempC[i] + 273.15 - STANDARD_LAPSE_K_PER_M * dz;
+    const tMeanK = tHubK + 0.5 * STANDARD_LAPSE_K_PER_M * dz;
+    // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
+    // expansion is exact to ~1e-7 and saves an exp per hour.
+    const x = (G0 * dz) / (R_DRY * tMeanK);
+    const pHub = pressurePa * (1 - x + 0.5 * x * x);
+    const rho = pHub / (R_DRY * tHubK);
+    const vEq = rho > 0 ? vHub * Math.cbrt(rho / RHO_STD) : vHub;
 
-  const pos = Math.min(vEq, CURVE_MAX_MS) / CURVE_STEP_MS;
-  const i = pos | 0;
-  let frac = k.curve[i] + (k.curve[i + 1] - k.curve[i]) * (pos - i);
-  if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) frac *= (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub) / (2 * CUT_OUT_HALF_WIDTH);
-  frac *= WIND_AVAILABILITY;
-  const ice = wx.icingLoss;
-  if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
-  if (!(frac > 0)) return 0;
-  const curtailment = k.curtailment;
-  if (curtailment && frac > curtailment.fromShare) {
-    frac = curtailment.fromShare + (frac - curtailment.fromShare) * (1 - curtailment.curtailedShare);
+    const pos = Math.min(vEq, CURVE_MAX_MS) / CURVE_STEP_MS;
+    const j = pos | 0;
+    let frac = curve[j] + (curve[j + 1] - curve[j]) * (pos - j);
+    if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) frac *= (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub) / (2 * CUT_OUT_HALF_WIDTH);
+    frac *= WIND_AVAILABILITY;
+    const ice = icingLoss[i];
+    if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;
+    if (!(frac > 0)) {
+      out[i] = 0;
+      continue;
+    }
+    if (curtailment && frac > curtailment.fromShare) {
+      frac = curtailment.fromShare + (frac - curtailment.fromShare) * (1 - curtailment.curtailedShare);
+    }
+    const p = frac * cap;
+    out[i] = p < cap ? p : cap;
   }
-  const p = frac * cap;
-  return p < cap ? p : cap;
 }

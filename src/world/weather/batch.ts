@@ -318,84 +318,99 @@ export class WeatherBatch {
     const { seasonCos, seasonSin, dayCos, daySin, winterFactor } = this.phases;
     const n = this.n;
     const c = climate;
-    const a1 = this.scratch[0];
-    const a2 = this.scratch[1];
-    const a3 = this.scratch[2];
-    const a4 = this.scratch[3];
+    const mid = this.mid;
+    // Per-row weight of the point-local parts (null: 1 on every row, the truth).
+    const memory = this.localMemory;
 
-    this.group('temp.synoptic').fill(a1);
-    this.group('temp.meso').fill(a2);
-    // Module constants read once, not per row (an imported binding may be a getter).
-    const [tempSynoptic, tempMeso] = TEMP_W;
-    const tempC = out.tempC;
-    for (let i = 0; i < n; i++) {
-      const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
-      const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
-      tempC[i] =
-        c.tempMean +
-        season +
-        c.tempDiurnalHalfRange * diurnal +
-        c.tempAnomalySd * winterFactor[i] * (tempSynoptic * a1[i] + tempMeso * a2[i]);
+    // Each group's anomaly is read where the group keeps it (series()): no copy per point.
+    {
+      const synoptic = this.group('temp.synoptic').series();
+      const meso = this.group('temp.meso').series();
+      // Module constants read once, not per row (an imported binding may be a getter).
+      const [tempSynoptic, tempMeso] = TEMP_W;
+      const tempC = out.tempC;
+      for (let i = 0; i < n; i++) {
+        const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
+        const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
+        tempC[i] =
+          c.tempMean +
+          season +
+          c.tempDiurnalHalfRange * diurnal +
+          c.tempAnomalySd * winterFactor[i] * (tempSynoptic * synoptic[i] + tempMeso * meso[i]);
+      }
     }
     this.extremes.add(c.lat, c.lon, out.tempC);
 
     if (this.needs.wind) {
-      this.group('windU.synoptic').fill(a1);
-      this.group('windU.meso').fill(a2);
-      this.group('windV.synoptic').fill(a3);
-      this.group('windV.meso').fill(a4);
-      const local = new ValueNoise1Walker(localSeed, 1);
+      const u1 = this.group('windU.synoptic').series();
+      const u2 = this.group('windU.meso').series();
+      const v1 = this.group('windV.synoptic').series();
+      const v2 = this.group('windV.meso').series();
+      const local = this.scratch[0];
+      new ValueNoise1Walker(localSeed, 1).walk(mid, LOCAL_WIND_HOURS, local);
       const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
+      const [wSynoptic, wMeso] = WIND_W;
+      const wind100Ms = out.wind100Ms;
       for (let i = 0; i < n; i++) {
-        const a = WIND_W[0] * a1[i] + WIND_W[1] * a2[i];
-        const b = WIND_W[0] * a3[i] + WIND_W[1] * a4[i];
+        const a = wSynoptic * u1[i] + wMeso * u2[i];
+        const b = wSynoptic * v1[i] + wMeso * v2[i];
         const seasonal = 1 + c.windSeasonCos * seasonCos[i] + c.windSeasonSin * seasonSin[i];
         const dayNight = 1 + c.windDiurnalCos * dayCos[i] + c.windDiurnalSin * daySin[i];
-        let gust = 1 + LOCAL_WIND_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_WIND_HOURS) / VALUE_NOISE1_SD);
+        let gust = 1 + LOCAL_WIND_SD * (memory ? memory[i] : 1) * (local[i] / VALUE_NOISE1_SD);
         if (perturb) gust += LOCAL_WIND_SD * perturb(i);
         const x = 1 + WIND_SPREAD * a;
         const y = WIND_SPREAD * b;
-        out.wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
+        wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
       }
     }
 
     if (this.needs.cloud) {
-      this.group('cloud.synoptic').fill(a1);
-      this.group('cloud.meso').fill(a2);
-      const local = new ValueNoise1Walker(localSeed, 2);
+      const synoptic = this.group('cloud.synoptic').series();
+      const meso = this.group('cloud.meso').series();
+      const local = this.scratch[0];
+      new ValueNoise1Walker(localSeed, 2).walk(mid, LOCAL_CLOUD_HOURS, local);
       const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
+      const [wSynoptic, wMeso] = CLOUD_W;
+      const z = this.scratch[2];
       for (let i = 0; i < n; i++) {
-        const z = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
-        a3[i] = z;
-        let patch = LOCAL_CLOUD_SD * this.memory(i) * (local.at(this.mid[i] / LOCAL_CLOUD_HOURS) / VALUE_NOISE1_SD);
+        const anomaly = wSynoptic * synoptic[i] + wMeso * meso[i];
+        z[i] = anomaly;
+        let patch = LOCAL_CLOUD_SD * (memory ? memory[i] : 1) * (local[i] / VALUE_NOISE1_SD);
         if (perturb) patch += LOCAL_CLOUD_SD * perturb(i);
-        out.cloudCover[i] = this.cloudCover(c, i, z, patch);
+        out.cloudCover[i] = this.cloudCover(c, i, anomaly, patch);
       }
     }
 
-    if (this.needs.moisture || this.needs.trailing) {
-      const precip = this.groups.get('precip.meso');
-      const tSyn = this.group('temp.synoptic');
-      const cSyn = this.group('cloud.synoptic');
-      const cloudFilled = !!this.needs.cloud;
-      // Range fills are far cheaper per row than single-row lookups, so the cloud anomaly
-      // (when no cloud series was made, e.g. for wind plants) and the precipitation anomaly
-      // are filled over each contiguous span of cold rows.
-      for (const [from, to] of coldSpans(out.tempC)) {
-        if (!cloudFilled) {
-          this.group('cloud.synoptic').fill(a1, from, to);
-          this.group('cloud.meso').fill(a2, from, to);
-          for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
-        }
-        if (precip) precip.fill(a4, from, to);
+    if (this.needs.moisture || this.needs.trailing) this.sampleColdRows(c, out);
+  }
+
+  /**
+   * Humidity, precipitation and the trailing values (WeatherNeeds) on the rows colder than
+   * COLD_ROW_MAX_C, 0 on the others; without a cloud series (wind plants) the cloud cover too,
+   * on the same rows. Range fills are far cheaper per row than single-row lookups, so the cloud
+   * anomaly (when no cloud series was made) and the precipitation anomaly are filled over each
+   * contiguous span of cold rows.
+   */
+  private sampleColdRows(c: PointClimate, out: WeatherSeries): void {
+    const { seasonCos, seasonSin, dayCos, daySin } = this.phases;
+    const [a1, a2, a3, a4] = this.scratch;
+    const precip = this.groups.get('precip.meso');
+    const tSyn = this.group('temp.synoptic');
+    const cSyn = this.group('cloud.synoptic');
+    const cloudFilled = !!this.needs.cloud;
+    out.precipMmH.fill(0);
+    out.relHumidity.fill(0);
+    out.tempTrail24C.fill(0);
+    out.stormTrail24.fill(0);
+    if (!cloudFilled) out.cloudCover.fill(0);
+    for (const [from, to] of coldSpans(out.tempC)) {
+      if (!cloudFilled) {
+        this.group('cloud.synoptic').fill(a1, from, to);
+        this.group('cloud.meso').fill(a2, from, to);
+        for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
       }
-      for (let i = 0; i < n; i++) {
-        out.precipMmH[i] = 0;
-        out.relHumidity[i] = 0;
-        out.tempTrail24C[i] = 0;
-        out.stormTrail24[i] = 0;
-        if (!cloudFilled) out.cloudCover[i] = 0;
-        if (out.tempC[i] >= COLD_ROW_MAX_C) continue;
+      if (precip) precip.fill(a4, from, to);
+      for (let i = from; i < to; i++) {
         const z = a3[i];
         if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, i, z, 0);
         if (precip) {
@@ -447,10 +462,5 @@ export class WeatherBatch {
     const m = new ValueNoise1Walker(hash4(localSeed, memberSeed), stream);
     const series = common;
     return (i) => series[i] + (own[i] * m.at(this.mid[i] / hours)) / VALUE_NOISE1_SD;
-  }
-
-  /** How much of the point-local weather a forecast still knows at this row (1 for truth). */
-  private memory(i: number): number {
-    return this.localMemory ? this.localMemory[i] : 1;
   }
 }

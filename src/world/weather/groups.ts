@@ -141,6 +141,8 @@ export class PreparedGroup implements AnomalyGroup {
   private readonly sum: Float64Array;
   /** Bases from a basis exchange that another worker may still be computing (settled on first use). */
   private exchanged: ExchangedBases | null = null;
+  /** Climatology's series (series()), made on first use. */
+  private zeros: Float64Array | null = null;
 
   constructor(
     private readonly truthField: SpectralField,
@@ -225,7 +227,22 @@ export class PreparedGroup implements AnomalyGroup {
     sum.fill(0, from, to);
     this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, from, to);
     for (const e of this.errors) this.arena.dotAllRows(e.point, e.time, sum, from, to);
-    out.set(sum.subarray(from, to), from);
+    // An element loop, not set(subarray): a view per call (per cold span of every point) is an allocation.
+    for (let i = from; i < to; i++) out[i] = sum[i];
+  }
+
+  /**
+   * The anomaly on every row, in the group's own buffer (no copy): read it before the group is
+   * asked again. Climatology's is all zeros.
+   */
+  series(): Float64Array {
+    if (!this.arena) return (this.zeros ??= new Float64Array(this.n));
+    this.settle();
+    const sum = this.sum;
+    sum.fill(0);
+    this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, 0, this.n);
+    for (const e of this.errors) this.arena.dotAllRows(e.point, e.time, sum, 0, this.n);
+    return sum;
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
@@ -251,6 +268,8 @@ export class PreparedGroup implements AnomalyGroup {
 /** What sample() needs of an anomaly group. */
 export interface AnomalyGroup {
   setPoint(lat: number, lon: number): void;
+  /** The anomaly at the point on every row: the group's own array, to read before it is asked again. */
+  series(): Float64Array;
   fill(out: Float64Array, from?: number, to?: number): void;
   valueAt(i: number): number;
   trailingAt(i: number): number;
@@ -312,8 +331,13 @@ export class CellSharedGroup implements AnomalyGroup {
     return series;
   }
 
+  series(): Float64Array {
+    return this.cell().values;
+  }
+
   fill(out: Float64Array, from = 0, to = out.length): void {
-    out.set(this.cell().values.subarray(from, to), from);
+    const values = this.cell().values;
+    for (let i = from; i < to; i++) out[i] = values[i];
   }
 
   valueAt(i: number): number {
@@ -398,6 +422,12 @@ export class MemberGroup implements AnomalyGroup {
       this.sharedAtPoint = true;
     }
     return this.shared;
+  }
+
+  series(): Float64Array {
+    this.sum.set(this.sharedSeries());
+    this.arena.dotAllRows(this.own.point, this.own.time, this.sum, 0, this.n);
+    return this.sum;
   }
 
   fill(out: Float64Array, from = 0, to = out.length): void {

@@ -237,6 +237,40 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     assert.equal(actual.values[0][0], 49000);
   });
 
+  test('gridcast get takes a stored source as --model (forecast, continuous, runs, vintages) as the API serves it', async () => {
+    const download = (args: string[]) => runGridcast(['get', ...args, '--format', 'csv', '-o', '-', '--key', key, '--url', `${t.baseUrl}/v1`]);
+    const region = ['region', 'ercot', 'demand'];
+    for (const [kind, query] of [
+      ['forecast', { id: 'ercot_total', forecasted_by: '2026-06-01T07:00:00Z' }],
+      ['continuous', { start: '2026-06-02', end: '2026-06-02', days_ahead: 1, latest_hour: 0 }],
+      ['runs', { start: '2026-06-01', end: '2026-06-01' }],
+      ['vintages', { id: 'ercot_coast', valid_time: '2026-06-01T12:00:00Z' }],
+    ] as const) {
+      const options = Object.entries(query).flatMap(([name, value]) => [`--${name.replace(/_/g, '-')}`, String(value)]);
+      const cli = await download([...region, kind, '--model', 'vendor_a', ...options]);
+      assert.equal(cli.status, 0, `${kind}: ${cli.stderr}`);
+      const api = await get(`/v1/region/ercot/demand/${kind}`, { ...query, model: 'vendor_a', format: 'csv' });
+      assert.equal(api.status, 200, api.text);
+      assert.equal(cli.stdout, api.text, kind);
+      assert.ok(cli.stdout.split('\n').length > 2, `${kind}: ${cli.stdout}`);
+    }
+    // A name no source has is the service's 422 listing the models and the sources; a name no source may have is refused before any request.
+    const unknown = await download([...region, 'forecast', '--model', 'nosuch']);
+    assert.deepEqual(
+      [unknown.status, unknown.stderr],
+      [
+        1,
+        "gridcast: 422: query.model: Input should be 'optimized', 'iso', 'normal', 'prices', 'truth' or 'vendor_a' " +
+          `(GET ${t.baseUrl}/v1/region/ercot/demand/forecast?model=nosuch).\n`,
+      ],
+    );
+    const malformed = await download([...region, 'forecast', '--model', 'Vendor-A']);
+    assert.deepEqual(
+      [malformed.status, malformed.stderr],
+      [2, `gridcast: model: Input should be 'optimized', 'iso' or 'normal' (got "Vendor-A")\nsee gridcast get --help\n`],
+    );
+  });
+
   test('/skill scores forecasts against a stored source’s actuals with actual_source=', async () => {
     const q = { id: 'ercot_total', days_ahead: 1, latest_hour: 10 };
     const records = await ok('/v1/region/ercot/demand/skill', { ...q, actual_source: 'truth', model: 'optimized' });

@@ -286,6 +286,23 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     assert.ok(Math.abs(records[0].mae - mae) < 0.01, `${records[0].mae} vs ${mae}`);
   });
 
+  test('/skill?actual_source= naming no source, or one without those actuals, is a 422 on actual_source saying so', async () => {
+    const expect422 = async (actualSource: string, msg: string) => {
+      const res = await get('/v1/region/ercot/demand/skill', { actual_source: actualSource });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(
+        res.text,
+        `{"detail":[{"type":"value_error","loc":["query","actual_source"],"msg":"Value error, ${msg}","input":"${actualSource}"}]}`,
+      );
+    };
+    await expect422('nosuch', `no stored source 'nosuch': ${exist}`);
+    await expect422('prices', "source 'prices' holds no region ercot demand series; it holds: lmp ercot dalmp");
+    await expect422(
+      'vendor_a',
+      "source 'vendor_a' has no actuals for this target published by 2026-06-15T18:00:00Z (it may hold forecasts only)",
+    );
+  });
+
   test('GRIDCAST_WORLD=off: every endpoint serves stored data or is a 4xx naming what exists', async () => {
     process.env.GRIDCAST_WORLD = 'off';
     try {

@@ -238,7 +238,8 @@ describe('own data served: errors naming what exists, actuals with revisions, st
   });
 
   test('gridcast get takes a stored source as --model (forecast, continuous, runs, vintages) as the API serves it', async () => {
-    const download = (args: string[]) => runGridcast(['get', ...args, '--format', 'csv', '-o', '-', '--key', key, '--url', `${t.baseUrl}/v1`]);
+    const download = (args: string[]) =>
+      runGridcast(['get', ...args, '--format', 'csv', '-o', '-', '--key', key, '--url', `${t.baseUrl}/v1`]);
     const region = ['region', 'ercot', 'demand'];
     for (const [kind, query] of [
       ['forecast', { id: 'ercot_total', forecasted_by: '2026-06-01T07:00:00Z' }],

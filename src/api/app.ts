@@ -327,7 +327,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (errors.length > 0) throw validationError(errors);
     for (const param of SOURCE_PARAMS) {
       const name = values[param];
-      if (typeof name === 'string' && !stored.has(name)) throw unknownSourceError(name, await store.sources.list(options.clock.now()), param);
+      if (typeof name === 'string' && !stored.has(name))
+        throw unknownSourceError(name, await store.sources.list(options.clock.now()), param);
     }
     // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
     const truth = applyActualSource(def, values);

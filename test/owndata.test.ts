@@ -328,6 +328,30 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
     assert.equal(replaced.json().runsReplaced, 4);
   });
 
+  test('over 20 bad rows: the first 20 of the file are listed in line order, whatever check found them', async () => {
+    // Bad values are found as a batch is read, unknown targets after it: they alternate here.
+    const rows = Array.from({ length: 30 }, (_, i) =>
+      i % 2 === 0
+        ? `2026-06-09T${String(i % 24).padStart(2, '0')}:00:00Z,nowhere,1,2026-06-09T00:00:00Z`
+        : `2026-06-09T${String(i % 24).padStart(2, '0')}:00:00Z,ercot_total,abc,2026-06-09T00:00:00Z`,
+    );
+    const res = await ingest(['time_utc,id,value,created_at', ...rows].join('\n') + '\n', { source: 'vendor_c' });
+    assert.equal(res.status, 422, res.text);
+    const detail = res.json().detail as { loc: (string | number)[]; msg: string }[];
+    const unknown =
+      "Value error, id: unknown region 'nowhere' in ercot (ercot_total, ercot_coast, ercot_east, ercot_far_west, ercot_north, " +
+      'ercot_north_central, ercot_south_central, ercot_southern, ercot_west)';
+    const notANumber = "Value error, value: 'abc' is not a finite number (leave it empty for no value)";
+    assert.deepEqual(
+      detail.map((d) => [d.loc, d.msg]),
+      [
+        ...Array.from({ length: 20 }, (_, i) => [['body', 'line', i + 2], i % 2 === 0 ? unknown : notANumber]),
+        [['body'], 'Value error, … and 10 more bad row(s)'],
+      ],
+    );
+    assert.ok(!(await t.store.sources.names()).includes('vendor_c'));
+  });
+
   test('a file over the size limit is a 413 and stores nothing, also when sent without a length', async () => {
     const big =
       vendorCsv().repeat(1).replace(/\n$/, '') +

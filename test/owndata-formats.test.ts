@@ -134,7 +134,10 @@ describe('own data formats: the long layout exported in each format ingests back
       '{"time_utc":"2026-05-01T01:00:00Z","id":"ercot_total","value":null}',
       '{"time_utc":"2026-05-01T02:00:00Z","id":"ercot_total","value":51000}',
     ].join('\n');
-    const res = await ingest(lines, { source: 'lines', filename: 'a.ndjson' });
+    // `note` is no column of the long layout: refused unless left out with --column 'note='.
+    const refused = await ingest(lines, { source: 'lines', filename: 'a.ndjson' });
+    assert.equal(refused.status, 422, refused.text);
+    const res = await ingest(lines, { source: 'lines', filename: 'a.ndjson', column: 'note=' });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.json().kind, res.json().values], ['actual', 3]);
 
@@ -176,6 +179,42 @@ function gridstatusCsv(published = true): string {
   }
   return lines.join('\n') + '\n';
 }
+
+describe("own data formats: a long file has only the long layout's columns", () => {
+  const other = (names: string) =>
+    `{"detail":[{"type":"value_error","loc":["body"],"msg":"Value error, test.csv: column(s) ${names} are not of the long layout ` +
+    '(time_utc or time_local, id, value, unit, created_at for forecasts or published_at for actuals, quantile): ' +
+    `rename them, or leave them out with --column 'NAME='","input":null}]}`;
+
+  test('another column is refused, never dropped: a misspelt created_at would make a run actuals', async () => {
+    const run = 'time_utc,id,value,issued_at\n2026-06-01T06:00:00Z,ercot_total,5,2026-06-01T05:00:00Z\n';
+    const res = await ingest(run, { source: 'misspelt', filename: 'test.csv' });
+    assert.deepEqual([res.status, res.text], [422, other("'issued_at'")]);
+    const actuals = 'time_utc,id,value,publish_time,note\n2026-06-01T06:00:00Z,ercot_total,5,2026-06-02T00:00:00Z,x\n';
+    const two = await ingest(actuals, { source: 'misspelt', filename: 'test.csv' });
+    assert.deepEqual([two.status, two.text], [422, other("'publish_time', 'note'")]);
+    // --column NAME=TARGET maps a wide file's columns; a long file's targets are in its id column.
+    const mapped = await ingest(actuals, { source: 'misspelt', filename: 'test.csv', column: 'note=ercot_total' });
+    assert.equal(mapped.status, 422);
+    assert.equal(
+      mapped.json().detail[0].msg,
+      "Value error, test.csv: --column 'note=…' maps a column of a gridstatus-style file to a target; " +
+        "a long-layout file names its targets in its id column (--column 'NAME=' leaves a column out)",
+    );
+    assert.deepEqual(await sourceNames().then((n) => n.filter((s) => s === 'misspelt')), []);
+  });
+
+  test("--column 'NAME=' leaves a column out; a column without a name (pandas' index) is skipped", async () => {
+    const actuals = 'time_utc,id,value,note\n2026-06-01T06:00:00Z,ercot_total,5,x\n';
+    const res = await ingest(actuals, { source: 'noted', filename: 'test.csv', column: 'note=' });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.json().kind, res.json().values], ['actual', 1]);
+    const pandas = ',time_utc,id,value,created_at\n0,2026-06-01T06:00:00Z,ercot_total,5,2026-06-01T05:00:00Z\n';
+    const indexed = await ingest(pandas, { source: 'indexed', filename: 'test.csv' });
+    assert.equal(indexed.status, 200, indexed.text);
+    assert.deepEqual([indexed.json().kind, indexed.json().values], ['forecast', 1]);
+  });
+});
 
 describe('own data formats: gridstatus-style wide files', () => {
   test('Publish Time gives runs; zone columns by name, a total mapped with --column, its unit from the header', async () => {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readCatalog } from '../src/ingest/catalog.ts';
 import { describeIngest, ingestFile, IngestError } from '../src/ingest/ingest.ts';
+import { migrate } from '../src/store/migrations.ts';
 import { runGridcast, startTestApp, type TestApp } from './helpers.ts';
 
 const TOKEN = 'groups-admin-token';
@@ -427,6 +428,7 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
   let key: string;
   let hub: Json;
   let forecastCsv: string;
+  let ingestedValues: number;
   const ingest = (body: string, query: Record<string, string>) =>
     t.request('POST', '/admin/ingest', { headers: ADMIN, body, query: { group: 'gas', ...query } });
   const json = async (p: string, query: Record<string, string | number>) => {
@@ -461,6 +463,7 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
     const res = await ingest(forecastCsv, { source: 'replay', unit: 'USD/MMBtu' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json().targets, 2);
+    ingestedValues = res.json().values;
   });
   after(() => t?.close());
 
@@ -506,6 +509,19 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
     assert.equal(actual.status, 422);
   });
 
+  test('runs stored before migration 7 get their values counted by it, as an ingest counts them', async () => {
+    const counts = () =>
+      t.store.sql
+        .query<{ n: number }>('SELECT n_values AS n FROM source_runs ORDER BY series_id, issued_at')
+        .then((r) => r.map((x) => x.n));
+    const written = await counts();
+    // Gas runs keep a value a day in hourly slots: most of their slots are empty.
+    assert.ok(written.length >= 16 && written.every((n) => n > 0 && n < 24), JSON.stringify(written));
+    await t.store.sql.exec('ALTER TABLE source_runs DROP COLUMN n_values; DELETE FROM schema_migrations WHERE version = 7');
+    assert.deepEqual(await migrate(t.store.sql), [7]);
+    assert.deepEqual(await counts(), written);
+  });
+
   test('/v1/status and the sources list show the gas series without an ISO; with the world off only they are served', async () => {
     const status = (await t.get('/v1/status', { key })).json().filter((s: Json) => s.source === 'stored');
     assert.deepEqual(
@@ -514,6 +530,9 @@ describe('own data: gas hubs (daily, not tied to an ISO)', () => {
     );
     const list = (await t.request('GET', '/admin/sources', { headers: ADMIN })).json();
     assert.deepEqual(list[0].series, [{ group: 'gas', iso: null, metric: 'gas_price', targets: 2 }]);
+    // The values ingested (one a gas day), not the hourly slots a stored gas run keeps them in.
+    assert.ok(ingestedValues > 0);
+    assert.deepEqual([status[0].forecast_values, list[0].forecast_values], [ingestedValues, ingestedValues]);
     process.env.GRIDCAST_WORLD = 'off';
     try {
       assert.equal(

@@ -175,6 +175,39 @@ describe('quantile forecasts from a file', () => {
     assert.deepEqual(body.values, [[0, 1, 2, 3, 4, 5].map((h) => point(0, h) - 500)]);
   });
 
+  test('an export of quantiles (layout=long, their labels in label_1) ingests back and serves the same quantiles', async () => {
+    const q = { model: 'q_long', forecasted_by: RUNS[1], quantiles: '0.1,0.9' };
+    for (const format of ['csv', 'parquet', 'arrow', 'json'] as const) {
+      const exported = await t.get(`${REGION}/forecast`, { key, query: { ...q, format, layout: 'long' } });
+      assert.equal(exported.status, 200, exported.text);
+      if (format === 'csv') assert.match(exported.text, /^time_utc,time_local,id,label_1,value\r?\n[^\n]*,ercot_total,q0\.1,/);
+      // Parquet and Arrow carry the run's created_at in their metadata; CSV and JSON rows do not.
+      const created = ['csv', 'json'].includes(format) ? { created_at: RUNS[1] } : {};
+      const res = await t.request('POST', '/admin/ingest', {
+        headers: { ...ADMIN, 'content-type': 'application/octet-stream' },
+        body: exported.raw,
+        query: { iso: 'ercot', metric: 'demand', group: 'region', source: `q_export_${format}`, ...created },
+      });
+      assert.equal(res.status, 200, `${format}: ${res.text}`);
+      assert.deepEqual([res.json().runsAdded, res.json().values], [1, 12], format);
+      const served = await json(`${REGION}/forecast`, { ...q, model: `q_export_${format}` });
+      assert.deepEqual({ ...served, model: 'q_long' }, await json(`${REGION}/forecast`, q), format);
+    }
+    // label_1 of another export (the ensemble's members, a vintage's valid time) holds no quantile: bad rows, nothing stored.
+    const members = 'time_utc,id,label_1,value\n2026-06-02T00:00:00Z,ercot_total,m00,1\n2026-06-02T00:00:00Z,ercot_total,m01,2\n';
+    const res = await ingest(members, { source: 'q_members', created_at: RUNS[1] });
+    assert.equal(res.status, 422, res.text);
+    const wanted =
+      'a quantile is a probability strictly between 0 and 1 (0.1) or a percentile (p10), at most 6 decimals; leave it empty for the point forecast';
+    assert.deepEqual(
+      res.json().detail.map((d: { loc: unknown[]; msg: string }) => [d.loc, d.msg]),
+      [
+        [['body', 'line', 2], `Value error, quantile: 'm00': ${wanted}`],
+        [['body', 'line', 3], `Value error, quantile: 'm01': ${wanted}`],
+      ],
+    );
+  });
+
   test('bad quantiles in a file are bad rows with their line; quantiles of actuals are refused; nothing stored', async () => {
     const lines = longCsv().trim().split('\n');
     lines[2] = lines[2].replace(/,0\.1$/, ',1.5');

@@ -237,6 +237,41 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     assert.equal(actual.values[0][0], 49000);
   });
 
+  test('gridcast get takes a stored source as --model (forecast, continuous, runs, vintages) as the API serves it', async () => {
+    const download = (args: string[]) =>
+      runGridcast(['get', ...args, '--format', 'csv', '-o', '-', '--key', key, '--url', `${t.baseUrl}/v1`]);
+    const region = ['region', 'ercot', 'demand'];
+    for (const [kind, query] of [
+      ['forecast', { id: 'ercot_total', forecasted_by: '2026-06-01T07:00:00Z' }],
+      ['continuous', { start: '2026-06-02', end: '2026-06-02', days_ahead: 1, latest_hour: 0 }],
+      ['runs', { start: '2026-06-01', end: '2026-06-01' }],
+      ['vintages', { id: 'ercot_coast', valid_time: '2026-06-01T12:00:00Z' }],
+    ] as const) {
+      const options = Object.entries(query).flatMap(([name, value]) => [`--${name.replace(/_/g, '-')}`, String(value)]);
+      const cli = await download([...region, kind, '--model', 'vendor_a', ...options]);
+      assert.equal(cli.status, 0, `${kind}: ${cli.stderr}`);
+      const api = await get(`/v1/region/ercot/demand/${kind}`, { ...query, model: 'vendor_a', format: 'csv' });
+      assert.equal(api.status, 200, api.text);
+      assert.equal(cli.stdout, api.text, kind);
+      assert.ok(cli.stdout.split('\n').length > 2, `${kind}: ${cli.stdout}`);
+    }
+    // A name no source has is the service's 422 listing the models and the sources; a name no source may have is refused before any request.
+    const unknown = await download([...region, 'forecast', '--model', 'nosuch']);
+    assert.deepEqual(
+      [unknown.status, unknown.stderr],
+      [
+        1,
+        "gridcast: 422: query.model: Input should be 'optimized', 'iso', 'normal', 'prices', 'truth' or 'vendor_a' " +
+          `(GET ${t.baseUrl}/v1/region/ercot/demand/forecast?model=nosuch).\n`,
+      ],
+    );
+    const malformed = await download([...region, 'forecast', '--model', 'Vendor-A']);
+    assert.deepEqual(
+      [malformed.status, malformed.stderr],
+      [2, `gridcast: model: Input should be 'optimized', 'iso' or 'normal' (got "Vendor-A")\nsee gridcast get --help\n`],
+    );
+  });
+
   test('/skill scores forecasts against a stored source’s actuals with actual_source=', async () => {
     const q = { id: 'ercot_total', days_ahead: 1, latest_hour: 10 };
     const records = await ok('/v1/region/ercot/demand/skill', { ...q, actual_source: 'truth', model: 'optimized' });
@@ -250,6 +285,23 @@ describe('own data served: errors naming what exists, actuals with revisions, st
     assert.equal(records[0].n, 24);
     const mae = errors.reduce((a: number, e: number) => a + Math.abs(e), 0) / errors.length;
     assert.ok(Math.abs(records[0].mae - mae) < 0.01, `${records[0].mae} vs ${mae}`);
+  });
+
+  test('/skill?actual_source= naming no source, or one without those actuals, is a 422 on actual_source saying so', async () => {
+    const expect422 = async (actualSource: string, msg: string) => {
+      const res = await get('/v1/region/ercot/demand/skill', { actual_source: actualSource });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(
+        res.text,
+        `{"detail":[{"type":"value_error","loc":["query","actual_source"],"msg":"Value error, ${msg}","input":"${actualSource}"}]}`,
+      );
+    };
+    await expect422('nosuch', `no stored source 'nosuch': ${exist}`);
+    await expect422('prices', "source 'prices' holds no region ercot demand series; it holds: lmp ercot dalmp");
+    await expect422(
+      'vendor_a',
+      "source 'vendor_a' has no actuals for this target published by 2026-06-15T18:00:00Z (it may hold forecasts only)",
+    );
   });
 
   test('GRIDCAST_WORLD=off: every endpoint serves stored data or is a 4xx naming what exists', async () => {

@@ -16,9 +16,9 @@ import { vendorCsv, VENDOR_A_STATUS } from './owndata-vendor.ts';
 
 const REGION = '/v1/region/ercot/demand';
 const ID = 'ercot_total';
-/** The synthetic model exported, and the local days of its runs that are exported. */
+/** The synthetic model exported, and the local days of its runs that are exported: a month, with the 23-hour day of 2026-03-08. */
 const MODEL = 'iso';
-const RUN_DAYS = { start: '2026-06-01', end: '2026-06-05' };
+const RUN_DAYS = { start: '2026-03-01', end: '2026-03-31' };
 
 const options = (o: Partial<IngestOptions> = {}): IngestOptions => ({
   source: 'replay',
@@ -65,7 +65,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     forecastCsv = lines.join('\n') + '\n';
     const actual = await t.get(`${REGION}/actual`, {
       key,
-      query: { id: ID, start: '2026-06-01', end: '2026-06-10', format: 'csv', layout: 'long' },
+      query: { id: ID, start: '2026-03-01', end: '2026-04-09', format: 'csv', layout: 'long' },
     });
     actualCsv = actual.text;
   });
@@ -88,7 +88,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
   };
 
   test('forecast?forecasted_by equals the synthetic run, at run times and between them', async () => {
-    for (const at of ['2026-06-02T06:00:00Z', '2026-06-03T13:27:00Z', '2026-06-05T23:59:00Z']) {
+    for (const at of ['2026-03-02T06:00:00Z', '2026-03-08T08:27:00Z', '2026-03-17T13:27:00Z', '2026-03-31T23:59:00Z']) {
       const q = { id: ID, forecasted_by: at };
       same(await json(`${REGION}/forecast`, { ...q, model: MODEL }), await json(`${REGION}/forecast`, { ...q, model: 'replay' }));
     }
@@ -96,10 +96,10 @@ describe('own data: round trip of a synthetic model through ingest', () => {
 
   test('continuous equals the synthetic stitching for several days_ahead and latest_hour', async () => {
     for (const [daysAhead, latestHour, start, end] of [
-      [1, 10, '2026-06-04', '2026-06-06'],
-      [2, 0, '2026-06-05', '2026-06-07'],
-      [3, 23, '2026-06-05', '2026-06-08'],
-      [1, 6, '2026-06-02', '2026-06-06'],
+      [1, 10, '2026-03-04', '2026-04-01'],
+      [2, 0, '2026-03-05', '2026-04-02'],
+      [3, 23, '2026-03-05', '2026-04-03'],
+      [1, 6, '2026-03-02', '2026-03-12'],
     ] as const) {
       const q = { id: ID, start, end, days_ahead: daysAhead, latest_hour: latestHour };
       same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), await json(`${REGION}/continuous`, { ...q, model: 'replay' }));
@@ -107,7 +107,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
   });
 
   test('runs list the same runs (stored runs also say how often they were replaced)', async () => {
-    const q = { start: '2026-06-02', end: '2026-06-04T12:00:00Z' };
+    const q = { start: '2026-03-02', end: '2026-03-28T12:00:00Z' };
     const synthetic = await json(`${REGION}/runs`, { ...q, model: MODEL });
     const replay = await json(`${REGION}/runs`, { ...q, model: 'replay' });
     assert.ok(synthetic.length > 4);
@@ -120,7 +120,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
 
   test('vintages equal the synthetic vintages of the exported runs, for an hour and a local day', async () => {
     const exported = new Set(runs.map((r) => r.created_at));
-    for (const validTime of ['2026-06-05T18:00:00Z', '2026-06-06']) {
+    for (const validTime of ['2026-03-08T18:00:00Z', '2026-03-08', '2026-03-20']) {
       const q = { id: ID, valid_time: validTime };
       const synthetic = await json(`${REGION}/vintages`, { ...q, model: MODEL });
       // The replay holds only the exported runs: the synthetic rows of the others are left out.
@@ -138,8 +138,10 @@ describe('own data: round trip of a synthetic model through ingest', () => {
   });
 
   test('actual?source=replay equals the synthetic actuals', async () => {
-    const q = { id: ID, start: '2026-06-02', end: '2026-06-09' };
-    assert.deepEqual(await json(`${REGION}/actual`, { ...q, source: 'replay' }), await json(`${REGION}/actual`, q));
+    const q = { id: ID, start: '2026-03-02', end: '2026-04-08' };
+    const synthetic = await json(`${REGION}/actual`, q);
+    assert.equal(synthetic.time_utc.length, 38 * 24 - 1, 'the 23-hour day of 2026-03-08 is in the window');
+    assert.deepEqual(await json(`${REGION}/actual`, { ...q, source: 'replay' }), synthetic);
   });
 
   test('a run stored with other values is refused (nothing stored) unless replace, which /runs then counts', async () => {
@@ -166,7 +168,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     await assert.rejects(ingestFile(t.store.sources, chunks(changed), options()), (e: unknown) => {
       assert.ok(e instanceof IngestConflictError);
       assert.equal(e.conflicts.length, 1);
-      assert.match(e.conflicts[0], /^run of ercot_total issued 2026-06-0\dT\d\d:00:00Z is stored with other values \(use --replace\)$/);
+      assert.match(e.conflicts[0], /^run of ercot_total issued 2026-03-\d\dT\d\d:00:00Z is stored with other values \(use --replace\)$/);
       return true;
     });
     const replaced = await ingestFile(t.store.sources, chunks(changed), options({ replace: true }));
@@ -221,7 +223,7 @@ describe('own data: round trip of a synthetic model through ingest', () => {
     let pooled: TestServer | undefined;
     try {
       pooled = await startServer(t.store, { workers: 1 });
-      const q = { id: ID, start: '2026-06-04', end: '2026-06-06', days_ahead: 1, latest_hour: 10 };
+      const q = { id: ID, start: '2026-03-07', end: '2026-03-09', days_ahead: 1, latest_hour: 10 };
       const res = await pooled.get(`${REGION}/continuous`, { key, query: { ...q, model: 'replay' } });
       assert.equal(res.status, 200, res.text);
       same(await json(`${REGION}/continuous`, { ...q, model: MODEL }), JSON.parse(res.text));
@@ -326,6 +328,30 @@ describe('own data: POST /admin/ingest and the admin sources API', () => {
     assert.deepEqual(await t.store.sources.names(), ['vendor_a']);
     const replaced = await ingest(vendorCsv(1), { source: 'vendor_a', replace: 'true' });
     assert.equal(replaced.json().runsReplaced, 4);
+  });
+
+  test('over 20 bad rows: the first 20 of the file are listed in line order, whatever check found them', async () => {
+    // Bad values are found as a batch is read, unknown targets after it: they alternate here.
+    const rows = Array.from({ length: 30 }, (_, i) =>
+      i % 2 === 0
+        ? `2026-06-09T${String(i % 24).padStart(2, '0')}:00:00Z,nowhere,1,2026-06-09T00:00:00Z`
+        : `2026-06-09T${String(i % 24).padStart(2, '0')}:00:00Z,ercot_total,abc,2026-06-09T00:00:00Z`,
+    );
+    const res = await ingest(['time_utc,id,value,created_at', ...rows].join('\n') + '\n', { source: 'vendor_c' });
+    assert.equal(res.status, 422, res.text);
+    const detail = res.json().detail as { loc: (string | number)[]; msg: string }[];
+    const unknown =
+      "Value error, id: unknown region 'nowhere' in ercot (ercot_total, ercot_coast, ercot_east, ercot_far_west, ercot_north, " +
+      'ercot_north_central, ercot_south_central, ercot_southern, ercot_west)';
+    const notANumber = "Value error, value: 'abc' is not a finite number (leave it empty for no value)";
+    assert.deepEqual(
+      detail.map((d) => [d.loc, d.msg]),
+      [
+        ...Array.from({ length: 20 }, (_, i) => [['body', 'line', i + 2], i % 2 === 0 ? unknown : notANumber]),
+        [['body'], 'Value error, … and 10 more bad row(s)'],
+      ],
+    );
+    assert.ok(!(await t.store.sources.names()).includes('vendor_c'));
   });
 
   test('a file over the size limit is a 413 and stores nothing, also when sent without a length', async () => {
@@ -478,5 +504,82 @@ describe('own data: /v1/status, the OpenAPI document and GRIDCAST_WORLD=off', ()
       ['vendor_a'],
     );
     delete process.env.GRIDCAST_WORLD;
+  });
+});
+
+/**
+ * The 25-hour local day (clocks back on 2025-11-02 in Chicago): no synthetic run covers one before
+ * now, so a vendor's runs written with offsets are served by local day as the synthetic ones are.
+ */
+describe('own data: a 25-hour local day', () => {
+  let t: TestApp;
+  let key: string;
+  const RUNS = ['2025-10-31T12:00:00Z', '2025-11-01T12:00:00Z'];
+  /** Each run's value at a valid hour: the hours since its issue, plus 1000 for the second run. */
+  const value = (run: number, hourMs: number) => run * 1000 + (hourMs - Date.parse(RUNS[run])) / 3_600_000;
+  /** The instant as Chicago wall time with its offset (CDT until 2025-11-02T07:00Z, then CST). */
+  const local = (ms: number) => {
+    const offset = ms < Date.parse('2025-11-02T07:00:00Z') ? 5 : 6;
+    return `${new Date(ms - offset * 3_600_000).toISOString().slice(0, 19)}-0${offset}:00`;
+  };
+
+  before(async () => {
+    t = await startTestApp();
+    key = await t.key({ ercot: 'enterprise' });
+    const lines = ['time_local,id,value,created_at'];
+    RUNS.forEach((run, r) => {
+      for (let h = 0; h < 72; h++) {
+        const ms = Date.parse(run) + h * 3_600_000;
+        lines.push(`${local(ms)},${ID},${value(r, ms)},${run}`);
+      }
+    });
+    const summary = await ingestFile(t.store.sources, chunks(lines.join('\n') + '\n'), options({ source: 'dst' }));
+    assert.deepEqual([summary.runsAdded, summary.values], [2, 144]);
+  });
+  after(() => t?.close());
+
+  test('continuous and forecast serve the 25 hours of the day, 01:00 twice, each its own value', async () => {
+    const res = await t.get(`${REGION}/continuous`, {
+      key,
+      query: { model: 'dst', id: ID, start: '2025-11-02', end: '2025-11-02', days_ahead: 1, latest_hour: 10 },
+    });
+    assert.equal(res.status, 200, res.text);
+    const body = res.json();
+    // Day 2025-11-02 from the run issued by 2025-11-01 10:00 CDT (15:00Z): the second.
+    const hours = Array.from({ length: 25 }, (_, h) => Date.parse('2025-11-02T05:00:00Z') + h * 3_600_000);
+    assert.deepEqual(body.time_local.slice(0, 4), [
+      '2025-11-02T00:00:00-05:00',
+      '2025-11-02T01:00:00-05:00',
+      '2025-11-02T01:00:00-06:00',
+      '2025-11-02T02:00:00-06:00',
+    ]);
+    assert.equal(body.time_local[24], '2025-11-02T23:00:00-06:00');
+    assert.deepEqual(
+      body.time_utc,
+      hours.map((ms) => new Date(ms).toISOString().replace('.000Z', 'Z')),
+    );
+    assert.deepEqual(
+      body.values[0],
+      hours.map((ms) => value(1, ms)),
+    );
+    // The day's mean over its 25 hours.
+    const daily = await t.get(`${REGION}/continuous`, {
+      key,
+      query: { model: 'dst', id: ID, start: '2025-11-02', end: '2025-11-02', days_ahead: 1, latest_hour: 10, resample: '1d' },
+    });
+    assert.equal(daily.status, 200, daily.text);
+    assert.deepEqual(daily.json().values, [[hours.reduce((a, ms) => a + value(1, ms), 0) / 25]]);
+    // Two days ahead: the first run, whose 72 hours end at 2025-11-03T11:00Z.
+    const early = await t.get(`${REGION}/continuous`, {
+      key,
+      query: { model: 'dst', id: ID, start: '2025-11-02', end: '2025-11-02', days_ahead: 2, latest_hour: 10 },
+    });
+    assert.deepEqual(
+      early.json().values[0],
+      hours.map((ms) => value(0, ms)),
+    );
+    const run = await t.get(`${REGION}/forecast`, { key, query: { model: 'dst', id: ID, forecasted_by: '2025-11-02T00:00:00Z' } });
+    assert.equal(run.json().created_at, RUNS[1]);
+    assert.equal(run.json().time_local.filter((l: string) => l.startsWith('2025-11-02T01:00:00')).length, 2);
   });
 });

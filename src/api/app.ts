@@ -42,6 +42,7 @@ import {
   namedSource,
   undeclaredModel,
   unknownSourceError,
+  SOURCE_PARAMS,
   unstoredTruthError,
   withStoredModels,
   withStoredSourceRoutes,
@@ -319,12 +320,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     void reply.headers(checkRateLimit(meter, rateLimits, key));
     // `model` may name a stored source as well as a synthetic model (storedSources.ts).
     const named = undeclaredModel(def.params, query);
-    const source = namedSource(query);
-    const stored = named !== undefined || source !== undefined ? await storedNames.get(named, source) : new Set<string>();
+    const sources = SOURCE_PARAMS.map((param) => namedSource(query, param));
+    const stored =
+      named !== undefined || sources.some((s) => s !== undefined) ? await storedNames.get(named, ...sources) : new Set<string>();
     const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
     if (errors.length > 0) throw validationError(errors);
-    if (typeof values.source === 'string' && !stored.has(values.source)) {
-      throw unknownSourceError(values.source, await store.sources.list(options.clock.now()));
+    for (const param of SOURCE_PARAMS) {
+      const name = values[param];
+      if (typeof name === 'string' && !stored.has(name))
+        throw unknownSourceError(name, await store.sources.list(options.clock.now()), param);
     }
     // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
     const truth = applyActualSource(def, values);

@@ -50,9 +50,12 @@ export function withStoredModels(params: readonly ParamSpec[], names: ReadonlySe
   return params.map((p) => (p.name === 'model' && p.kind === 'enum' ? { ...p, values: [...p.values, ...[...names].sort()] } : p));
 }
 
-/** The `source` a request names (the last one when repeated), before validation. */
-export function namedSource(query: Record<string, unknown>): string | undefined {
-  const raw = query.source;
+/** The parameters that name a stored source to read actuals (or a list) from: /actual's `source`, /skill's `actual_source`. */
+export const SOURCE_PARAMS = ['source', 'actual_source'] as const;
+
+/** The `source` (or `actual_source`) a request names (the last one when repeated), before validation. */
+export function namedSource(query: Record<string, unknown>, param: (typeof SOURCE_PARAMS)[number] = 'source'): string | undefined {
+  const raw = query[param];
   const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   return typeof value === 'string' ? value : undefined;
 }
@@ -105,12 +108,16 @@ export function describeSources(
 }
 
 /**
- * A request's `source` that names no stored source: a 422 on `source` (not `model`) naming the
- * sources that exist and what they hold.
+ * A request's `source` (or /skill's `actual_source`) that names no stored source: a 422 on that
+ * parameter (not `model`) naming the sources that exist and what they hold.
  */
-export function unknownSourceError(name: string, sources: readonly SourceSummary[]): HttpError {
+export function unknownSourceError(
+  name: string,
+  sources: readonly SourceSummary[],
+  param: (typeof SOURCE_PARAMS)[number] = 'source',
+): HttpError {
   return new HttpError(422, {
-    detail: [errorItem('value_error', ['query', 'source'], `Value error, no stored source '${name}': ${describeSources(sources)}`, name)],
+    detail: [errorItem('value_error', ['query', param], `Value error, no stored source '${name}': ${describeSources(sources)}`, name)],
   });
 }
 

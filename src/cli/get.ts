@@ -25,6 +25,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { validateParams, type ParamSpec } from '../api/params.ts';
 import { API_PREFIX, ROUTE_BY_PATH } from '../api/routes/index.ts';
+import { withStoredModels } from '../api/storedSources.ts';
 import { OUTPUT_WRITERS, outputPieces, type OutputOptions } from '../api/writers/registry.ts';
 import {
   GridcastClient,
@@ -37,6 +38,7 @@ import {
   type OperationName,
 } from '../client/index.ts';
 import type { Frame } from '../query/frame.ts';
+import { SOURCE_NAME } from '../sources/names.ts';
 import { HOUR_MS } from '../time/hours.ts';
 import { HelpRequested, isHelpFlag, UsageError } from './args.ts';
 
@@ -110,7 +112,12 @@ function checkParams(path: string, pathParams: readonly string[], query: Record<
       `unknown option ${unknown.map((n) => `--${n.replace(/_/g, '-')}`).join(', ')}; this operation takes ${[...known].map((n) => `--${n.replace(/_/g, '-')}`).join(', ')}`,
     );
   }
-  const { errors } = validateParams(def.params, { path: Object.fromEntries(names.map((n, i) => [n, pathParams[i]])), query });
+  // `model` may also name a stored source, which only the service knows: a source's name passes here
+  // (the service checks that it exists, and answers a 422 listing the models and sources if not).
+  const model = query.model;
+  const params =
+    def.storedModels && model !== undefined && SOURCE_NAME.test(model) ? withStoredModels(def.params, new Set([model])) : def.params;
+  const { errors } = validateParams(params, { path: Object.fromEntries(names.map((n, i) => [n, pathParams[i]])), query });
   if (errors.length > 0)
     throw new UsageError(errors.map((e) => `${e.loc[e.loc.length - 1]}: ${e.msg} (got ${JSON.stringify(e.input)})`).join('; '));
 }

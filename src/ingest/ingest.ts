@@ -234,7 +234,8 @@ class Assembler {
   first = Infinity;
   last = -Infinity;
   readonly seenTargets = new Set<string>();
-  problems: { line: number; reason: string }[] = [];
+  /** The file's first bad rows (at most MAX_LISTED), in the order found: see `listed()`. */
+  private readonly problems: { line: number; reason: string }[] = [];
   totalProblems = 0;
   /** The run being read: its issue time (ms), and each target's values. */
   private runStamp = Number.NaN;
@@ -259,9 +260,26 @@ class Assembler {
     private readonly refuseHour?: (hour: number) => string | null,
   ) {}
 
+  /**
+   * A bad row. The list keeps the file's first ones by line: a batch's rows are parsed (and a bad
+   * time or value found) before their targets and runs are checked here, so a bad row may be
+   * found after others further on in the file.
+   */
   bad(line: number, reason: string): void {
     this.totalProblems++;
-    if (this.problems.length < MAX_LISTED) this.problems.push({ line, reason });
+    const listed = this.problems;
+    if (listed.length < MAX_LISTED) {
+      listed.push({ line, reason });
+      return;
+    }
+    let last = 0;
+    for (let i = 1; i < listed.length; i++) if (listed[i].line > listed[last].line) last = i;
+    if (line < listed[last].line) listed[last] = { line, reason };
+  }
+
+  /** The file's first bad rows, in line (or row) order. */
+  listed(): { line: number; reason: string }[] {
+    return [...this.problems].sort((a, b) => a.line - b.line);
   }
 
   /** Takes one observation; returns a promise when it wrote a batch. */
@@ -469,7 +487,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
         await asm.settled();
         if (e instanceof IngestError && e.problems.length === 0 && asm.totalProblems > 0) {
           // The file could not be read on: the bad rows found so far are listed with the reason.
-          throw new IngestError(e.message, asm.problems, asm.totalProblems, undefined, file.position);
+          throw new IngestError(e.message, asm.listed(), asm.totalProblems, undefined, file.position);
         }
         throw e;
       }
@@ -478,7 +496,7 @@ export async function ingestFile(store: SourceStore, input: AsyncIterable<Uint8A
       if (asm.totalProblems > 0) {
         throw new IngestError(
           `${o.origin}: ${asm.totalProblems} bad row(s); nothing was stored`,
-          asm.problems,
+          asm.listed(),
           asm.totalProblems,
           undefined,
           file.position,

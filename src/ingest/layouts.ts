@@ -11,7 +11,9 @@ import { recordsOf, type CsvBatch } from './csv.ts';
 import { eia930Layout, isEia930Header } from './eia930.ts';
 import type { FileContent } from './formats.ts';
 import { isLongHeader, longCsv, longLayout } from './long.ts';
-import { IngestError, optionError, type FileRecord, type LayoutContext, type Observations } from './observations.ts';
+import { IngestError, type FileRecord, type LayoutContext, type Observations } from './observations.ts';
+
+export { checkColumnOptions } from './observations.ts';
 import { isWideHeader, wideLayout } from './wide.ts';
 
 interface Layout {
@@ -25,18 +27,6 @@ export const LAYOUTS: readonly Layout[] = [
   { name: 'gridstatus', matches: isWideHeader, read: wideLayout },
   { name: 'long', matches: isLongHeader, read: longLayout },
 ];
-
-/** --column options (NAME=TARGET, or NAME= to leave a column out) as a map. */
-export function checkColumnOptions(columns: readonly string[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const c of columns) {
-    const at = c.lastIndexOf('=');
-    if (at <= 0)
-      throw optionError('column', `--column must be NAME=TARGET, a file column and a target id, or NAME= to leave it out (got '${c}')`);
-    map.set(c.slice(0, at).trim(), c.slice(at + 1).trim());
-  }
-  return map;
-}
 
 /** The first item again, then the rest. */
 async function* withFirst<T>(first: T, rest: AsyncIterator<T>): AsyncGenerator<T> {

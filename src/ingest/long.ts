@@ -57,6 +57,35 @@ export interface LongColumns {
   scale: Scale;
 }
 
+/** The long layout's columns (besides --value's); `time_local` is read without `time_utc` only. */
+const LONG_COLUMNS = ['time_utc', 'time_local', 'id', 'value', 'unit', 'created_at', 'published_at', 'quantile'];
+/** The column gridcast's long exports label a quantile's values in. */
+const EXPORTED_QUANTILE = 'label_1';
+
+/**
+ * Any other column is refused, never dropped silently: a misspelt `created_at` would make a run
+ * actuals, a misspelt `published_at` every revision known at the end of its hour, and another
+ * column of labels (a vintage's valid time, an ensemble member) several values one. A column
+ * without a name (pandas' index) and those `--column 'NAME='` leaves out are skipped.
+ */
+function refuseOtherColumns(names: readonly string[], known: ReadonlySet<string>, ctx: LayoutContext): void {
+  const mapped = [...ctx.columns].filter(([, target]) => target !== '').map(([name]) => name);
+  if (mapped.length) {
+    throw new IngestError(
+      `${ctx.origin}: --column '${mapped[0]}=…' maps a column of a gridstatus-style file to a target; ` +
+        "a long-layout file names its targets in its id column (--column 'NAME=' leaves a column out)",
+    );
+  }
+  const other = names.filter((n) => n !== '' && !known.has(n) && !ctx.columns.has(n));
+  if (other.length) {
+    throw new IngestError(
+      `${ctx.origin}: column(s) ${other.map((n) => `'${n.slice(0, 60)}'`).join(', ')} are not of the long layout ` +
+        '(time_utc or time_local, id, value, unit, created_at for forecasts or published_at for actuals, quantile): ' +
+        "rename them, or leave them out with --column 'NAME='",
+    );
+  }
+}
+
 /** Reads the long layout's header; tells the context whether the file holds runs or actuals. */
 export function longHeader(names: string[], ctx: LayoutContext): LongColumns {
   const at = (name: string) => names.indexOf(name);
@@ -78,9 +107,12 @@ export function longHeader(names: string[], ctx: LayoutContext): LongColumns {
   if (published >= 0 && fixedStamp !== undefined)
     throw new IngestError(`${ctx.origin}: a file with published_at holds actuals: it has no run issue time (--created-at)`);
   const forecasts = created >= 0 || fixedStamp !== undefined;
-  const quantile = at('quantile');
+  // gridcast's own export of quantiles (`quantiles=0.1,0.9&layout=long`) names each value's quantile
+  // in its `label_1` column (`q0.1`): a forecast file without a `quantile` column reads it so.
+  const quantile = at('quantile') >= 0 ? at('quantile') : forecasts ? at(EXPORTED_QUANTILE) : -1;
   if (quantile >= 0 && !forecasts)
     throw new IngestError(`${ctx.origin}: a quantile column belongs to forecasts (created_at); actuals have no quantiles`);
+  refuseOtherColumns(names, new Set([...LONG_COLUMNS, valueName, names[quantile]]), ctx);
   ctx.kind(forecasts ? 'forecast' : 'actual');
   const scale = ctx.scale(ctx.metadata.units);
   if (typeof scale === 'string') throw new IngestError(`${ctx.origin}: the file metadata units: ${scale}`);

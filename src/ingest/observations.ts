@@ -41,6 +41,18 @@ export function optionError(option: string, message: string): IngestError {
   return new IngestError(message, [], 0, option);
 }
 
+/** --column options (NAME=TARGET, or NAME= to leave a column out) as a map. */
+export function checkColumnOptions(columns: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const c of columns) {
+    const at = c.lastIndexOf('=');
+    if (at <= 0)
+      throw optionError('column', `--column must be NAME=TARGET, a file column and a target id, or NAME= to leave it out (got '${c}')`);
+    map.set(c.slice(0, at).trim(), c.slice(at + 1).trim());
+  }
+  return map;
+}
+
 /**
  * Observations read from a part of a file, by column (no object per value): each is one value of
  * a target at a valid hour, stamped with its run's issue time or its publication time.

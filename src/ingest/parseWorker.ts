@@ -18,7 +18,7 @@ import { batchBytes, batchColumns } from './batchBuffer.ts';
 import { csvFileBatches } from './csv.ts';
 import { knownAtRule } from './knownAt.ts';
 import { longCsv } from './long.ts';
-import { IngestError, type LayoutContext } from './observations.ts';
+import { checkColumnOptions, IngestError, type LayoutContext } from './observations.ts';
 import type { BadRows, FromParser, ParseRequest, ToParser } from './parallel.ts';
 import { unitResolver } from './units.ts';
 
@@ -78,7 +78,8 @@ try {
     targets: new Set(),
     refuse: () => null,
     timezone: o.timezone,
-    columns: new Map(),
+    // The long layout reads only --column 'NAME=' (a column left out); the ingesting thread checked the options.
+    columns: checkColumnOptions(o.columns ?? []),
     value: o.value,
     createdAt: o.createdAt,
     metadata: {},

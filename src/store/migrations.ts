@@ -151,6 +151,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE source_runs ADD COLUMN quantiles double precision[] NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 7,
+    name: 'values held by each ingested run',
+    sql: `
+      -- How many values a run holds: its slots that are not empty (NaN, written as JavaScript's
+      -- NaN: 00 00 00 00 00 00 f8 7f little-endian). A gas run keeps one value a day in hourly
+      -- slots, a run may skip hours or hold quantiles only: its slots are not its values.
+      -- /v1/status and the sources list add these up (forecast_values).
+      ALTER TABLE source_runs ADD COLUMN n_values integer;
+      UPDATE source_runs SET n_values = (
+        SELECT count(*)::int FROM generate_series(0, octet_length(vals) / 8 - 1) AS i
+         WHERE substring(vals FROM i * 8 + 1 FOR 8) <> '\\x000000000000f87f'::bytea);
+      ALTER TABLE source_runs ALTER COLUMN n_values SET NOT NULL;
+    `,
+  },
 ];
 
 /** Advisory lock id serialising migrations of processes that start together on one database. */

@@ -155,7 +155,7 @@ export class IngestWriter {
     for (const r of rows) {
       existing.set(`${r.series_id}@${Math.round(r.issued_ms)}`, { first: r.first_hour, hex: r.hex, quantiles: quantileArray(r.quantiles) });
     }
-    const added: Columns = { series: [], ms: [], first: [], vals: [], quantiles: [] };
+    const added: Columns = { series: [], ms: [], first: [], vals: [], quantiles: [], counts: [] };
     for (const run of runs) {
       const id = ids.get(run.target)!;
       const vals = packRun(run);
@@ -167,6 +167,7 @@ export class IngestWriter {
         added.first.push(run.first);
         added.vals.push(vals);
         added.quantiles.push(quantiles);
+        added.counts.push(valuesIn(vals));
         this.outcome.runsAdded++;
         continue;
       }
@@ -175,10 +176,10 @@ export class IngestWriter {
         this.outcome.runsUnchanged++;
       } else if (this.target.replace) {
         await this.tx.query(
-          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), quantiles = $5::float8[], revisions = revisions + 1,
-                  ingested_at = now()
+          `UPDATE source_runs SET first_hour = $3, vals = decode($4, 'hex'), quantiles = $5::float8[], n_values = $6,
+                  revisions = revisions + 1, ingested_at = now()
             WHERE series_id = $1 AND issued_at = to_timestamp($2::float8 / 1000)`,
-          [id, run.issuedMs, run.first, hex, quantiles],
+          [id, run.issuedMs, run.first, hex, quantiles, valuesIn(vals)],
         );
         this.outcome.runsReplaced++;
       } else {
@@ -322,6 +323,19 @@ interface Columns {
   vals: Uint8Array[];
   /** Array literals (`{0.1,0.9}`): an array of arrays does not travel as one parameter. */
   quantiles: string[];
+  /** The values each run holds (its slots that are not empty). */
+  counts: number[];
+}
+
+/** The values packed bytes hold: their float64s that are not NaN (an empty slot). */
+function valuesIn(packed: Uint8Array): number {
+  const values =
+    LITTLE_ENDIAN && packed.byteOffset % 8 === 0
+      ? new Float64Array(packed.buffer, packed.byteOffset, packed.byteLength / 8)
+      : unpackValues(packed);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) n++;
+  return n;
 }
 
 /**
@@ -341,18 +355,18 @@ async function insertRuns(tx: Sql, added: Columns): Promise<void> {
     }
     const all = Buffer.concat(added.vals);
     await tx.query(
-      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles)
-       SELECT s, to_timestamp(ms / 1000), f, substring($6::bytea FROM o FOR n), q::float8[]
-         FROM unnest($1::int[], $2::float8[], $3::int[], $4::int[], $5::int[], $7::text[]) AS u(s, ms, f, o, n, q)`,
-      [added.series, added.ms, added.first, offsets, lengths, all, added.quantiles],
+      `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles, n_values)
+       SELECT s, to_timestamp(ms / 1000), f, substring($6::bytea FROM o FOR n), q::float8[], c
+         FROM unnest($1::int[], $2::float8[], $3::int[], $4::int[], $5::int[], $7::text[], $8::int[]) AS u(s, ms, f, o, n, q, c)`,
+      [added.series, added.ms, added.first, offsets, lengths, all, added.quantiles, added.counts],
     );
     return;
   }
   await tx.query(
-    `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles)
-     SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex'), q::float8[]
-       FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[], $5::text[]) AS u(s, ms, f, h, q)`,
-    [added.series, added.ms, added.first, added.vals.map(hexOf), added.quantiles],
+    `INSERT INTO source_runs (series_id, issued_at, first_hour, vals, quantiles, n_values)
+     SELECT s, to_timestamp(ms / 1000), f, decode(h, 'hex'), q::float8[], c
+       FROM unnest($1::int[], $2::float8[], $3::int[], $4::text[], $5::text[], $6::int[]) AS u(s, ms, f, h, q, c)`,
+    [added.series, added.ms, added.first, added.vals.map(hexOf), added.quantiles, added.counts],
   );
 }
 
@@ -624,7 +638,7 @@ export class SourceStore {
       alast: number | null;
     }>(
       `WITH r AS (
-         SELECT ${keys}, count(*)::int AS runs, sum(octet_length(r.vals) / 8)::float8 AS vals,
+         SELECT ${keys}, count(*)::int AS runs, sum(r.n_values)::float8 AS vals,
                 extract(epoch FROM max(r.issued_at))::float8 * 1000 AS latest,
                 min(r.first_hour) AS rfirst, max(r.first_hour + ${runLength('r')} - 1) AS rlast
            FROM source_series s JOIN source_runs r ON r.series_id = s.id

@@ -164,6 +164,19 @@ async function storedDescription(ctx: RouteContext): Promise<string> {
   return describeSources(await Promise.all(names.map(async (name) => ({ name, series: await reader.kindsOf(name) }))));
 }
 
+/**
+ * An error of the stored actuals /skill scores against, about their source: /actual names it
+ * `source`, /skill `actual_source`.
+ */
+function onActualSource(e: unknown): unknown {
+  if (!(e instanceof QueryError)) return e;
+  return new QueryError(
+    e.items.map((item) =>
+      item.loc.length === 2 && item.loc[0] === 'query' && item.loc[1] === 'source' ? { ...item, loc: ['query', 'actual_source'] } : item,
+    ),
+  );
+}
+
 /** The 422 of a skill request that needs the synthetic world while it is off. */
 async function worldOff(ctx: RouteContext, param: 'model' | 'actual_source'): Promise<QueryError> {
   const off = 'the synthetic world is off (GRIDCAST_WORLD=off)';
@@ -428,7 +441,9 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const storedActual = group.stored?.actual;
       const actualFrame =
         actualSource !== undefined && storedActual
-          ? await storedActual(ctx.world, readerOf(ctx), actualSource, { ...request, ...window })
+          ? await storedActual(ctx.world, readerOf(ctx), actualSource, { ...request, ...window }).catch((e: unknown) => {
+              throw onActualSource(e);
+            })
           : await group.queries.actual(ctx.world, { ...request, ...window });
       // The series the skill scores are what it keeps (by valid hour, for the synthetic world's): see keptSeries.
       const keep = `skill:${group.segment}:${JSON.stringify(request)}`;

@@ -20,6 +20,7 @@ import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
 import { deserializeError, serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import type { SourceReader } from '../../sources/reader.ts';
 import { runnerWarmUpJobs } from './warmUp.ts';
+import { keepComputeShapes } from '../../query/shapes.ts';
 
 /** A chunk gathers pieces until it holds this many bytes (or STEP_MS have passed). */
 const CHUNK_BYTES = 256 * 1024;
@@ -76,6 +77,7 @@ function joined(pieces: Uint8Array[], bytes: number): Uint8Array {
  */
 export async function warmRunner(runner: JobRunner, nowMs: number): Promise<void> {
   buildAllRegions();
+  runner.keepShapes();
   await runner.warmUp(runnerWarmUpJobs(nowMs, runner.extremes));
 }
 
@@ -130,6 +132,11 @@ export class JobRunner {
    * warm up): the warm-up rejects at the end with every failure (a warm-up request is a fixed,
    * valid request: its failure is a bug to report).
    */
+  /** Keeps the shapes of the objects its computations make alive, and so the code optimised for them (query/shapes.ts). */
+  keepShapes(): void {
+    keepComputeShapes(this.world);
+  }
+
   async warmUp(jobs: readonly Omit<Job, 'id'>[]): Promise<void> {
     const failures: string[] = [];
     for (const job of jobs) {

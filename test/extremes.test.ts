@@ -113,16 +113,52 @@ test('extremes: a run sees an event well 2 days ahead and hardly 12 days ahead',
   }
   assert.ok(near / truth > 0.7, `2 days ahead sees ${near} of ${truth}`);
   assert.ok(far / truth < 0.15, `12 days ahead sees ${far} of ${truth}`);
-  // The normal model sees no extremes at all.
-  assert.equal(
-    ExtremeRows.prepare(
-      WORLD.extremes,
-      mid,
-      mid.map(() => peak - 48),
-      FORECAST_MODELS.normal.skill,
-    ),
-    null,
-  );
+  // The normal model sees no event, only the climate of the events (the same anomaly on any day of the plateau).
+  const normal = new Float64Array(mid.length);
+  ExtremeRows.prepare(
+    WORLD.extremes,
+    mid,
+    mid.map(() => peak - 48),
+    FORECAST_MODELS.normal.skill,
+  )!.add(lat, lon, normal);
+  assert.ok(Math.max(...normal) - Math.min(...normal) < 0.05 && mean(normal) > truth / 4, `normal ${mean(normal)}`);
+});
+
+test('extremes: a run expects the climate of the events it does not know, so its mean is the truth’s at every lead', () => {
+  // Philadelphia in winter (Dec–Feb) and Kansas City in summer (Jun–Aug), every 6 hours of 60 seasons
+  // after the anchored events, one season at a time.
+  const cases = [
+    { lat: 39.95, lon: -75.17, from: '12-01', to: '03-01' },
+    { lat: 39.1, lon: -94.58, from: '06-01', to: '09-01' },
+  ];
+  for (const { lat, lon, from, to } of cases) {
+    const sums = { truth: 0, d7: 0, d12: 0, normal: 0, blind: 0 };
+    let n = 0;
+    for (let y = 2031; y < 2091; y++) {
+      const start = H(`${from === '12-01' ? y - 1 : y}-${from}T00:00Z`);
+      const mid = Float64Array.from({ length: (H(`${y}-${to}T00:00Z`) - start) / 6 }, (_, i) => start + 6 * i + 0.5);
+      const anomaly = (leadHours: number | null, model: 'optimized' | 'normal' | null) => {
+        const out = new Float64Array(mid.length);
+        const created = leadHours === null ? null : mid.map((t) => t - 0.5 - leadHours);
+        ExtremeRows.prepare(WORLD.extremes, mid, created, model ? FORECAST_MODELS[model].skill : null)?.add(lat, lon, out);
+        return out.reduce((s, v) => s + v, 0);
+      };
+      const truth = anomaly(null, null);
+      sums.truth += truth;
+      sums.d7 += anomaly(7 * 24, 'optimized');
+      sums.d12 += anomaly(12 * 24, 'optimized');
+      sums.normal += anomaly(24, 'normal');
+      // What a run 12 days ahead would see without the climate: the part of the events it knows.
+      sums.blind += knownFraction(12 * 24) * truth;
+      n += mid.length;
+    }
+    const m = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / n]));
+    const label = `(${lat}, ${lon}) ${JSON.stringify(m)}`;
+    // The seasons' mean anomaly: −0.76 °C in Philadelphia's winters, +0.11 °C in Kansas City's summers.
+    assert.ok(from === '12-01' ? m.truth < -0.5 : m.truth > 0.05, label);
+    for (const k of ['d7', 'd12', 'normal']) assert.ok(Math.abs(m[k] - m.truth) < 0.15 * Math.abs(m.truth), `${k}: ${label}`);
+    assert.ok(Math.abs(m.blind - m.truth) > 0.9 * Math.abs(m.truth), label);
+  }
 });
 
 test('bridge days: the Friday after Thanksgiving and Christmas week weekdays load less, and every model knows it', () => {

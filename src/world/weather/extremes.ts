@@ -16,8 +16,10 @@
  * for valid hour V at lead L = V − C, the fraction known(L) = 1 / (1 + (L / KNOWN_HALF_HOURS)⁴)
  * of it (≈ 0.98 at 2 days, 0.6 at 5, 0.3 at 7, < 0.1 beyond 10), and sees that fraction with an
  * amplitude error and a timing error growing with lead, drawn per run (smooth in the run time,
- * so consecutive runs differ little). The `normal` model sees none of it. An ensemble member
- * draws its errors from a part shared by the ensemble and one of its own.
+ * so consecutive runs differ little). For the rest, the events it does not know, a run expects
+ * their climate: (1 − known(L)) times the mean anomaly the seeded events bring to the point at
+ * that time of the season (extremeClimateAt); the `normal` model sees no event and all of their
+ * climate. An ensemble member draws its errors from a part shared by the ensemble and one of its own.
  */
 import { VALUE_NOISE1_SD, seedOf, unit, valueNoise1 } from '../hash.ts';
 import { memberSeedName, type WeatherSkill } from './skill.ts';
@@ -49,6 +51,7 @@ export interface ExtremeEvent {
 /** Mean number of Arctic outbreaks per winter (Dec–Feb) and of heat domes per summer (Jun–Aug). */
 export const WINTER_RATE = 3.4;
 export const SUMMER_RATE = 1.6;
+const SEASON_RATE: Readonly<Record<ExtremeKind, number>> = { cold: WINTER_RATE, heat: SUMMER_RATE };
 /** Lead (hours) at which a run knows half of an event; the exponent of the fall-off. */
 export const KNOWN_HALF_HOURS = 132;
 const KNOWN_POWER = 4;
@@ -213,50 +216,61 @@ function poisson(rate: number, u: number): number {
   return k;
 }
 
+/** Seeded onsets: outbreaks over this many days from December 1, domes from June 1. */
+const ONSET_WINDOW_DAYS: Readonly<Record<ExtremeKind, number>> = { cold: 86, heat: 88 };
+/** Seeded events last SEEDED_MIN_HOURS + SEEDED_SPAN_HOURS · u^1.3 hours (3–10 days). */
+const SEEDED_MIN_HOURS = 72;
+const SEEDED_SPAN_HOURS = 168;
+
+/** First hour of a season's onset window: December 1 of year − 1 for winter `year`, June 1 for summer `year`. */
+function seasonStart(kind: ExtremeKind, year: number): number {
+  return kind === 'cold' ? epochHour(`${year - 1}-12-01T00:00Z`) : epochHour(`${year}-06-01T00:00Z`);
+}
+
+/** One seeded event of a season whose onset window opens at `start`, from its uniforms u(1..10). */
+function seededEvent(kind: ExtremeKind, id: number, start: number, u: (j: number) => number): ExtremeEvent {
+  const hours = SEEDED_MIN_HOURS + SEEDED_SPAN_HOURS * u(1) ** 1.3;
+  const onset = start + 24 * ONSET_WINDOW_DAYS[kind] * u(2);
+  const common = { id, kind, name: '', onset, end: onset + hours, buildHours: (0.3 + 0.1 * u(3)) * hours };
+  if (kind === 'cold') {
+    // Origin in the north: over the Plains and the Midwest, some into the West, many down the
+    // East (Canadian highs). South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the
+    // Gulf coast or out to sea.
+    const lat = 42 + 8 * u(5);
+    const lon = -118 + 48 * u(6);
+    return {
+      ...common,
+      decayHours: (0.25 + 0.1 * u(4)) * hours,
+      lat,
+      lon,
+      latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat) / hours),
+      lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon) / hours)),
+      sigmaKm: 450 + 500 * u(9),
+      // Fat tail: most outbreaks −8..−13 °C at the centre, one in seven beyond −18.
+      amplitudeC: -(8 + 14 * u(10) ** 2),
+    };
+  }
+  // Domes sit over the South and the Midwest and creep east.
+  return {
+    ...common,
+    decayHours: (0.3 + 0.1 * u(4)) * hours,
+    lat: 32 + 12 * u(5),
+    lon: -116 + 40 * u(6),
+    latPerHour: (u(7) - 0.5) / 24,
+    lonPerHour: (1.5 * u(8)) / 24,
+    sigmaKm: 450 + 450 * u(9),
+    amplitudeC: 3 + 5 * u(10) ** 2,
+  };
+}
+
 /** The seeded events of one season: winter `year` (Dec year−1 .. Feb year) or summer `year`. */
 function seasonEvents(seed: number, kind: ExtremeKind, year: number, anchored: number): ExtremeEvent[] {
   const stream = kind === 'cold' ? 1 : 2;
-  const rate = Math.max(0, (kind === 'cold' ? WINTER_RATE : SUMMER_RATE) - anchored);
-  const count = poisson(rate, unit(seed, stream, year, 0));
+  const count = poisson(Math.max(0, SEASON_RATE[kind] - anchored), unit(seed, stream, year, 0));
   const out: ExtremeEvent[] = [];
   for (let k = 0; k < count; k++) {
-    const u = (j: number) => unit(seed, stream, year, 1 + 16 * k + j);
-    const hours = 72 + 168 * u(1) ** 1.3;
     const id = (kind === 'cold' ? 1 : 2) * 1_000_000 + year * 10 + k;
-    // Onset: outbreaks Dec 1 .. Feb 25, domes Jun 1 .. Aug 27.
-    const onset =
-      kind === 'cold' ? epochHour(`${year - 1}-12-01T00:00Z`) + 24 * 86 * u(2) : epochHour(`${year}-06-01T00:00Z`) + 24 * 88 * u(2);
-    const common = { id, kind, name: '', onset, end: onset + hours, buildHours: (0.3 + 0.1 * u(3)) * hours };
-    if (kind === 'cold') {
-      // Origin in the north: over the Plains and the Midwest, some into the West, many down the
-      // East (Canadian highs). South at 1–3.5 °/day and east at 0–3 °/day, but never beyond the
-      // Gulf coast or out to sea.
-      const lat = 42 + 8 * u(5);
-      const lon = -118 + 48 * u(6);
-      out.push({
-        ...common,
-        decayHours: (0.25 + 0.1 * u(4)) * hours,
-        lat,
-        lon,
-        latPerHour: Math.max(-(1 + 2.5 * u(7)) / 24, (LOWEST_LAT - lat) / hours),
-        lonPerHour: Math.min((3 * u(8)) / 24, Math.max(0, (EASTMOST_LON - lon) / hours)),
-        sigmaKm: 450 + 500 * u(9),
-        // Fat tail: most outbreaks −8..−13 °C at the centre, one in seven beyond −18.
-        amplitudeC: -(8 + 14 * u(10) ** 2),
-      });
-    } else {
-      // Domes sit over the South and the Midwest and creep east.
-      out.push({
-        ...common,
-        decayHours: (0.3 + 0.1 * u(4)) * hours,
-        lat: 32 + 12 * u(5),
-        lon: -116 + 40 * u(6),
-        latPerHour: (u(7) - 0.5) / 24,
-        lonPerHour: (1.5 * u(8)) / 24,
-        sigmaKm: 450 + 450 * u(9),
-        amplitudeC: 3 + 5 * u(10) ** 2,
-      });
-    }
+    out.push(seededEvent(kind, id, seasonStart(kind, year), (j) => unit(seed, stream, year, 1 + 16 * k + j)));
   }
   return out;
 }
@@ -320,6 +334,172 @@ export function knownFraction(leadHours: number): number {
   return 1 / (1 + (leadHours / KNOWN_HALF_HOURS) ** KNOWN_POWER);
 }
 
+// ---------------------------------------------------------------------------------------------
+// What a forecast expects of the events it does not know
+
+/**
+ * A run sees known(L) of each event and, without more, nothing of the rest: then every forecast
+ * beyond a few days is warmer than the climate in winter and cooler in summer, by (1 − known(L))
+ * times the mean anomaly of the outbreaks and domes of the season: over five worlds of 20 years,
+ * PJM's and ISO-NE's poptemp ran +0.3…+0.6 °C warm in December–February at days_ahead 7 (up to
+ * +0.75 °C at 12) and their demand 0.6–1.3 % low (up to 1.7 %) (README, Realism report, round 10;
+ * scripts/demand-bias.ts). A forecast is unbiased: where it
+ * does not know the weather it expects the climate, and the climate holds the outbreaks and domes
+ * at their seasonal rate. So a run adds (1 − known(L)) · climate(p, t) and the `normal` model
+ * (which knows no event) all of it, where climate(p, t) is the expected anomaly of the seeded
+ * events at point p and time t of their season, over the catalogue's own distribution
+ * (seededEvent, SEASON_RATE and the uniform onsets of ONSET_WINDOW_DAYS):
+ *
+ *   climate(p, τ) = rate / W · E_e[ ∫ A · env(u) · exp(−d(p, c(u))² / 2σ²) du over the ages u of
+ *                   the event whose onset τ − u lies in [0, W) ],  τ = hours since the window opened.
+ *
+ * The onset is integrated exactly (a box of width W over the summed age profile); the other
+ * parameters by a fixed sample of CLIMATE_SAMPLES events per kind, the same in every world (the
+ * distribution is). Computed on a CLIMATE_GRID_DEG grid (the field is as smooth as the events'
+ * footprints, σ ≥ 450 km) in steps of CLIMATE_STEP_HOURS, then interpolated bilinearly in space
+ * and linearly in time. Only the mean is restored, not the variance of the unknown events: a run
+ * does not invent outbreaks.
+ */
+const CLIMATE_STEP_HOURS = 6;
+const CLIMATE_SAMPLES = 1000;
+const CLIMATE_GRID_DEG = 2;
+const CLIMATE_SEED = seedOf('extremes:climate');
+/** Bins of a kind's table (its onset window and the longest event after it), and where its bins start in a point's table. */
+const CLIMATE_WINDOW_BINS: Readonly<Record<ExtremeKind, number>> = {
+  cold: (24 * ONSET_WINDOW_DAYS.cold) / CLIMATE_STEP_HOURS,
+  heat: (24 * ONSET_WINDOW_DAYS.heat) / CLIMATE_STEP_HOURS,
+};
+const CLIMATE_AGE_BINS = Math.ceil((SEEDED_MIN_HOURS + SEEDED_SPAN_HOURS) / CLIMATE_STEP_HOURS);
+const CLIMATE_BINS: Readonly<Record<ExtremeKind, number>> = {
+  cold: CLIMATE_WINDOW_BINS.cold + CLIMATE_AGE_BINS,
+  heat: CLIMATE_WINDOW_BINS.heat + CLIMATE_AGE_BINS,
+};
+const CLIMATE_OFFSET: Readonly<Record<ExtremeKind, number>> = { cold: 0, heat: CLIMATE_BINS.cold };
+const CLIMATE_TABLE_LENGTH = CLIMATE_BINS.cold + CLIMATE_BINS.heat;
+
+/** The sampled events of a kind at every age step: age bin, anomaly at the centre, centre, 1 / 2σ². */
+interface AgeSamples {
+  bin: Int32Array;
+  amplitude: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  invTwoSigma2: Float64Array;
+}
+
+let ageSamples: Record<ExtremeKind, AgeSamples> | null = null;
+
+function ageSamplesOf(kind: ExtremeKind): AgeSamples {
+  const stream = kind === 'cold' ? 1 : 2;
+  const bin: number[] = [];
+  const amplitude: number[] = [];
+  const lat: number[] = [];
+  const lon: number[] = [];
+  const invTwoSigma2: number[] = [];
+  for (let k = 0; k < CLIMATE_SAMPLES; k++) {
+    const e = seededEvent(kind, k, 0, (j) => unit(CLIMATE_SEED, stream, k, j));
+    for (let j = 0; (j + 0.5) * CLIMATE_STEP_HOURS < e.end - e.onset; j++) {
+      const t = e.onset + (j + 0.5) * CLIMATE_STEP_HOURS;
+      bin.push(j);
+      amplitude.push(e.amplitudeC * envelope(e, t));
+      lat.push(e.lat + e.latPerHour * (t - e.onset));
+      lon.push(e.lon + e.lonPerHour * (t - e.onset));
+      invTwoSigma2.push(1 / (2 * e.sigmaKm * e.sigmaKm));
+    }
+  }
+  return {
+    bin: Int32Array.from(bin),
+    amplitude: Float64Array.from(amplitude),
+    lat: Float64Array.from(lat),
+    lon: Float64Array.from(lon),
+    invTwoSigma2: Float64Array.from(invTwoSigma2),
+  };
+}
+
+/** climate(p, τ) of both kinds at one point (°C), in bins of CLIMATE_STEP_HOURS: cold from CLIMATE_OFFSET.cold, heat from CLIMATE_OFFSET.heat. */
+function climateTableAt(lat: number, lon: number): Float64Array {
+  ageSamples ??= { cold: ageSamplesOf('cold'), heat: ageSamplesOf('heat') };
+  const out = new Float64Array(CLIMATE_TABLE_LENGTH);
+  const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
+  for (const kind of ['cold', 'heat'] as const) {
+    const s = ageSamples[kind];
+    // The mean age profile of an event at the point (°C·hours per age step)…
+    const profile = new Float64Array(CLIMATE_AGE_BINS);
+    for (let i = 0; i < s.bin.length; i++) {
+      const dx = (lon - s.lon[i]) * kx;
+      const dy = (lat - s.lat[i]) * KM_PER_DEG;
+      const q = (dx * dx + dy * dy) * s.invTwoSigma2[i];
+      if (q < FAR_Q) profile[s.bin[i]] += s.amplitude[i] * Math.exp(-q);
+    }
+    // …summed over the onsets in the window: bin b holds the ages a with 0 ≤ b − a < W.
+    // rate / W · Σ profile · step, with W = window bins · step and the sample mean over CLIMATE_SAMPLES.
+    const scale = SEASON_RATE[kind] / (CLIMATE_SAMPLES * CLIMATE_WINDOW_BINS[kind]);
+    const prefix = new Float64Array(CLIMATE_AGE_BINS + 1);
+    for (let a = 0; a < CLIMATE_AGE_BINS; a++) prefix[a + 1] = prefix[a] + profile[a];
+    for (let b = 0; b < CLIMATE_BINS[kind]; b++) {
+      const hi = Math.min(b, CLIMATE_AGE_BINS - 1) + 1;
+      const lo = Math.max(0, b - CLIMATE_WINDOW_BINS[kind] + 1);
+      if (hi > lo) out[CLIMATE_OFFSET[kind] + b] = scale * (prefix[hi] - prefix[lo]);
+    }
+  }
+  return out;
+}
+
+/** Grid nodes' tables, computed when first needed (the same in every world). */
+const climateNodes = new Map<number, Float64Array>();
+
+function climateNode(iy: number, ix: number): Float64Array {
+  const key = iy * 1000 + ix;
+  let t = climateNodes.get(key);
+  if (!t) climateNodes.set(key, (t = climateTableAt(iy * CLIMATE_GRID_DEG - 90, ix * CLIMATE_GRID_DEG - 180)));
+  return t;
+}
+
+/** The table of climate(p, ·) at a point, interpolated bilinearly between the grid nodes around it. */
+function extremeClimateAt(lat: number, lon: number): Float64Array {
+  const y = (lat + 90) / CLIMATE_GRID_DEG;
+  const x = (lon + 180) / CLIMATE_GRID_DEG;
+  const iy = Math.floor(y);
+  const ix = Math.floor(x);
+  const fy = y - iy;
+  const fx = x - ix;
+  const out = new Float64Array(CLIMATE_TABLE_LENGTH);
+  const corners: [number, number, number][] = [
+    [iy, ix, (1 - fy) * (1 - fx)],
+    [iy, ix + 1, (1 - fy) * fx],
+    [iy + 1, ix, fy * (1 - fx)],
+    [iy + 1, ix + 1, fy * fx],
+  ];
+  for (const [cy, cx, w] of corners) {
+    if (w === 0) continue;
+    const t = climateNode(cy, cx);
+    for (let b = 0; b < out.length; b++) out[b] += w * t[b];
+  }
+  return out;
+}
+
+/** Where an hour falls in a point's climate table: the bins either side of it (−1: outside) and the weight of the upper one. */
+interface ClimateBins {
+  lower: number;
+  upper: number;
+  frac: number;
+}
+
+/** The climate table bins of an instant (epoch hours), or null outside both seasons. */
+function climateBinsOf(t: number): ClimateBins | null {
+  const date = new Date(t * HOUR_MS);
+  const year = date.getUTCFullYear();
+  for (const kind of ['cold', 'heat'] as const) {
+    // A December instant belongs to the next year's winter.
+    const start = seasonStart(kind, kind === 'cold' && date.getUTCMonth() === 11 ? year + 1 : year);
+    const x = (t - start) / CLIMATE_STEP_HOURS - 0.5;
+    if (x < -1 || x >= CLIMATE_BINS[kind]) continue;
+    const b = Math.floor(x);
+    const at = (k: number) => (k >= 0 && k < CLIMATE_BINS[kind] ? CLIMATE_OFFSET[kind] + k : -1);
+    return { lower: at(b), upper: at(b + 1), frac: x - b };
+  }
+  return null;
+}
+
 /** Unit-variance error of a run's view of an event (stream 0 amplitude, 1 timing), smooth in the run time. */
 function runError(seedName: string, eventId: number, stream: number, created: number): number {
   return valueNoise1(seedOf(`extreme:${seedName}`), 2 * (eventId % 100_000_000) + stream, created / ERROR_RUN_HOURS) / VALUE_NOISE1_SD;
@@ -335,9 +515,52 @@ interface EventRows {
   invTwoSigma2: number;
 }
 
+/** The rows that expect some of the climate of the extremes: row, weight (1 − known), and where the hour lies in the climate table. */
+interface ClimateRows {
+  row: Int32Array;
+  weight: Float64Array;
+  lower: Int32Array;
+  upper: Int32Array;
+  frac: Float64Array;
+}
+
+/**
+ * Rows of a run (or of the `normal` model) that expect the climate of the events they do not
+ * know (see extremeClimateAt): weight 1 − known(lead), 1 for the normal model; null for truth or
+ * when no row lies in a season.
+ */
+function climateRowsOf(mid: Float64Array, created: Float64Array | null, skill: WeatherSkill | null): ClimateRows | null {
+  if (!skill || (!created && !skill.climatology)) return null;
+  const row: number[] = [];
+  const weight: number[] = [];
+  const lower: number[] = [];
+  const upper: number[] = [];
+  const frac: number[] = [];
+  for (let i = 0; i < mid.length; i++) {
+    const w = skill.climatology ? 1 : 1 - knownFraction(mid[i] - created![i]);
+    if (w === 0) continue;
+    const bins = climateBinsOf(mid[i]);
+    if (!bins) continue;
+    row.push(i);
+    weight.push(w);
+    lower.push(bins.lower);
+    upper.push(bins.upper);
+    frac.push(bins.frac);
+  }
+  if (row.length === 0) return null;
+  return {
+    row: Int32Array.from(row),
+    weight: Float64Array.from(weight),
+    lower: Int32Array.from(lower),
+    upper: Int32Array.from(upper),
+    frac: Float64Array.from(frac),
+  };
+}
+
 /**
  * The extremes as a batch of rows sees them (truth or a run's view), prepared once per batch;
- * `add` adds them to the temperature of a point. `prepare` gives null when no event touches the rows.
+ * `add` adds them to the temperature of a point. `prepare` gives null when no event touches the
+ * rows and none expects the climate of the events.
  */
 export class ExtremeRows {
   /**
@@ -348,9 +571,12 @@ export class ExtremeRows {
    * request whose days an extreme touches threw the optimised code away. This instance lives
    * as long as the thread and keeps the kind known.
    */
-  static readonly NONE = new ExtremeRows([]);
+  static readonly NONE = new ExtremeRows([], null);
 
-  private constructor(private readonly events: EventRows[]) {}
+  private constructor(
+    private readonly events: EventRows[],
+    private readonly climate: ClimateRows | null,
+  ) {}
 
   static prepare(
     catalogue: ExtremeCatalogue,
@@ -359,7 +585,10 @@ export class ExtremeRows {
     skill: WeatherSkill | null,
   ): ExtremeRows | null {
     const n = mid.length;
-    if (n === 0 || skill?.climatology) return null;
+    if (n === 0) return null;
+    const climate = climateRowsOf(mid, created, skill);
+    // The normal model knows no event, only their climate.
+    if (skill?.climatology) return climate ? new ExtremeRows([], climate) : null;
     let lo = Infinity;
     let hi = -Infinity;
     for (let i = 0; i < n; i++) {
@@ -369,7 +598,6 @@ export class ExtremeRows {
     // A run's timing error may shift an event by a few days: every event it could bring into the rows.
     const margin = created ? MAX_TIMING_SHIFT_HOURS : 0;
     const events = catalogue.eventsBetween(lo - margin, hi + margin);
-    if (events.length === 0) return null;
     const forecast = skill && created ? skill : null;
     const seeds = forecast
       ? forecast.member !== undefined
@@ -416,11 +644,20 @@ export class ExtremeRows {
       }
       if (to > from) rows.push({ from, to, lat, lon, amplitude, invTwoSigma2: 1 / (2 * e.sigmaKm * e.sigmaKm) });
     }
-    return rows.length > 0 ? new ExtremeRows(rows) : null;
+    return rows.length > 0 || climate ? new ExtremeRows(rows, climate) : null;
   }
 
-  /** Adds the events' anomaly at (lat, lon) to `tempC` on every row. */
+  /** Adds the events' anomaly at (lat, lon) to `tempC` on every row, and the climate of those a run does not know. */
   add(lat: number, lon: number, tempC: Float64Array): void {
+    if (this.climate) {
+      const { row, weight, lower, upper, frac } = this.climate;
+      const table = extremeClimateAt(lat, lon);
+      for (let k = 0; k < row.length; k++) {
+        const a = lower[k] >= 0 ? table[lower[k]] : 0;
+        const b = upper[k] >= 0 ? table[upper[k]] : 0;
+        tempC[row[k]] += weight[k] * (a + (b - a) * frac[k]);
+      }
+    }
     // NONE's empty array is of another elements kind than prepare's: not iterated, so the loop below sees one kind.
     if (this.events.length === 0) return;
     const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);

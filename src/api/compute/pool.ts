@@ -260,14 +260,20 @@ export class ComputePool {
     // re-create those classes and re-optimise the hot paths of both sides of the pool.
     // The long bodies (warmUp.ts LONG_POOL_REQUESTS) are computed first, so that their garbage is
     // collected too, and served again after the collection from the blocks it kept: the
-    // collection discards their optimised code as well.
+    // collection discards their optimised code as well. (query/shapes.ts now keeps the shapes of
+    // the weather and plant path alive, but not of every object a request makes.) The skill
+    // request comes before the plant bodies: its objects have other shapes (each model's skill,
+    // ensemble members), and the functions it shares with them (the row stitching, the extremes,
+    // the batch's views) were left deoptimised by it, to be compiled again during the first large
+    // request after ready (~300 ms of TurboFan on the helper threads, --trace-opt); after it, the
+    // plant bodies optimise them again with both kinds of feedback.
     const nowMs = this.options.now?.() ?? Date.now();
     await this.serveWarmUp(poolWarmUpJobs(nowMs, 'long'));
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     collectGarbage();
-    await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
     // Small bodies are not shared out: one copy per runner at once, so that each runner serves one.
     for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
+    await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
     // This thread's heap again (not the workers': see above), now that the streamed bodies have
     // grown it: else its first major collection fell in the first large request after ready
     // (~50–110 ms on this thread; the first request after a restart, --trace-gc). Its own code

@@ -17,7 +17,7 @@
  * shift of a few tenths of a °C in the ensemble mean.
  */
 import type { EnsembleShare } from '../world/weather/groups.ts';
-import type { ErrorGrowth, WeatherSkill } from '../world/weather/skill.ts';
+import { weatherSkill, type ErrorGrowth, type WeatherSkill } from '../world/weather/skill.ts';
 
 export const ENSEMBLE_MODEL_NAMES = ['euro_ens', 'euro_ec46', 'euro_seas5'] as const;
 export type EnsembleModelName = (typeof ENSEMBLE_MODEL_NAMES)[number];
@@ -52,7 +52,7 @@ export interface EnsembleModel {
 const growth = (e0: number, tauHours: number): ErrorGrowth => ({ e0, tauHours });
 
 /** The IFS ensemble's error growth (ensemble-mean error fraction, see weather/skill.ts). */
-const IFS_ENS: WeatherSkill = {
+const IFS_ENS: WeatherSkill = weatherSkill({
   errorSeedName: 'euro_ens',
   errorScale: 1,
   temp: { synoptic: growth(0.3, 300), meso: growth(0.35, 72) },
@@ -60,7 +60,7 @@ const IFS_ENS: WeatherSkill = {
   cloud: { synoptic: growth(0.4, 90), meso: growth(0.6, 14) },
   localMemoryHours: 3,
   maxErrorFraction: Math.sqrt(0.97),
-};
+});
 
 const floorTo = (hour: number, step: number) => Math.floor(hour / step) * step;
 
@@ -85,7 +85,7 @@ export const ENSEMBLE_MODELS: Record<EnsembleModelName, EnsembleModel> = {
     horizonHours: 46 * 24,
     horizonDays: 0,
     latestRunAtOrBefore: (hour) => floorTo(Math.floor(hour), 24),
-    skill: { ...IFS_ENS, errorSeedName: 'euro_ec46', errorScale: 1.05 },
+    skill: weatherSkill({ ...IFS_ENS, errorSeedName: 'euro_ec46', errorScale: 1.05 }),
     proxyDensity: 0.7,
     sampleStep: { wind: 1, solar: 1 },
   },
@@ -99,7 +99,7 @@ export const ENSEMBLE_MODELS: Record<EnsembleModelName, EnsembleModel> = {
       const d = new Date(Math.floor(hour) * HOUR_MS);
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / HOUR_MS;
     },
-    skill: { ...IFS_ENS, errorSeedName: 'euro_seas5', errorScale: 1.1, maxErrorFraction: Math.sqrt(0.98) },
+    skill: weatherSkill({ ...IFS_ENS, errorSeedName: 'euro_seas5', errorScale: 1.1, maxErrorFraction: Math.sqrt(0.98) }),
     proxyDensity: 0.5,
     sampleStep: { wind: 3, solar: 2 },
   },
@@ -107,7 +107,7 @@ export const ENSEMBLE_MODELS: Record<EnsembleModelName, EnsembleModel> = {
 
 /** The weather skill of member `member` (0-based) of an ensemble; `share` lets the members of a request share work. */
 export function memberSkill(model: EnsembleModel, member: number, share?: EnsembleShare): WeatherSkill {
-  return { ...model.skill, member, share };
+  return weatherSkill({ ...model.skill, member, share });
 }
 
 /** Column label of a member: m00, m01, …, m50. */

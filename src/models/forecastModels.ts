@@ -2,7 +2,7 @@
  * The deterministic forecast models: when their runs are made, how far ahead they
  * reach, and how good they are. Every model sees the same world through its own error.
  */
-import type { WeatherSkill } from '../world/weather/skill.ts';
+import { weatherSkill, type WeatherSkill } from '../world/weather/skill.ts';
 
 export const FORECAST_MODEL_NAMES = ['optimized', 'iso', 'normal'] as const;
 export type ForecastModelName = (typeof FORECAST_MODEL_NAMES)[number];
@@ -25,14 +25,14 @@ const OPTIMIZED: ForecastModel = {
   cadenceHours: 1,
   phaseHours: 0,
   horizonHours: 360,
-  skill: {
+  skill: weatherSkill({
     errorSeedName: 'optimized',
     errorScale: 1,
     temp: { synoptic: { e0: 0.15, tauHours: 90 }, meso: { e0: 0.3, tauHours: 36 } },
     wind: { synoptic: { e0: 0.25, tauHours: 120 }, meso: { e0: 0.4, tauHours: 30 } },
     cloud: { synoptic: { e0: 0.35, tauHours: 60 }, meso: { e0: 0.55, tauHours: 10 } },
     localMemoryHours: 3,
-  },
+  }),
 };
 
 /**
@@ -45,7 +45,7 @@ const ISO: ForecastModel = {
   cadenceHours: 6,
   phaseHours: 0,
   horizonHours: 192,
-  skill: { ...OPTIMIZED.skill, errorSeedName: 'iso', errorScale: 1.25, localMemoryHours: 2 },
+  skill: weatherSkill({ ...OPTIMIZED.skill, errorSeedName: 'iso', errorScale: 1.25, localMemoryHours: 2 }),
 };
 
 /**
@@ -60,7 +60,7 @@ const NORMAL: ForecastModel = {
   cadenceHours: 24,
   phaseHours: 0,
   horizonHours: 360,
-  skill: { ...OPTIMIZED.skill, errorSeedName: 'normal', climatology: true },
+  skill: weatherSkill({ ...OPTIMIZED.skill, errorSeedName: 'normal', climatology: true }),
 };
 
 export const FORECAST_MODELS: Record<ForecastModelName, ForecastModel> = { optimized: OPTIMIZED, iso: ISO, normal: NORMAL };

@@ -55,6 +55,11 @@ const STALE_TEMP_MS = 10 * 60_000;
 const WRITE_DELAY_MS = 50;
 /** Writes held back while the thread computes wait at most this long (a thread busy for good still writes). */
 const MAX_HOLD_MS = 5_000;
+/**
+ * After computing, writes wait until the thread has been idle this long: the other half of a
+ * shared-out body may still be computing on the other worker, and the cores are shared.
+ */
+const QUIET_BEFORE_WRITE_MS = 300;
 /** Blocks queued for writing beyond this are dropped (the cache is an optimisation, not a duty). */
 const MAX_QUEUED_BYTES = 256 * 1024 * 1024;
 /** A read refreshes its file's recency at most this often. */
@@ -201,11 +206,13 @@ export class StoredSegment {
     blocks: readonly { key: string; from: number; to: number }[],
     values: Float64Array,
   ): StoredSegment {
-    const added = new Set<string>();
-    for (const b of blocks) added.add(b.key);
+    // Indexed loops throughout: a for-of loop's iterator is code of its own, which a cold request
+    // reached with no type feedback (the warm-up's segments had nothing kept) and deoptimised.
     const keptIndices: number[] = [];
     const keys: string[] = [];
     if (kept) {
+      const added = new Set<string>();
+      for (let b = 0; b < blocks.length; b++) added.add(blocks[b].key);
       for (let i = 0; i < kept.size; i++) {
         const key = kept.keyOf(i);
         if (added.has(key)) continue;
@@ -213,62 +220,64 @@ export class StoredSegment {
         keys.push(key);
       }
     }
-    for (const b of blocks) keys.push(b.key);
+    let contiguous = blocks.length > 0;
+    for (let b = 0; b < blocks.length; b++) {
+      keys.push(blocks[b].key);
+      if (b > 0 && blocks[b].from !== blocks[b - 1].to) contiguous = false;
+    }
     const keyText = keys.join('');
     const keyAt = keyPositions(keys);
-    if (blocks.length > 0 && blocks.every((b, i) => i === 0 || b.from === blocks[i - 1].to)) {
+    const starts = new Int32Array(keys.length);
+    const lengths = new Int32Array(keys.length);
+    let keptValues = 0;
+    for (let k = 0; k < keptIndices.length; k++) keptValues += kept!.lengths[keptIndices[k]];
+    // Element loops, not set(subarray): a view per block would cost an allocation each.
+    const copyKept = (into: Float64Array, at: number, k: number): number => {
+      const { array, from } = kept!.place(keptIndices[k]);
+      const length = kept!.lengths[keptIndices[k]];
+      for (let j = 0; j < length; j++) into[at + j] = array[from + j];
+      lengths[k] = length;
+      return length;
+    };
+    if (contiguous) {
       // The new blocks stay where they were computed; the (few) kept ones are copied beside them.
       const first = blocks[0].from;
-      const older = new Float64Array(keptIndices.reduce((sum, i) => sum + kept!.lengths[i], 0));
-      const starts: number[] = [];
-      const lengths: number[] = [];
+      const older = new Float64Array(keptValues);
       let at = 0;
-      for (const i of keptIndices) {
-        const block = kept!.blockAt(i)[1];
-        older.set(block, at);
-        starts.push(-at - 1);
-        lengths.push(block.length);
-        at += block.length;
+      for (let k = 0; k < keptIndices.length; k++) {
+        starts[k] = -at - 1;
+        at += copyKept(older, at, k);
       }
-      for (const b of blocks) {
-        starts.push(b.from - first);
-        lengths.push(b.to - b.from);
+      for (let b = 0; b < blocks.length; b++) {
+        starts[keptIndices.length + b] = blocks[b].from - first;
+        lengths[keptIndices.length + b] = blocks[b].to - blocks[b].from;
       }
       return new StoredSegment(
         values.subarray(first, blocks[blocks.length - 1].to),
         keyText,
         keyAt,
-        Int32Array.from(starts),
-        Int32Array.from(lengths),
+        starts,
+        lengths,
         older.length > 0 ? older : null,
       );
     }
-    const lengths: number[] = [];
-    let total = 0;
-    for (const i of keptIndices) {
-      lengths.push(kept!.lengths[i]);
-      total += kept!.lengths[i];
-    }
-    for (const b of blocks) {
-      lengths.push(b.to - b.from);
-      total += b.to - b.from;
-    }
+    let total = keptValues;
+    for (let b = 0; b < blocks.length; b++) total += blocks[b].to - blocks[b].from;
     const data = new Float64Array(total);
-    const starts = new Int32Array(keys.length);
     let at = 0;
-    let k = 0;
-    // Element loops, not set(subarray): a view per block would cost an allocation each.
-    const copy = (from: Float64Array, start: number, length: number) => {
-      starts[k++] = at;
-      for (let j = 0; j < length; j++) data[at + j] = from[start + j];
-      at += length;
-    };
-    for (const i of keptIndices) {
-      const { array, from } = kept!.place(i);
-      copy(array, from, kept!.lengths[i]);
+    for (let k = 0; k < keptIndices.length; k++) {
+      starts[k] = at;
+      at += copyKept(data, at, k);
     }
-    for (const b of blocks) copy(values, b.from, b.to - b.from);
-    return new StoredSegment(data, keyText, keyAt, starts, Int32Array.from(lengths));
+    for (let b = 0; b < blocks.length; b++) {
+      const { from, to } = blocks[b];
+      const k = keptIndices.length + b;
+      starts[k] = at;
+      lengths[k] = to - from;
+      for (let j = 0; j < to - from; j++) data[at + j] = values[from + j];
+      at += to - from;
+    }
+    return new StoredSegment(data, keyText, keyAt, starts, lengths);
   }
 
   /** Every block, as picks to encode (encodeSegment). */
@@ -474,6 +483,8 @@ export class DiskBlocks {
   private busy: () => boolean = () => false;
   /** When the writes now waiting were first held back (0: none is). */
   private heldSince = 0;
+  /** When the thread was last seen computing. */
+  private busyAt = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly touchedAt = new Map<string, number>();
   /** Files read since the last flush, whose recency it refreshes. */
@@ -530,7 +541,8 @@ export class DiskBlocks {
     this.timer ??= setTimeout(() => {
       this.timer = null;
       const now = Date.now();
-      if (this.busy() && (this.heldSince === 0 || now - this.heldSince < MAX_HOLD_MS)) {
+      if (this.busy()) this.busyAt = now;
+      if (now - this.busyAt < QUIET_BEFORE_WRITE_MS && (this.heldSince === 0 || now - this.heldSince < MAX_HOLD_MS)) {
         if (this.heldSince === 0) this.heldSince = now;
         this.schedule();
         return;
@@ -539,7 +551,7 @@ export class DiskBlocks {
     }, WRITE_DELAY_MS);
   }
 
-  /** Queued writes wait while `busy()` is true (for at most MAX_HOLD_MS at a time): the compute runner's "a request is being computed". */
+  /** Queued writes wait while `busy()` is true and QUIET_BEFORE_WRITE_MS after (at most MAX_HOLD_MS in all): the compute runner's "a request is being computed". */
   holdWhile(busy: () => boolean): void {
     this.busy = busy;
   }

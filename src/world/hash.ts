@@ -118,17 +118,18 @@ export class ValueNoise1Walker {
     this.prefix = hashPrefix2(seed, stream);
   }
 
-  /** gaussianish(seed, stream, i). */
-  private lattice(i: number): number {
-    return gaussianishFrom(hashPrefix3(this.prefix, i), 0);
+  /** state[slot] = gaussianish(seed, stream, i): written, not returned (a double returned by a call V8 does not inline is a heap object). */
+  private setLattice(slot: number, i: number): void {
+    this.state[slot] = gaussianishFrom(hashPrefix3(this.prefix, i), 0);
   }
 
   at(x: number): number {
     const state = this.state;
     const i = Math.floor(x);
     if (i !== state[CELL]) {
-      state[A] = i === state[CELL] + 1 ? state[B] : this.lattice(i);
-      state[B] = this.lattice(i + 1);
+      if (i === state[CELL] + 1) state[A] = state[B];
+      else this.setLattice(A, i);
+      this.setLattice(B, i + 1);
       state[CELL] = i;
     }
     return state[A] + (state[B] - state[A]) * smooth(x - i);

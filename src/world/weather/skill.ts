@@ -61,6 +61,28 @@ export interface WeatherSkill {
   share?: EnsembleShare;
 }
 
+/**
+ * A skill with every field of WeatherSkill written, in one order: every model's and member's skill
+ * then has one shape in V8. Skills made by spreading another (each model's, each member's) each
+ * had a shape of their own, so the code that reads them (the weather batch, the extremes, demand)
+ * was optimised for the models a process had seen first and thrown away at the first request of
+ * another (the skill endpoint's, after plant requests: "wrong map" in --trace-deopt).
+ */
+export function weatherSkill(s: WeatherSkill): WeatherSkill {
+  return {
+    errorSeedName: s.errorSeedName,
+    errorScale: s.errorScale,
+    temp: s.temp,
+    wind: s.wind,
+    cloud: s.cloud,
+    localMemoryHours: s.localMemoryHours,
+    climatology: s.climatology ?? false,
+    member: s.member,
+    maxErrorFraction: s.maxErrorFraction,
+    share: s.share,
+  };
+}
+
 /** Fraction of a predictable quantity a member knows (1 − e²), and the weights of the shared and own perturbations. */
 export interface MemberWeights {
   known: number;

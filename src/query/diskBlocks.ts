@@ -211,13 +211,16 @@ export class StoredSegment {
     const keptIndices: number[] = [];
     const keys: string[] = [];
     if (kept) {
-      const added = new Set<string>();
-      for (let b = 0; b < blocks.length; b++) added.add(blocks[b].key);
+      // Usually a few kept blocks (an earlier request's days) beside hundreds of new ones: names
+      // compared in place, kept by new, rather than a set of every new name (a string each).
+      const replaced = kept.size * blocks.length > 65_536 ? new Set(blocks.map((b) => b.key)) : null;
       for (let i = 0; i < kept.size; i++) {
-        const key = kept.keyOf(i);
-        if (added.has(key)) continue;
+        let isReplaced = false;
+        if (replaced) isReplaced = replaced.has(kept.keyOf(i));
+        else for (let b = 0; b < blocks.length && !isReplaced; b++) isReplaced = kept.named(i, blocks[b].key);
+        if (isReplaced) continue;
         keptIndices.push(i);
-        keys.push(key);
+        keys.push(kept.keyOf(i));
       }
     }
     let contiguous = blocks.length > 0;

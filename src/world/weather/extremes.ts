@@ -224,7 +224,7 @@ const SEEDED_SPAN_HOURS = 168;
 
 /** First hour of a season's onset window: December 1 of year − 1 for winter `year`, June 1 for summer `year`. */
 function seasonStart(kind: ExtremeKind, year: number): number {
-  return kind === 'cold' ? epochHour(`${year - 1}-12-01T00:00Z`) : epochHour(`${year}-06-01T00:00Z`);
+  return (kind === 'cold' ? Date.UTC(year - 1, 11, 1) : Date.UTC(year, 5, 1)) / HOUR_MS;
 }
 
 /** One seeded event of a season whose onset window opens at `start`, from its uniforms u(1..10). */
@@ -477,27 +477,51 @@ function extremeClimateAt(lat: number, lon: number): Float64Array {
   return out;
 }
 
-/** Where an hour falls in a point's climate table: the bins either side of it (−1: outside) and the weight of the upper one. */
-interface ClimateBins {
-  lower: number;
-  upper: number;
-  frac: number;
-}
-
-/** The climate table bins of an instant (epoch hours), or null outside both seasons. */
-function climateBinsOf(t: number): ClimateBins | null {
-  const date = new Date(t * HOUR_MS);
-  const year = date.getUTCFullYear();
-  for (const kind of ['cold', 'heat'] as const) {
+/**
+ * Where an hour falls in a point's climate table: the bins either side of it (−1: outside) and
+ * the weight of the upper one, appended to `rows` with the row and its weight (false: outside both
+ * seasons, nothing appended). `day` caches the instant's UTC year and month by day (rows run in
+ * order: a Date per day, not per row).
+ */
+function pushClimateBins(
+  t: number,
+  row: number,
+  weight: number,
+  rows: ClimateRowLists,
+  day: { number: number; year: number; december: boolean },
+): boolean {
+  const dayNumber = Math.floor(t / 24);
+  if (dayNumber !== day.number) {
+    const date = new Date(dayNumber * 24 * HOUR_MS);
+    day.number = dayNumber;
+    day.year = date.getUTCFullYear();
+    day.december = date.getUTCMonth() === 11;
+  }
+  for (const kind of CLIMATE_KINDS) {
     // A December instant belongs to the next year's winter.
-    const start = seasonStart(kind, kind === 'cold' && date.getUTCMonth() === 11 ? year + 1 : year);
+    const start = seasonStart(kind, kind === 'cold' && day.december ? day.year + 1 : day.year);
     const x = (t - start) / CLIMATE_STEP_HOURS - 0.5;
     if (x < -1 || x >= CLIMATE_BINS[kind]) continue;
     const b = Math.floor(x);
-    const at = (k: number) => (k >= 0 && k < CLIMATE_BINS[kind] ? CLIMATE_OFFSET[kind] + k : -1);
-    return { lower: at(b), upper: at(b + 1), frac: x - b };
+    rows.row.push(row);
+    rows.weight.push(weight);
+    rows.lower.push(b >= 0 ? CLIMATE_OFFSET[kind] + b : -1);
+    rows.upper.push(b + 1 < CLIMATE_BINS[kind] ? CLIMATE_OFFSET[kind] + b + 1 : -1);
+    rows.frac.push(x - b);
+    return true;
   }
-  return null;
+  return false;
+}
+
+const CLIMATE_KINDS = ['cold', 'heat'] as const;
+
+/** ClimateRows as they are gathered. */
+interface ClimateRowLists {
+  row: number[];
+  weight: number[];
+  lower: number[];
+  upper: number[];
+  frac: number[];
 }
 
 /** Unit-variance error of a run's view of an event (stream 0 amplitude, 1 timing), smooth in the run time. */
@@ -531,29 +555,19 @@ interface ClimateRows {
  */
 function climateRowsOf(mid: Float64Array, created: Float64Array | null, skill: WeatherSkill | null): ClimateRows | null {
   if (!skill || (!created && !skill.climatology)) return null;
-  const row: number[] = [];
-  const weight: number[] = [];
-  const lower: number[] = [];
-  const upper: number[] = [];
-  const frac: number[] = [];
+  const lists: ClimateRowLists = { row: [], weight: [], lower: [], upper: [], frac: [] };
+  const day = { number: Number.NaN, year: 0, december: false };
   for (let i = 0; i < mid.length; i++) {
     const w = skill.climatology ? 1 : 1 - knownFraction(mid[i] - created![i]);
-    if (w === 0) continue;
-    const bins = climateBinsOf(mid[i]);
-    if (!bins) continue;
-    row.push(i);
-    weight.push(w);
-    lower.push(bins.lower);
-    upper.push(bins.upper);
-    frac.push(bins.frac);
+    if (w !== 0) pushClimateBins(mid[i], i, w, lists, day);
   }
-  if (row.length === 0) return null;
+  if (lists.row.length === 0) return null;
   return {
-    row: Int32Array.from(row),
-    weight: Float64Array.from(weight),
-    lower: Int32Array.from(lower),
-    upper: Int32Array.from(upper),
-    frac: Float64Array.from(frac),
+    row: Int32Array.from(lists.row),
+    weight: Float64Array.from(lists.weight),
+    lower: Int32Array.from(lists.lower),
+    upper: Int32Array.from(lists.upper),
+    frac: Float64Array.from(lists.frac),
   };
 }
 

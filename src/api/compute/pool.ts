@@ -44,6 +44,7 @@ import {
 } from './protocol.ts';
 import { INITIAL_CREDIT, JobRunner, warmRunner } from './runner.ts';
 import { loadCells, warmCells } from '../../catalog/cellCatalog.ts';
+import v8 from 'node:v8';
 import { poolWarmUpJobs } from './warmUp.ts';
 import { collectGarbage } from '../../util/collectGarbage.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
@@ -80,6 +81,8 @@ interface Lane {
   jobs: number;
   /** After the warm-up: its disk writes finished and its garbage collected (util/collectGarbage.ts). */
   collect(): Promise<void>;
+  /** Its queued disk writes finished (bounded by SETTLE_TIMEOUT_MS for a worker). */
+  settle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -146,6 +149,18 @@ const SETTLE_TIMEOUT_MS = 5_000;
  */
 export const WORKER_YOUNG_MB = 12;
 
+/**
+ * How far a heap grows past what its last full collection kept before the next one starts, in
+ * per cent (V8's --heap-growing-percent; V8 picks 10–300 % by itself from its measured speeds, and
+ * picked ~20 % in the workers). A large cold request keeps ~15 MB of computed blocks per worker
+ * (the block cache), so with ~20 % of room every such request started two incremental markings
+ * per worker, run by V8's helper threads on the cores the workers compute on: measured on the
+ * cold large request (every ERCOT wind plant, 11 months), the process's CPU 740–790 ms with V8's
+ * choice, 630–710 ms at 50 %, 570–620 ms at 100 %, 520–550 ms at 200 % (0.29 s wall instead of
+ * 0.40 s). A flag of the process: it applies to the HTTP thread too, whose heap is small.
+ */
+export const HEAP_GROWING_PERCENT = 200;
+
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
 export const DEFAULT_WORKER_HEAP_MB = 1536;
 
@@ -194,6 +209,7 @@ export class ComputePool {
         },
       );
     }
+    v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
   }
@@ -274,6 +290,14 @@ export class ComputePool {
     // Small bodies are not shared out: one copy per runner at once, so that each runner serves one.
     for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
+    // The workers' garbage once more, now that the heaps may grow far before a collection
+    // (HEAP_GROWING_PERCENT: else the idle process kept this phase's garbage, ~15–20 MB), then a
+    // week of plants not computed before, to optimise again what the collection deoptimised
+    // (query/shapes.ts keeps most of it), and its disk writes, now rather than after the first
+    // request.
+    await Promise.all(this.lanes.map((lane) => lane.collect()));
+    await this.serveWarmUp(poolWarmUpJobs(nowMs, 'final'));
+    await Promise.all(this.lanes.map((lane) => lane.settle()));
     // This thread's heap again (not the workers': see above), now that the streamed bodies have
     // grown it: else its first major collection fell in the first large request after ready
     // (~50–110 ms on this thread; the first request after a restart, --trace-gc). Its own code
@@ -507,6 +531,9 @@ export class ComputePool {
       collect: async () => {
         await disk?.settle();
       },
+      settle: async () => {
+        await disk?.settle();
+      },
       stop: async () => {
         if (!disk) return;
         await disk.settle();
@@ -550,24 +577,31 @@ export class ComputePool {
           worker.once('exit', exited);
           worker.postMessage({ type: 'collect' } satisfies WorkerControl);
         }),
+      settle: async () => {
+        const worker = lane.worker;
+        if (!worker || !this.disk) return;
+        // Bounded: a stuck disk does not hold the shutdown or readiness.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+          const settled = (notice: WorkerNotice) => {
+            if (notice.type === 'settled') done();
+          };
+          function done() {
+            clearTimeout(timer);
+            worker!.off('message', settled);
+            worker!.off('exit', done);
+            resolve();
+          }
+          worker.on('message', settled);
+          worker.once('exit', done);
+          worker.postMessage({ type: 'settle' } satisfies WorkerControl);
+        });
+      },
       stop: async () => {
         const worker = lane.worker;
         if (!worker) return;
-        if (this.disk) {
-          // Its queued disk writes first (bounded: a stuck disk does not hold the shutdown).
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, SETTLE_TIMEOUT_MS);
-            const done = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-            worker.on('message', (notice: WorkerNotice) => {
-              if (notice.type === 'settled') done();
-            });
-            worker.once('exit', done);
-            worker.postMessage({ type: 'settle' } satisfies WorkerControl);
-          });
-        }
+        // Its queued disk writes first.
+        await lane.settle();
         await worker.terminate();
       },
     };

@@ -98,6 +98,16 @@ const LONG_POOL_REQUESTS: readonly string[] = [
  */
 const SKILL_POOL_REQUESTS: readonly string[] = ['/region/miso/demand/skill?start={from}&end={to}'];
 
+/**
+ * Streamed bodies the pool sends through itself last, after its last collection (pool.ts): the
+ * plant path over a week not computed before (the one before POOL_REQUESTS'), so that the code
+ * the collection deoptimised is optimised again with little garbage left.
+ */
+const FINAL_POOL_REQUESTS: readonly string[] = [
+  '/plant/ercot/wind/continuous?start={week2}&end={week2end}',
+  '/plant/miso/solar/continuous?start={week2}&end={week2end}',
+];
+
 /** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
 const LONG_WINDOW_DAYS = 330;
 
@@ -135,12 +145,13 @@ export function runnerWarmUpJobs(nowMs: number, extremes: ExtremeCatalogue): Omi
 }
 
 /** Which of the pool's warm-up requests: see LONG_POOL_REQUESTS, POOL_REQUESTS and SKILL_POOL_REQUESTS. */
-export type PoolWarmUp = 'long' | 'streamed' | 'skill';
+export type PoolWarmUp = 'long' | 'streamed' | 'skill' | 'final';
 
 const POOL_WARM_UP: Record<PoolWarmUp, readonly string[]> = {
   long: LONG_POOL_REQUESTS,
   streamed: POOL_REQUESTS,
   skill: SKILL_POOL_REQUESTS,
+  final: FINAL_POOL_REQUESTS,
 };
 
 /** The pool's warm-up requests of one kind as jobs at `nowMs`. */
@@ -151,12 +162,20 @@ export function poolWarmUpJobs(nowMs: number, kind: PoolWarmUp): Omit<Job, 'id'>
 /** Requests as jobs at `nowMs` (a request that no longer validates is a bug: it throws). */
 function jobsOf(requests: readonly string[], nowMs: number): Omit<Job, 'id'>[] {
   const week = dateOf(nowMs - 8 * DAY_MS);
+  const week2 = dateOf(nowMs - 15 * DAY_MS);
+  const week2end = dateOf(nowMs - 9 * DAY_MS);
   const from = dateOf(nowMs - 3 * DAY_MS);
   const to = dateOf(nowMs - DAY_MS);
   const historyMs = localDayStartHour('UTC', FORECAST_HISTORY_START) * HOUR_MS;
   const history = dateOf(Math.min(Math.max(historyMs, nowMs - LONG_WINDOW_DAYS * DAY_MS), nowMs - 8 * DAY_MS));
   return requests.map((request) => {
-    const dated = request.replace('{week}', week).replace('{from}', from).replace('{to}', to).replace('{history}', history);
+    const dated = request
+      .replace('{week}', week)
+      .replace('{from}', from)
+      .replace('{to}', to)
+      .replace('{history}', history)
+      .replace('{week2}', week2)
+      .replace('{week2end}', week2end);
     const url = new URL(dated, 'http://warm-up');
     const raw = Object.fromEntries(url.searchParams);
     for (const def of ROUTES) {

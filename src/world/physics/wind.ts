@@ -135,7 +135,8 @@ export function fleetNormalisedPower(vEq: number, vHub: number, ratedSpeedMs: nu
 /**
  * Per-plant constants, computed once per plant object: the shear factor to hub height and
  * the plant's fleet curve (without cut-out) tabulated every 0.05 m/s of density-equivalent
- * speed, so an hour costs one table interpolation instead of three curve evaluations.
+ * speed (shared by the plants of one rated speed), so an hour costs one table interpolation
+ * instead of three curve evaluations.
  */
 export interface WindPlantConstants {
   alpha: number;
@@ -151,20 +152,30 @@ export interface WindPlantConstants {
 const CURVE_STEP_MS = 0.05;
 const CURVE_MAX_MS = 40;
 const windConstants = new WeakMap<WindPlant, WindPlantConstants>();
+/** The fleet curve depends on the rated speed alone (a tenth of a m/s in the catalog): one table per speed, shared by its plants (~30 tables, not one per plant). */
+const curvesByRatedSpeed = new Map<number, Float64Array>();
+
+function fleetCurve(ratedSpeedMs: number): Float64Array {
+  let curve = curvesByRatedSpeed.get(ratedSpeedMs);
+  if (!curve) {
+    curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
+    // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
+    for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, ratedSpeedMs);
+    curvesByRatedSpeed.set(ratedSpeedMs, curve);
+  }
+  return curve;
+}
 
 /** The plant's constants for shear exponent `alpha` (kept per plant: look them up once per series, not per hour). */
 export function windPlantConstants(plant: WindPlant, alpha: number): WindPlantConstants {
   let k = windConstants.get(plant);
   if (!k || k.alpha !== alpha) {
     const hub = hubHeightM(plant);
-    const curve = new Float64Array(Math.round(CURVE_MAX_MS / CURVE_STEP_MS) + 2);
-    // vHub = 0 turns the cut-out ramp off: it depends on the actual speed, applied per hour.
-    for (let i = 0; i < curve.length; i++) curve[i] = fleetNormalisedPower(i * CURVE_STEP_MS, 0, plant.rated_speed_ms);
     k = {
       alpha,
       shearFactor: hub === REFERENCE_WIND_HEIGHT_M ? 1 : Math.pow(hub / REFERENCE_WIND_HEIGHT_M, alpha),
       hub,
-      curve,
+      curve: fleetCurve(plant.rated_speed_ms),
       curtailment: CURTAILMENT[plant.iso],
       capacityMw: plant.capacity_mw,
     };

@@ -455,6 +455,26 @@ function climateNode(iy: number, ix: number): Float64Array {
 }
 
 /** The table of climate(p, ·) at a point, interpolated bilinearly between the grid nodes around it. */
+/**
+ * Computes the climate tables of the grid nodes around these points now (each node once per
+ * thread): ~3 ms a node, which the first request in an extreme season would otherwise pay for
+ * every node its points touch (the warm-up's days, late in the year, touch none).
+ */
+export function prepareExtremeClimate(points: Iterable<{ lat: number; lon: number }>): void {
+  for (const { lat, lon } of points) {
+    const iy = Math.floor((lat + 90) / CLIMATE_GRID_DEG);
+    const ix = Math.floor((lon + 180) / CLIMATE_GRID_DEG);
+    for (const [dy, dx] of NODE_CORNERS) climateNode(iy + dy, ix + dx);
+  }
+}
+
+const NODE_CORNERS = [
+  [0, 0],
+  [0, 1],
+  [1, 0],
+  [1, 1],
+] as const;
+
 function extremeClimateAt(lat: number, lon: number): Float64Array {
   const y = (lat + 90) / CLIMATE_GRID_DEG;
   const x = (lon + 180) / CLIMATE_GRID_DEG;

@@ -25,7 +25,8 @@
  * GRIDCAST_NOW=2026-11-20T18:00:00Z. The load generator shares the machine's cores. Results go
  * to bench/results/speed-latest.json and a line to bench/results/history.md.
  * Options (env): BENCH_SECONDS (autocannon duration, default 10), BENCH_WORKERS (the servers'
- * GRIDCAST_WORKERS; default one per core), BENCH_ONLY=large (only sections 4 and 5, printed, not
+ * GRIDCAST_WORKERS; default one per core), BENCH_ONLY=small (the small request against the bare
+ * server alone, printed), BENCH_ONLY=large (only sections 4 and 5, printed, not
  * recorded: for comparing changes to the large request's path), BENCH_ONLY=start (only section 0,
  * start-up and idle memory: printed, not recorded).
  */
@@ -370,6 +371,26 @@ async function largeOnly() {
   }
 }
 
+/** The small request against the bare server alone (BENCH_ONLY=small), printed, not recorded. */
+async function smallOnly() {
+  const server = await startServe({ env: SERVER_ENV });
+  try {
+    await untilReady(server);
+    const smallUrl = await smallPath(server);
+    const sample = await timedGet(server.url + smallUrl, server.key);
+    const bare = await bareServer(sample.body, String(sample.headers['content-type']));
+    const bareLoad = await load(bare.url, undefined, 16);
+    await bare.close();
+    const at16 = await load(server.url + smallUrl, server.key, 16);
+    process.stdout.write(
+      `small request (${sample.body.length} B): bare node ${bareLoad.requestsPerSec} req/s, gridcast ${at16.requestsPerSec} req/s → ` +
+        `${round(at16.requestsPerSec / bareLoad.requestsPerSec, 3)}× (target ≥ 0.35×); p50 ${at16.p50} ms, p99 ${at16.p99} ms\n`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 function startLines(start: Awaited<ReturnType<typeof startUp>>): string[] {
   return [
     `start-up: listening after ${start.listeningMs} ms, ready (workers warm) after ${start.readyMs} ms; idle RSS ${start.idleRssMb} MB (target ≤ 500 MB with 2 workers)`,
@@ -488,4 +509,4 @@ async function main() {
   fs.appendFileSync(path.join(RESULTS, 'history.md'), `\n- ${report.when}: ${lines.join('; ')}\n`);
 }
 
-await (process.env.BENCH_ONLY === 'large' ? largeOnly() : main());
+await (process.env.BENCH_ONLY === 'large' ? largeOnly() : process.env.BENCH_ONLY === 'small' ? smallOnly() : main());

@@ -79,6 +79,11 @@ export function hasActualSource(iso: string): boolean {
  * The route's parameter naming the stored source its truth comes from: `source` of /actual,
  * `actual_source` of /skill (where the group serves stored actuals); none elsewhere.
  */
+/** Whether the route's truth may come from a configured source (truthParam). */
+export function hasTruthParam(def: RouteDef): boolean {
+  return truthParam(def) !== undefined;
+}
+
 function truthParam(def: RouteDef): 'source' | 'actual_source' | undefined {
   // The ISO's actuals are its regions' and its LMPs' (plants' skill takes actual_source too, but a plant's truth is its own).
   if (!def.path.startsWith('/region/') && !def.path.startsWith('/lmp/')) return undefined;

@@ -23,7 +23,7 @@ import { KEY_PARAM, loggerOptions, type LogOption } from './logging.ts';
 import { DEFAULT_FLUSH_MS, UsageMeter } from '../store/meter.ts';
 import { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
-import { validateParams } from './params.ts';
+import { validateParams, type ParamValue } from './params.ts';
 import { answerClientError, registerProtocol, requireHost, RouteRegistry, sendJson } from './protocol.ts';
 import { parseQueryString } from './querystring.ts';
 import { checkRateLimit, parseRateLimits, type RateLimits } from './rateLimits.ts';
@@ -35,7 +35,7 @@ import { DEFAULT_HEAVY_VALUES, HeavyBudget } from './heavyBudget.ts';
 import { holdIdleTimeout, watchSend } from './sendTimeout.ts';
 import { ResponseCache } from './responseCache.ts';
 import { freshnessOf, notModified } from './freshness.ts';
-import { chooseOutput } from './writers/registry.ts';
+import { chooseOutput, type Output } from './writers/registry.ts';
 import {
   readsStoredSource,
   StoredSourceNames,
@@ -49,7 +49,7 @@ import {
   worldOffError,
 } from './storedSources.ts';
 import { worldServed } from './worldSwitch.ts';
-import { applyActualSource, configuredActualSources, readsActualSource } from './actualTruth.ts';
+import { applyActualSource, configuredActualSources, hasTruthParam, readsActualSource } from './actualTruth.ts';
 import { diskCacheBudgetMb } from '../query/diskBlocks.ts';
 import { cachedListings } from '../sources/listCache.ts';
 
@@ -112,12 +112,26 @@ export interface AppOptions {
 }
 
 /** A positive integer from the environment, or the fallback. */
+/** A request as resolve() (in buildApp) makes it out. */
+interface Resolved {
+  values: Record<string, ParamValue>;
+  output: Output;
+  /** The response-cache key without its minute (ResponseCache.keyBase). */
+  keyBase: string;
+  /** Answered fresh: no validators, no cached body. */
+  fresh: boolean;
+}
+
+/** Resolved requests kept by URL (per app): cleared whole when full. */
+const RESOLVED_URLS = 2048;
+
 function envInt(name: string, fallback: number): number {
   const n = Number(process.env[name]);
   return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const resolvedByUrl = new Map<string, Resolved>();
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const responses = new ResponseCache(Number(process.env.GRIDCAST_RESPONSE_CACHE_MB ?? 32) * 1024 * 1024);
   const pool = new ComputePool({
@@ -318,40 +332,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The key's public id (never the secret) goes on the request's log line (lifecycle.ts).
     tracker.identify(state, key.id, def.path);
     void reply.headers(checkRateLimit(meter, rateLimits, key));
-    // `model` may name a stored source as well as a synthetic model (storedSources.ts).
-    const named = undeclaredModel(def.params, query);
-    const sources = SOURCE_PARAMS.map((param) => namedSource(query, param));
-    const stored =
-      named !== undefined || sources.some((s) => s !== undefined) ? await storedNames.get(named, ...sources) : new Set<string>();
-    const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
-    if (errors.length > 0) throw validationError(errors);
-    for (const param of SOURCE_PARAMS) {
-      const name = values[param];
-      if (typeof name === 'string' && !stored.has(name))
-        throw unknownSourceError(name, await store.sources.list(options.clock.now()), param);
-    }
-    // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
-    const truth = applyActualSource(def, values);
-    if (truth && !(await storedNames.get(truth.source)).has(truth.source)) {
-      throw unstoredTruthError(truth.param, truth.source, String(values.iso), await store.sources.list(options.clock.now()));
-    }
-    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
-    const storedData = readsStoredSource(values, stored) || def.readsStore === true;
-    // With the world off a request may read stored data only; where a route's truth comes from `source`
-    // (/actual, /skill), it must name one.
-    const truthUnnamed = def.params.some((p) => p.name === 'source') && values.source === undefined;
-    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed))
-      throw worldOffError(def, values, await store.sources.list(options.clock.now()));
-    const fresh = storedData || readsActualSource(def, values);
+    const { values, output, keyBase, fresh } = await resolve(def, req, query);
     if (values.iso === undefined) authorizeAnyIso(key, def.level);
     else authorize(key, values.iso as IsoCode, def.level);
     const head = req.method === 'HEAD';
     const nowMs = options.clock.now();
-    // The output and the validators come from the request alone: a 304 computes nothing.
-    const output = chooseOutput(def, values, req.headers.accept);
     void reply.code(200).headers(output.headers);
     // A body served this minute is sent again as it was (responseCache.ts); its ETag too.
-    const cacheKey = ResponseCache.keyOf(def.path, { values, output: output.options }, nowMs);
+    const cacheKey = ResponseCache.keyAt(keyBase, nowMs);
     if (fresh) void reply.header('cache-control', 'private, no-cache');
     else {
       const fresh = freshnessOf(def, values, output.options, nowMs, VERSION, cacheKey);
@@ -391,6 +379,64 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (result.kind === 'stream') return reply.send(responses.keepStreamed(cacheKey, result.body, served));
     responses.set(cacheKey, { body: result.body, values: served });
     return reply.send(result.body);
+  }
+
+  /**
+   * What a request means: its validated parameters, its output (format and headers: from the
+   * request alone, so a 304 computes nothing), the base of its response-cache key, and whether it
+   * is answered fresh (stored data, or a configured truth). Throws the request's 4xx.
+   *
+   * Where nothing but the URL, Accept and the world switch decides it — no stored source named
+   * and none configured for the route, no key in the URL — it is kept by URL: a repeated request
+   * skips validation, the output's negotiation and the cache key's serialisation (~10 % of a small
+   * cached request's CPU on the HTTP thread).
+   */
+  async function resolve(def: RouteDef, req: FastifyRequest, query: Record<string, string | string[] | undefined>): Promise<Resolved> {
+    // `model` may name a stored source as well as a synthetic model (storedSources.ts).
+    const named = undeclaredModel(def.params, query);
+    const sources = SOURCE_PARAMS.map((param) => namedSource(query, param));
+    const namesStored = named !== undefined || sources.some((s) => s !== undefined);
+    const memoKey =
+      namesStored || query[KEY_PARAM] !== undefined || hasTruthParam(def) || def.actualsOfIso || def.readsStore
+        ? undefined
+        : `${req.url}\u0000${req.headers.accept ?? ''}`;
+    const memo = memoKey === undefined ? undefined : resolvedByUrl.get(memoKey);
+    if (memo) {
+      if (!worldServed() && !def.catalog) throw worldOffError(def, memo.values, await store.sources.list(options.clock.now()));
+      return memo;
+    }
+    const stored = namesStored ? await storedNames.get(named, ...sources) : new Set<string>();
+    const { values, errors } = validateParams(withStoredModels(def.params, stored), { path: req.params as Record<string, string>, query });
+    if (errors.length > 0) throw validationError(errors);
+    for (const param of SOURCE_PARAMS) {
+      const name = values[param];
+      if (typeof name === 'string' && !stored.has(name))
+        throw unknownSourceError(name, await store.sources.list(options.clock.now()), param);
+    }
+    // An ISO's actuals may come from a stored source by configuration (actualTruth.ts): it stands for an unnamed truth.
+    const truth = applyActualSource(def, values);
+    if (truth && !(await storedNames.get(truth.source)).has(truth.source)) {
+      throw unstoredTruthError(truth.param, truth.source, String(values.iso), await store.sources.list(options.clock.now()));
+    }
+    // Stored data changes with any ingest: it is answered fresh, without validators or a cached body.
+    const storedData = readsStoredSource(values, stored) || def.readsStore === true;
+    // With the world off a request may read stored data only; where a route's truth comes from `source`
+    // (/actual, /skill), it must name one.
+    const truthUnnamed = def.params.some((p) => p.name === 'source') && values.source === undefined;
+    if (!worldServed() && !def.catalog && (!storedData || truthUnnamed))
+      throw worldOffError(def, values, await store.sources.list(options.clock.now()));
+    const output = chooseOutput(def, values, req.headers.accept);
+    const resolved: Resolved = {
+      values,
+      output,
+      keyBase: ResponseCache.keyBase(def.path, { values, output: output.options }),
+      fresh: storedData || readsActualSource(def, values),
+    };
+    if (memoKey !== undefined && !resolved.fresh) {
+      if (resolvedByUrl.size >= RESOLVED_URLS) resolvedByUrl.clear();
+      resolvedByUrl.set(memoKey, resolved);
+    }
+    return resolved;
   }
 
   /**

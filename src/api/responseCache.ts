@@ -63,7 +63,17 @@ export class ResponseCache {
 
   /** The key of a request: the route, its validated parameters (and output options) and the minute of `nowMs`. */
   static keyOf(path: string, params: unknown, nowMs: number): string {
-    return `${path}\u0000${JSON.stringify(params)}\u0000${Math.floor(nowMs / MINUTE_MS)}`;
+    return ResponseCache.keyAt(ResponseCache.keyBase(path, params), nowMs);
+  }
+
+  /** A request's key without the minute: made once for a URL served again (app.ts). */
+  static keyBase(path: string, params: unknown): string {
+    return `${path}\u0000${JSON.stringify(params)}`;
+  }
+
+  /** The key of a request whose keyBase is `base`, at `nowMs`. */
+  static keyAt(base: string, nowMs: number): string {
+    return `${base}\u0000${Math.floor(nowMs / MINUTE_MS)}`;
   }
 
   /** Bytes of the largest body kept. */

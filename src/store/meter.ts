@@ -94,9 +94,15 @@ export class UsageMeter {
     });
   }
 
+  /** Today's UTC date as text, made once a day (not per request). */
+  private today = { number: Number.NaN, text: '' };
+
   /** Adds one request and `values` values to today's (UTC) usage of a key at an endpoint; no I/O. */
   record(keyId: string, endpoint: string, values: number): void {
-    const day = new Date(this.now()).toISOString().slice(0, 10);
+    const now = this.now();
+    const dayNumber = Math.floor(now / 86_400_000);
+    if (dayNumber !== this.today.number) this.today = { number: dayNumber, text: new Date(now).toISOString().slice(0, 10) };
+    const day = this.today.text;
     const id = `${keyId}\u0000${day}\u0000${endpoint}`;
     const delta = this.usage.get(id);
     if (delta) {

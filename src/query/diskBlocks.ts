@@ -217,16 +217,19 @@ export class StoredSegment {
     const keptIndices: number[] = [];
     const keys: string[] = [];
     if (kept) {
-      // Usually a few kept blocks (an earlier request's days) beside hundreds of new ones: names
-      // compared in place, kept by new, rather than a set of every new name (a string each).
-      const replaced = kept.size * blocks.length > 65_536 ? new Set(blocks.map((b) => b.key)) : null;
-      for (let i = 0; i < kept.size; i++) {
-        let isReplaced = false;
-        if (replaced) isReplaced = replaced.has(kept.keyOf(i));
-        else for (let b = 0; b < blocks.length && !isReplaced; b++) isReplaced = kept.named(i, blocks[b].key);
-        if (isReplaced) continue;
+      // Usually a few kept blocks (an earlier request's days) beside hundreds of new ones: a set
+      // of the few kept names, looked up by each new one (not a set of every new name).
+      const keptNames = new Map<string, number>();
+      for (let i = 0; i < kept.size; i++) keptNames.set(kept.keyOf(i), i);
+      const replaced = new Uint8Array(kept.size);
+      for (let b = 0; b < blocks.length; b++) {
+        const i = keptNames.get(blocks[b].key);
+        if (i !== undefined) replaced[i] = 1;
+      }
+      for (const [key, i] of keptNames) {
+        if (replaced[i]) continue;
         keptIndices.push(i);
-        keys.push(kept.keyOf(i));
+        keys.push(key);
       }
     }
     let contiguous = blocks.length > 0;

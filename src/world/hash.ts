@@ -123,25 +123,40 @@ export class ValueNoise1Walker {
     this.state[slot] = gaussianishFrom(hashPrefix3(this.prefix, i), 0);
   }
 
-  at(x: number): number {
+  /** Moves to lattice cell i (its two values in the state). */
+  private enter(i: number): void {
     const state = this.state;
+    if (i === state[CELL] + 1) state[A] = state[B];
+    else this.setLattice(A, i);
+    this.setLattice(B, i + 1);
+    state[CELL] = i;
+  }
+
+  at(x: number): number {
     const i = Math.floor(x);
-    if (i !== state[CELL]) {
-      if (i === state[CELL] + 1) state[A] = state[B];
-      else this.setLattice(A, i);
-      this.setLattice(B, i + 1);
-      state[CELL] = i;
-    }
-    return state[A] + (state[B] - state[A]) * smooth(x - i);
+    if (i !== this.state[CELL]) this.enter(i);
+    return this.between(x - i);
+  }
+
+  /** The value at fraction t of the current cell. */
+  private between(t: number): number {
+    const state = this.state;
+    return state[A] + (state[B] - state[A]) * smooth(t);
   }
 
   /**
-   * out[i] = at(at[i] / spacing) for each i, in order: the walk over a series in one call, so
-   * that the lattice values stay numbers in a small loop instead of heap objects passed back
-   * out of calls inside a large one.
+   * out[i] = at(positions[i] / spacing) for each i, in order: the walk over a series in one call,
+   * its cells entered by a call that returns nothing (a double returned by a call V8 does not
+   * inline, as `at` in a long loop, is a heap object).
    */
   walk(positions: ArrayLike<number>, spacing: number, out: Float64Array): void {
-    for (let i = 0; i < out.length; i++) out[i] = this.at(positions[i] / spacing);
+    const state = this.state;
+    for (let k = 0; k < out.length; k++) {
+      const x = positions[k] / spacing;
+      const i = Math.floor(x);
+      if (i !== state[CELL]) this.enter(i);
+      out[k] = this.between(x - i);
+    }
   }
 }
 

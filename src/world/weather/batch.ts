@@ -48,6 +48,9 @@ export interface WeatherNeeds {
   synopticCells?: boolean;
 }
 
+/** Cold spans of a point's rows beyond which sampleColdRows computes its anomalies on every row. */
+const WHOLE_SERIES_ABOVE_SPANS = 16;
+
 /** Above this 2 m temperature (°C) icing and snow cover are impossible in this world. */
 export const COLD_ROW_MAX_C = 10;
 
@@ -403,18 +406,35 @@ export class WeatherBatch {
     out.tempTrail24C.fill(0);
     out.stormTrail24.fill(0);
     if (!cloudFilled) out.cloudCover.fill(0);
-    for (const [from, to] of coldSpans(out.tempC)) {
+    const spans = coldSpans(out.tempC);
+    // Many cold spans (nights of the cold months) cost a call into the dot kernel each, ~1 µs,
+    // more than the whole series (~7 coefficient-rows a ns): then the anomalies are computed on
+    // every row, once, and read on the cold ones (the same numbers either way).
+    const whole = spans.length > WHOLE_SERIES_ABOVE_SPANS;
+    let cloudSyn = a1;
+    let cloudMeso = a2;
+    let precipAnomaly = a4;
+    if (whole) {
       if (!cloudFilled) {
-        this.group('cloud.synoptic').fill(a1, from, to);
-        this.group('cloud.meso').fill(a2, from, to);
-        for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * a1[i] + CLOUD_W[1] * a2[i];
+        cloudSyn = this.group('cloud.synoptic').series();
+        cloudMeso = this.group('cloud.meso').series();
       }
-      if (precip) precip.fill(a4, from, to);
+      if (precip) precipAnomaly = precip.series();
+    }
+    for (const [from, to] of spans) {
+      if (!cloudFilled) {
+        if (!whole) {
+          this.group('cloud.synoptic').fill(a1, from, to);
+          this.group('cloud.meso').fill(a2, from, to);
+        }
+        for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * cloudSyn[i] + CLOUD_W[1] * cloudMeso[i];
+      }
+      if (precip && !whole) precip.fill(a4, from, to);
       for (let i = from; i < to; i++) {
         const z = a3[i];
         if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, i, z, 0);
         if (precip) {
-          const potential = 0.75 * z + 0.66 * a4[i];
+          const potential = 0.75 * z + 0.66 * precipAnomaly[i];
           const rate = Math.max(0, potential - 1.35) * 1.6;
           const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
           out.precipMmH[i] = rate;

@@ -150,16 +150,18 @@ const SETTLE_TIMEOUT_MS = 5_000;
 export const WORKER_YOUNG_MB = 12;
 
 /**
- * How far a heap grows past what its last full collection kept before the next one starts, in
- * per cent (V8's --heap-growing-percent; V8 picks 10–300 % by itself from its measured speeds, and
- * picked ~20 % in the workers). A large cold request keeps ~15 MB of computed blocks per worker
- * (the block cache), so with ~20 % of room every such request started two incremental markings
- * per worker, run by V8's helper threads on the cores the workers compute on: measured on the
- * cold large request (every ERCOT wind plant, 11 months), the process's CPU 740–790 ms with V8's
- * choice, 630–710 ms at 50 %, 570–620 ms at 100 %, 520–550 ms at 200 % (0.29 s wall instead of
- * 0.40 s). A flag of the process: it applies to the HTTP thread too, whose heap is small.
+ * The old generation a compute worker may fill before V8 starts a full collection, at the least,
+ * MB (V8's --initial-old-space-size, read by each new isolate: the workers'). V8 sets the next
+ * collection at its survivors times a factor it picks from its speeds, ~1.2 here: a worker keeps
+ * ~50 MB, so every large cold request (~15 MB of computed blocks kept per worker) started two
+ * incremental markings per worker, run by V8's helper threads on the cores the workers compute
+ * on. With a floor the first collections wait for it, and heaps that keep more still grow by
+ * V8's own factor. Measured on the cold large request (every ERCOT wind plant, 11 months): 0.40 s
+ * with V8's choice, 0.27 s at 128 MB, 0.25 s at 256 MB (no marking in the request); idle RSS
+ * unchanged (the warm-up collects last); an abandoned largest download leaves +190 MB 10 s later
+ * (a growth factor of 2–3 for every heap instead left +255–305 MB, and 1.2–1.36 GB peaks).
  */
-export const HEAP_GROWING_PERCENT = 200;
+export const WORKER_OLD_SPACE_FLOOR_MB = 256;
 
 /** Heap limit of a compute worker by default, MB: room for its catalogs, caches and a few large jobs' blocks. */
 export const DEFAULT_WORKER_HEAP_MB = 1536;
@@ -209,7 +211,8 @@ export class ComputePool {
         },
       );
     }
-    v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    // A flag of the process, read by each isolate made after it: the workers below (the HTTP thread's is made).
+    v8.setFlagsFromString(`--initial-old-space-size=${WORKER_OLD_SPACE_FLOOR_MB}`);
     if (options.workers <= 0) this.lanes.push(this.localLane());
     else for (let i = 0; i < options.workers; i++) this.lanes.push(this.workerLane(i));
   }
@@ -291,7 +294,7 @@ export class ComputePool {
     for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
     // The workers' garbage once more, now that the heaps may grow far before a collection
-    // (HEAP_GROWING_PERCENT: else the idle process kept this phase's garbage, ~15–20 MB), then a
+    // (WORKER_OLD_SPACE_FLOOR_MB: else the idle process kept this phase's garbage, ~15–20 MB), then a
     // week of plants not computed before, to optimise again what the collection deoptimised
     // (query/shapes.ts keeps most of it), and its disk writes, now rather than after the first
     // request.

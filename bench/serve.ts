@@ -47,6 +47,8 @@ export async function startServe(options: ServeOptions = {}): Promise<BenchServe
     GRIDCAST_ADMIN_TOKEN: ADMIN_TOKEN,
     // The benchmarks measure the service, not the budgets.
     GRIDCAST_RATE_LIMITS: 'core=none,advanced=none,enterprise=none',
+    // What `npm start` sets (package.json; README, *Memory*): glibc's malloc arenas shared by the threads.
+    MALLOC_ARENA_MAX: '2',
     ...options.env,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;

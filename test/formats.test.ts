@@ -414,7 +414,14 @@ describe('negotiation and headers', () => {
           socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n\r\n`),
         );
         socket.on('error', () => {});
-        setTimeout(() => (socket.destroy(), resolve()), 400);
+        // Gone once computing has started (a cold year of plants takes ~0.3 s on a quiet machine,
+        // so a fixed delay could outlast it).
+        const started = setInterval(() => {
+          if (blockCache.size === before) return;
+          clearInterval(started);
+          socket.destroy();
+          resolve();
+        }, 5);
       });
       // Wait until computing has stopped (no new block for 500 ms; a loaded machine notices the
       // closed socket later), then check it stopped early: a computation that ignored the client

@@ -130,7 +130,8 @@ test('a client that goes away cancels its job in the worker', async () => {
     socket.write(`GET /v1/plant/ercot/solar/backcast?start=2024-01-01&end=2024-12-31 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\n\r\n`),
   );
   socket.on('error', () => {});
-  await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) === 1, 'the job to start');
+  // A year of plants is shared out between two idle workers as soon as it starts: one job or two.
+  await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) >= 1, 'the job to start');
   socket.destroy();
   await waitFor(async () => (await gauge(pooled, 'gridcast_compute_jobs_in_flight')) === 0, 'the job to be cancelled');
   assert.equal(await gauge(pooled, 'gridcast_heavy_requests_in_flight'), 0);

@@ -3,7 +3,7 @@
  * computed once per instant, and the climatology (`normal`) computed once per valid hour for
  * all the leads, give bit for bit what the plain computations give.
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockCache, uncached } from '../src/query/blockCache.ts';
 import type { Frame } from '../src/query/frame.ts';
@@ -13,6 +13,7 @@ import { SpectralField } from '../src/world/field.ts';
 import { GROUP_SPECS } from '../src/world/weather/fields.ts';
 import { sharedTimeBasis } from '../src/world/weather/groups.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
+import { gauge, openTestStore, startServer, type TestServer, type TestStore } from './helpers.ts';
 
 const world = new WeatherWorld();
 const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });
@@ -92,4 +93,35 @@ test("a model's leads computed together, in pieces that reuse each other's weath
     const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
     assert.deepEqual(valuesOf(frame), valuesOf(alone), `days_ahead=${daysAhead}`);
   }
+});
+
+let ts: TestStore;
+let pooled: TestServer;
+let local: TestServer;
+let key: string;
+before(async () => {
+  ts = await openTestStore();
+  pooled = await startServer(ts.store, { workers: 2 });
+  local = await startServer(ts.store, { workers: 0 });
+  key = (await ts.store.keys.create('skill-speed', [{ iso: 'all', level: 'enterprise' }])).key;
+});
+after(async () => {
+  await pooled?.close();
+  await local?.close();
+  await ts?.close();
+});
+
+test("with two workers the idle one computes a model's series; a repeat finds them kept and asks nothing", async () => {
+  const query = { start: '2026-03-01', end: '2026-03-10' };
+  const path = '/v1/region/pjm/demand/skill';
+  const helps = () => gauge(pooled, 'gridcast_compute_helps_total');
+  const before = await helps();
+  const cold = await pooled.get(path, { key, query });
+  assert.equal(cold.status, 200, cold.text);
+  assert.equal(await helps(), before + 1, 'the first model was handed to the other worker');
+  const one = await local.get(path, { key, query });
+  assert.equal(cold.text, one.text, 'the same records as one runner computing everything');
+  const warm = await pooled.get(path, { key, query });
+  assert.equal(warm.text, cold.text);
+  assert.equal(await helps(), before + 1, 'every series was kept: no help asked');
 });

@@ -204,6 +204,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     () => pool.splits,
     'counter',
   );
+  metrics.addGauge(
+    'gridcast_compute_helps_total',
+    "Parts of a request computed by an idle worker for another worker's job (a skill request's series of one model).",
+    () => pool.helps,
+    'counter',
+  );
   const routes = new RouteRegistry();
   registerProtocol(app, routes);
   // No public route takes a body: whatever a client sends is read and ignored, so that a

@@ -21,6 +21,11 @@ export interface RouteContext {
   signal?: AbortSignal;
   /** The stored (ingested) sources, read through the store (sources/reader.ts). */
   sources?: SourceReader;
+  /**
+   * Hands `task` to another compute runner (the route's `help`) if one is idle: resolves to its
+   * result, or to null when none is (the caller computes it itself). Absent without workers.
+   */
+  helper?: (task: unknown) => Promise<unknown>;
 }
 
 export interface RouteDef {
@@ -48,6 +53,11 @@ export interface RouteDef {
   /** A TimeseriesResponse, or an array of records of the named schema. */
   response: { kind: 'timeseries' } | { kind: 'records'; schema: string };
   handle(ctx: RouteContext): Frame | unknown[] | Promise<Frame | unknown[]>;
+  /**
+   * Computes, on another compute runner, the part `task` of a request whose `handle` asked for
+   * it through ctx.helper; `transfer`: buffers of the result to move rather than copy.
+   */
+  help?(ctx: RouteContext, task: unknown): Promise<{ result: unknown; transfer: ArrayBuffer[] }>;
 }
 
 /** ISO the request is about (path parameter `iso`). */

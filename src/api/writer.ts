@@ -18,13 +18,22 @@ const STREAM_ABOVE_VALUES = 20_000;
  * repeat (0, capacity, common MW levels), so each text is made once per process.
  */
 const TEXT_CACHE_SIZE = 1 << 20;
-const textCaches = new Map<string, (string | undefined)[]>();
+/**
+ * The caches are made of chunks of CHUNK_SIZE values, each made when a value in it first occurs:
+ * a request's values lie in a few ranges (a plant's MW, a region's demand), and caches made whole
+ * held ~9 MB per number of decimals in every thread that wrote values (most of it resident).
+ */
+const CHUNK_BITS = 12;
+const CHUNK_SIZE = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_SIZE - 1;
+const CHUNKS = TEXT_CACHE_SIZE >>> CHUNK_BITS;
+const textCaches = new Map<string, (string | undefined)[][]>();
 
-function textCache(decimals: number, float: boolean): (string | undefined)[] {
+function textCache(decimals: number, float: boolean): (string | undefined)[][] {
   const name = `${decimals}${float ? 'f' : ''}`;
   let cache = textCaches.get(name);
   if (!cache) {
-    cache = new Array<string | undefined>(TEXT_CACHE_SIZE);
+    cache = new Array<(string | undefined)[]>(CHUNKS);
     textCaches.set(name, cache);
   }
   return cache;
@@ -51,7 +60,10 @@ export function valueTextWriter(decimals: number, float = false): (v: number) =>
   const cache = textCache(decimals, float);
   return (v) => {
     const units = Math.round(v * scale);
-    if (units >= 0 && units < TEXT_CACHE_SIZE) return (cache[units] ??= unitsText(units, scale, float));
+    if (units >= 0 && units < TEXT_CACHE_SIZE) {
+      const chunk = (cache[units >>> CHUNK_BITS] ??= new Array<string | undefined>(CHUNK_SIZE));
+      return (chunk[units & CHUNK_MASK] ??= unitsText(units, scale, float));
+    }
     return unitsText(units, scale, float);
   };
 }
@@ -75,20 +87,25 @@ const SLOT_BYTES = 8;
  * is: its bytes are ASCII or zero, so its top byte is below 0x80 and its exponent is never all
  * ones.
  */
-interface ByteCache {
+interface ByteCacheChunk {
   slots: Uint8Array;
   words: Float64Array;
   lengths: Uint8Array;
 }
-const byteCaches = new Map<number, ByteCache>();
+/** Per number of decimals, the chunks (CHUNK_SIZE values each) made so far. */
+const byteCaches = new Map<number, (ByteCacheChunk | undefined)[]>();
+
+function byteChunk(): ByteCacheChunk {
+  const slots = new Uint8Array(CHUNK_SIZE * SLOT_BYTES);
+  return { slots, words: new Float64Array(slots.buffer), lengths: new Uint8Array(CHUNK_SIZE) };
+}
 /** A slot's float64 is read in this machine's byte order, so it is written in it too. */
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
-function byteCache(decimals: number): ByteCache {
+function byteCache(decimals: number): (ByteCacheChunk | undefined)[] {
   let cache = byteCaches.get(decimals);
   if (!cache) {
-    const slots = new Uint8Array(TEXT_CACHE_SIZE * SLOT_BYTES);
-    cache = { slots, words: new Float64Array(slots.buffer), lengths: new Uint8Array(TEXT_CACHE_SIZE) };
+    cache = new Array<ByteCacheChunk | undefined>(CHUNKS).fill(undefined);
     byteCaches.set(decimals, cache);
   }
   return cache;
@@ -154,7 +171,7 @@ const VALUE_BYTES_BOUND = MAX_VALUE_TEXT + 1;
 function writeValues(at: number, values: Float64Array, decimals: number, prefix: string): number {
   const out = scratch.room(at, prefix.length + 2 + values.length * VALUE_BYTES_BOUND);
   const view = scratch.view;
-  const { slots, words, lengths } = byteCache(decimals);
+  const chunks = byteCache(decimals);
   const scale = 10 ** decimals;
   for (let k = 0; k < prefix.length; k++) out[at++] = prefix.charCodeAt(k);
   out[at++] = 0x5b; // [
@@ -163,11 +180,12 @@ function writeValues(at: number, values: Float64Array, decimals: number, prefix:
     // NaN fails both comparisons, ±Infinity the second: the common case tests nothing else.
     const units = Math.round(v * scale);
     if (units >= 0 && units < TEXT_CACHE_SIZE) {
-      let n = lengths[units];
-      const slot = units * SLOT_BYTES;
-      if (n === 0) lengths[units] = n = writeUnitsAscii(units, decimals, slots, slot);
+      const chunk = (chunks[units >>> CHUNK_BITS] ??= byteChunk());
+      const k = units & CHUNK_MASK;
+      let n = chunk.lengths[k];
+      if (n === 0) chunk.lengths[k] = n = writeUnitsAscii(units, decimals, chunk.slots, k * SLOT_BYTES);
       // All 8 bytes of the slot at once, without a loop over the text's length (bytes past it are overwritten next).
-      view.setFloat64(at, words[units], LITTLE_ENDIAN);
+      view.setFloat64(at, chunk.words[k], LITTLE_ENDIAN);
       at += n;
     } else if (Number.isFinite(v)) {
       const text = unitsText(units, scale, false);

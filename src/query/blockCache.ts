@@ -181,6 +181,33 @@ export function dayBlocks(rows: StitchedRows): DayBlock[] {
   return blocks;
 }
 
+/** The blocks of a series by stretch (blocks are in row order, so each stretch's blocks are one run), named as they are kept. */
+function stretchRuns(prefix: string, blocks: readonly DayBlock[]): { name: string; blocks: readonly DayBlock[] }[] {
+  const runs: { name: string; blocks: readonly DayBlock[] }[] = [];
+  for (let first = 0; first < blocks.length;) {
+    let end = first + 1;
+    while (end < blocks.length && blocks[end].stretch === blocks[first].stretch) end++;
+    runs.push({ name: `${prefix}:${blocks[first].stretch}`, blocks: blocks.slice(first, end) });
+    first = end;
+  }
+  return runs;
+}
+
+/** Copies every block of `runs` into `values` from the cache (memory, else disk); false when one is missing. */
+function allHeld(runs: readonly { name: string; blocks: readonly DayBlock[] }[], values: Float64Array): boolean {
+  return runs.every((run) => {
+    const stored = blockCache.segment(run.name);
+    return stored !== null && run.blocks.every((b) => stored.copyInto(b.key, values, b.from));
+  });
+}
+
+/** A series cachedBlocks kept, when every one of its blocks is held; null otherwise (nothing is computed). */
+export function heldBlocks(prefix: string, blocks: readonly DayBlock[], n: number): Float64Array | null {
+  if (!blockCache.enabled || bypassDepth > 0) return null;
+  const values = new Float64Array(n);
+  return allHeld(stretchRuns(prefix, blocks), values) ? values : null;
+}
+
 /** Nesting depth of `uncached` calls: while above 0, cachedBlocks neither reads nor writes the cache. */
 let bypassDepth = 0;
 
@@ -223,19 +250,8 @@ export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: num
     compute(values);
     return values;
   }
-  // Blocks are in row order, so each stretch's blocks are one run.
-  const runs: { name: string; blocks: readonly DayBlock[] }[] = [];
-  for (let first = 0; first < blocks.length;) {
-    let end = first + 1;
-    while (end < blocks.length && blocks[end].stretch === blocks[first].stretch) end++;
-    runs.push({ name: `${prefix}:${blocks[first].stretch}`, blocks: blocks.slice(first, end) });
-    first = end;
-  }
-  const held = (run: (typeof runs)[number]) => {
-    const stored = blockCache.segment(run.name);
-    return stored !== null && run.blocks.every((b) => stored.copyInto(b.key, values, b.from));
-  };
-  if (runs.every(held)) return values;
+  const runs = stretchRuns(prefix, blocks);
+  if (allHeld(runs, values)) return values;
   compute(values);
   for (const run of runs) blockCache.keepSegment(run.name, run.blocks, values);
   return values;

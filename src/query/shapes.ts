@@ -1,7 +1,8 @@
 /**
  * One small instance of each kind of object a computation makes and drops — weather batches of
  * each kind, their anomaly groups and WebAssembly arenas, plant and region computers, noise
- * walkers, stored segments — kept alive for good (a few MB).
+ * walkers, stored segments — kept alive for good (a few MB), and the fields that change after
+ * construction changed once.
  *
  * Why: V8 keeps an object shape (its "map") alive only while some object has it, and optimised
  * code holds the shapes it checks weakly. When the last instance of a class dies, the next full
@@ -17,6 +18,7 @@ import { plantsOf } from '../catalog/plants.ts';
 import { regionsOf } from '../catalog/regions.ts';
 import { FORECAST_MODELS, type ForecastModel } from '../models/forecastModels.ts';
 import { RegionWeatherComputer } from '../world/demand.ts';
+import { DotArena, withPooledArenas } from '../world/dotKernel.ts';
 import { ValueNoise1Walker, ValueNoise2Walker } from '../world/hash.ts';
 import { PLANT_METRICS } from '../world/plantOutput.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
@@ -54,4 +56,9 @@ export function keepComputeShapes(world: WeatherWorld): void {
     }
   });
   kept.push(new ValueNoise1Walker(0, 0), new ValueNoise2Walker(0, 0), StoredSegment.of([['', new Float64Array(1)]]));
+  // A field that changes after its object is made is one V8 first took for a constant: the first
+  // change deoptimises the code that relied on it ("code dependencies"). An arena's `released`
+  // changes only at the end of a scope of pooled arenas (the skill's union of rows), which the
+  // skill warm-up reached after the plant path was optimised: make that change now.
+  withPooledArenas(() => kept.push(new DotArena(DotArena.doublesFor([2]))));
 }

@@ -36,6 +36,7 @@ import { SOCKET_WRITE_BYTES } from '../sendTimeout.ts';
 import {
   deserializeError,
   type FromWorker,
+  type HelpJob,
   type Job,
   type TestFault,
   type ToWorker,
@@ -75,6 +76,8 @@ export class JobAborted extends Error {}
 
 interface Lane {
   post(message: ToWorker): void;
+  /** Answers a worker's own request (a part of its job computed elsewhere); the HTTP thread's runner makes none. */
+  answer(message: WorkerControl): void;
   /** Its runner has built its catalogs and served the warm-up requests (or was not asked to). */
   warm: boolean;
   /** Jobs sent and not yet done. */
@@ -185,6 +188,10 @@ export class ComputePool {
   private closed = false;
   /** Bodies shared out between two workers so far. */
   splits = 0;
+  /** Parts of jobs computed by another, idle worker so far (RouteContext.helper). */
+  helps = 0;
+  /** Parts being computed for another worker's job: by whom, and for which call of which worker. */
+  private readonly helping = new Map<number, { lane: Lane; from: Lane; call: number }>();
 
   /** Where the workers keep blocks on disk, or null. */
   private readonly disk: DiskBlocksOptions | null;
@@ -280,18 +287,12 @@ export class ComputePool {
     // The long bodies (warmUp.ts LONG_POOL_REQUESTS) are computed first, so that their garbage is
     // collected too, and served again after the collection from the blocks it kept: the
     // collection discards their optimised code as well. (query/shapes.ts now keeps the shapes of
-    // the weather and plant path alive, but not of every object a request makes.) The skill
-    // request comes before the plant bodies: its objects have other shapes (each model's skill,
-    // ensemble members), and the functions it shares with them (the row stitching, the extremes,
-    // the batch's views) were left deoptimised by it, to be compiled again during the first large
-    // request after ready (~300 ms of TurboFan on the helper threads, --trace-opt); after it, the
-    // plant bodies optimise them again with both kinds of feedback.
+    // the weather and plant path alive, but not of every object a request makes; every model's
+    // weather skill has one shape, so the skill request last no longer deoptimises the plant path.)
     const nowMs = this.options.now?.() ?? Date.now();
     await this.serveWarmUp(poolWarmUpJobs(nowMs, 'long'));
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     collectGarbage();
-    // Small bodies are not shared out: one copy per runner at once, so that each runner serves one.
-    for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     await this.serveWarmUp([...poolWarmUpJobs(nowMs, 'long'), ...poolWarmUpJobs(nowMs, 'streamed')]);
     // The workers' garbage once more, now that the heaps may grow far before a collection
     // (WORKER_OLD_SPACE_FLOOR_MB: else the idle process kept this phase's garbage, ~15–20 MB), then a
@@ -300,6 +301,10 @@ export class ComputePool {
     // request.
     await Promise.all(this.lanes.map((lane) => lane.collect()));
     await this.serveWarmUp(poolWarmUpJobs(nowMs, 'final'));
+    // The skill request last, on every runner (a small body: not shared out): code no other request
+    // runs, whose optimisation the collection above would have thrown away (query/shapes.ts keeps
+    // the plant and region computers' shapes; its objects come and go with the request).
+    for (const job of poolWarmUpJobs(nowMs, 'skill')) await Promise.all(this.lanes.map(() => this.serveWarmUp([job])));
     await Promise.all(this.lanes.map((lane) => lane.settle()));
     // This thread's heap again (not the workers': see above), now that the streamed bodies have
     // grown it: else its first major collection fell in the first large request after ready
@@ -439,8 +444,35 @@ export class ComputePool {
     p.detach();
   }
 
+  /**
+   * A job of `from` asks for another worker to compute part of it: given to an idle worker (it
+   * then counts as busy), or answered null at once when none is (the job computes it itself).
+   */
+  private help(from: Lane, call: number, job: HelpJob): void {
+    const other = this.lanes.length > 1 ? this.leastBusy(from) : null;
+    if (!other || other.jobs > 0) {
+      from.answer({ type: 'helpResult', call, result: null });
+      return;
+    }
+    const id = this.nextId++;
+    this.helps++;
+    other.jobs++;
+    this.helping.set(id, { lane: other, from, call });
+    other.post({ type: 'help', id, job });
+  }
+
+  /** The end of a part computed for another worker's job: its result (or error) to the job. */
+  private helped(id: number, event: FromWorker): void {
+    const h = this.helping.get(id)!;
+    this.helping.delete(id);
+    h.lane.jobs--;
+    if (event.type === 'helped') h.from.answer({ type: 'helpResult', call: h.call, result: event.result });
+    else if (event.type === 'error') h.from.answer({ type: 'helpError', call: h.call, message: deserializeError(event.error).message });
+  }
+
   /** An event from a lane about one of its jobs. */
   private receive(event: FromWorker): void {
+    if (this.helping.has(event.id)) return this.helped(event.id, event);
     const p = this.pending.get(event.id);
     if (!p) return; // cancelled meanwhile
     if (p.halfOf !== undefined) return this.receiveHalf(event, p);
@@ -529,6 +561,7 @@ export class ComputePool {
     disk?.holdWhile(() => runner.load > 0);
     const lane: Lane = {
       post: (message) => setImmediate(() => runner.handle(message)),
+      answer: () => {},
       jobs: 0,
       warm: !this.options.warm,
       collect: async () => {
@@ -561,6 +594,7 @@ export class ComputePool {
       jobs: 0,
       warm: false,
       post: (message) => lane.worker?.postMessage(message),
+      answer: (message) => lane.worker?.postMessage(message),
       collect: () =>
         new Promise<void>((resolve) => {
           const worker = lane.worker;
@@ -634,11 +668,19 @@ export class ComputePool {
               (cells) => worker.postMessage({ type: 'cellsResult', call, cells } satisfies WorkerControl),
               (e: Error) => worker.postMessage({ type: 'cellsError', call, message: e.message } satisfies WorkerControl),
             );
-        } else if (event.type !== 'settled' && event.type !== 'collected') this.receive(event);
+        } else if (event.type === 'help') this.help(lane, event.call, event.job);
+        else if (event.type !== 'settled' && event.type !== 'collected') this.receive(event);
       });
       worker.on('error', (e) => this.options.onWorkerError?.(e));
       worker.on('exit', (code) => {
         if (this.closed) return;
+        // A part it computed for another worker's job: that job computes it itself.
+        for (const [id, h] of this.helping) {
+          if (h.lane !== lane) continue;
+          this.helping.delete(id);
+          lane.jobs--;
+          h.from.answer({ type: 'helpError', call: h.call, message: `compute worker ${index} stopped` });
+        }
         // Fail its jobs (503: the request was sound, the server failed it) and put a new worker in its place.
         for (const [id, p] of this.pending) {
           if (p.lane !== lane) continue;

@@ -39,6 +39,19 @@ export interface Job {
 }
 
 /**
+ * Part of a job that another runner computes for it while it computes the rest (RouteContext.helper):
+ * the job's route and request, and what the route asks of the other runner (its `help`).
+ */
+export interface HelpJob {
+  path: string;
+  params: Record<string, ParamValue>;
+  raw: Record<string, string | string[] | undefined>;
+  key: KeyInfo;
+  nowMs: number;
+  task: unknown;
+}
+
+/**
  * A failure the tests make happen in a worker, on the jobs of one route (its OpenAPI path):
  * `exhaust-heap` allocates until the worker's heap limit ends it, `throw` fails the job with an
  * internal error. Set only through buildApp's options, never from the environment or a request.
@@ -57,7 +70,9 @@ export type ToWorker =
   /** Stop job `id` before part `to` (another worker computes the rest), and leave out the close. */
   | { type: 'limit'; id: number; to: number; bases?: SharedKernelMemory }
   /** What the part before job `id`'s part returned at its end (writers/table.ts Work.earlier). */
-  | { type: 'earlier'; id: number; summary: unknown };
+  | { type: 'earlier'; id: number; summary: unknown }
+  /** Compute part of another runner's job (its route's `help`); answer 'helped' or 'error' with this id. */
+  | { type: 'help'; id: number; job: HelpJob };
 
 /**
  * Besides jobs: a stopping pool asks each worker to finish its disk writes (query/diskBlocks.ts),
@@ -69,13 +84,18 @@ export type WorkerControl =
   /** Warm-up done: finish its disk writes and collect its garbage (util/collectGarbage.ts), then say 'collected'. */
   | { type: 'collect' }
   | { type: 'cellsResult'; call: number; cells: readonly Cell[] }
-  | { type: 'cellsError'; call: number; message: string };
+  | { type: 'cellsError'; call: number; message: string }
+  /** The answer to a 'help' notice: the other runner's result, or null when no runner was idle (compute it here). */
+  | { type: 'helpResult'; call: number; result: unknown }
+  | { type: 'helpError'; call: number; message: string };
 /** 'warm': the worker has built its catalogs and served its warm-up requests (warmUp.ts); `error` if one failed. */
 export type WorkerNotice =
   | { type: 'warm'; error?: string }
   | { type: 'settled' }
   | { type: 'collected' }
-  | { type: 'cells'; call: number; iso: IsoCode; resolution: number };
+  | { type: 'cells'; call: number; iso: IsoCode; resolution: number }
+  /** A job asks for another runner to compute part of it (answered 'helpResult' or 'helpError'). */
+  | { type: 'help'; call: number; job: HelpJob };
 
 export type SerializedError =
   | { kind: 'http'; status: number; body: unknown; headers: Record<string, string> }
@@ -94,6 +114,8 @@ export type FromWorker =
   | { type: 'end'; id: number; summary?: unknown }
   /** HEAD: the time series exists. */
   | { type: 'head'; id: number; values: number }
+  /** The result of a 'help' job. */
+  | { type: 'helped'; id: number; result: unknown }
   | { type: 'error'; id: number; error: SerializedError };
 
 export function serializeError(e: unknown): SerializedError {

@@ -20,7 +20,7 @@ import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, WHOLE_BODY, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputBody } from '../writers/registry.ts';
 import { DEFAULT_HEAVY_VALUES } from '../heavyBudget.ts';
-import { deserializeError, serializeError, type FromWorker, type Job, type TestFault, type ToWorker } from './protocol.ts';
+import { deserializeError, serializeError, type FromWorker, type HelpJob, type Job, type TestFault, type ToWorker } from './protocol.ts';
 import type { SourceReader } from '../../sources/reader.ts';
 import { runnerWarmUpJobs } from './warmUp.ts';
 import { keepComputeShapes } from '../../query/shapes.ts';
@@ -121,6 +121,8 @@ export class JobRunner {
     private readonly testFault?: TestFault,
     /** Where stored sources are read (the store, through the HTTP thread from a worker). */
     private readonly sources?: SourceReader,
+    /** Asks the pool for another runner to compute part of a job (a worker's; none on the HTTP thread). */
+    private readonly askHelp?: (job: HelpJob) => Promise<unknown>,
   ) {
     this.world = new WeatherWorld(seed);
   }
@@ -167,6 +169,7 @@ export class JobRunner {
 
   handle(message: ToWorker): void {
     if (message.type === 'run') void this.start(message.job);
+    else if (message.type === 'help') void this.help(message.id, message.job);
     else if (message.type === 'credit') {
       const job = this.streaming.get(message.id);
       if (job) {
@@ -189,6 +192,21 @@ export class JobRunner {
     }
   }
 
+  /** Computes part of another runner's job (RouteDef.help) and answers with its result. */
+  private async help(id: number, job: HelpJob): Promise<void> {
+    try {
+      const def = ROUTE_BY_PATH.get(job.path);
+      if (!def?.help) throw new Error(`no help for route ${job.path}`);
+      const { result, transfer } = await def.help(
+        { params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, world: this.world, sources: this.sources },
+        job.task,
+      );
+      this.send({ type: 'helped', id, result }, transfer);
+    } catch (e) {
+      this.send({ type: 'error', id, error: serializeError(e) });
+    }
+  }
+
   /** Jobs this runner is working on (the pool sends new jobs to the least busy runner). */
   get load(): number {
     return this.starting.size + this.streaming.size;
@@ -200,6 +218,7 @@ export class JobRunner {
     try {
       if (!def) throw new Error(`no route ${job.path}`);
       if (this.testFault?.path === job.path) failForTest(this.testFault);
+      const askHelp = this.askHelp;
       const result = await def.handle({
         params: job.params,
         raw: job.raw,
@@ -207,6 +226,7 @@ export class JobRunner {
         nowMs: job.nowMs,
         world: this.world,
         sources: this.sources,
+        helper: askHelp && ((task) => askHelp({ path: job.path, params: job.params, raw: job.raw, key: job.key, nowMs: job.nowMs, task })),
       });
       this.starting.delete(job.id);
       if (this.cancelled.delete(job.id)) {

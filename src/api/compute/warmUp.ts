@@ -86,26 +86,29 @@ const LONG_POOL_REQUESTS: readonly string[] = [
 ];
 
 /**
- * A skill request (a small body) the pool sends to every runner last, after its collection:
+ * A skill request (a small body) the pool sends to every runner last, after its last collection:
  * every lead day's continuous series of every model side by side (query/kinds.ts's union of
  * rows, the shared time bases, the lead-day merging, the alignment and the scores) is code no
  * other request runs, and the first skill request after ready compiled it (issue 21: PJM's
  * demand year cold 2.9–3.0 s of server CPU without, 2.4–2.6 s with, alternating at load 28–33).
- * Two days of one region's demand: enough for V8 to optimise those paths, and little garbage
- * left at rest (idle RSS +3–4 MB with 2 workers, measured in pairs; a week of MISO demand skill
- * and SPP plant wind skill held 40–60 MB). After the collection, not with RUNNER_REQUESTS: the
- * collection throws the optimised code away again (measured: a collection after it lost the gain).
+ * A week of one region's demand: with two days V8 had not yet optimised the region computer and
+ * the weather batch for it, and the first year-long skill request compiled ~620 ms of TurboFan
+ * code on the helper threads; ~400 ms with a week (0.90 against 0.99 s cold, quiet machine).
+ * After the collection, not with RUNNER_REQUESTS: the collection throws the optimised code away
+ * again (measured: a collection after it lost the gain).
  */
-const SKILL_POOL_REQUESTS: readonly string[] = ['/region/miso/demand/skill?start={from}&end={to}'];
+const SKILL_POOL_REQUESTS: readonly string[] = ['/region/miso/demand/skill?start={week}&end={to}'];
 
 /**
- * Streamed bodies the pool sends through itself last, after its last collection (pool.ts): the
- * plant path over a week not computed before (the one before POOL_REQUESTS'), so that the code
- * the collection deoptimised is optimised again with little garbage left.
+ * Streamed bodies the pool sends through itself after its last collection (pool.ts): the plant
+ * path over a week not computed before, so that the code the collection deoptimised is optimised
+ * again with little garbage left. The first week of the history (`{history}`: January, when now
+ * is late in the year), whose cold nights take the plant path's cold-row branches: after a
+ * November week, the first winter request after ready compiled them (~130 ms of TurboFan).
  */
 const FINAL_POOL_REQUESTS: readonly string[] = [
-  '/plant/ercot/wind/continuous?start={week2}&end={week2end}',
-  '/plant/miso/solar/continuous?start={week2}&end={week2end}',
+  '/plant/miso/wind/continuous?start={history}&end={historyWeekEnd}',
+  '/plant/ercot/solar/continuous?start={history}&end={historyWeekEnd}',
 ];
 
 /** The long warm-up window's most days (it starts at the forecast history's start, or this many days before now). */
@@ -162,20 +165,19 @@ export function poolWarmUpJobs(nowMs: number, kind: PoolWarmUp): Omit<Job, 'id'>
 /** Requests as jobs at `nowMs` (a request that no longer validates is a bug: it throws). */
 function jobsOf(requests: readonly string[], nowMs: number): Omit<Job, 'id'>[] {
   const week = dateOf(nowMs - 8 * DAY_MS);
-  const week2 = dateOf(nowMs - 15 * DAY_MS);
-  const week2end = dateOf(nowMs - 9 * DAY_MS);
   const from = dateOf(nowMs - 3 * DAY_MS);
   const to = dateOf(nowMs - DAY_MS);
   const historyMs = localDayStartHour('UTC', FORECAST_HISTORY_START) * HOUR_MS;
-  const history = dateOf(Math.min(Math.max(historyMs, nowMs - LONG_WINDOW_DAYS * DAY_MS), nowMs - 8 * DAY_MS));
+  const historyStartMs = Math.min(Math.max(historyMs, nowMs - LONG_WINDOW_DAYS * DAY_MS), nowMs - 8 * DAY_MS);
+  const history = dateOf(historyStartMs);
+  const historyWeekEnd = dateOf(Math.min(historyStartMs + 6 * DAY_MS, nowMs - 2 * DAY_MS));
   return requests.map((request) => {
     const dated = request
       .replace('{week}', week)
       .replace('{from}', from)
       .replace('{to}', to)
       .replace('{history}', history)
-      .replace('{week2}', week2)
-      .replace('{week2end}', week2end);
+      .replace('{historyWeekEnd}', historyWeekEnd);
     const url = new URL(dated, 'http://warm-up');
     const raw = Object.fromEntries(url.searchParams);
     for (const def of ROUTES) {

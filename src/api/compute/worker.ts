@@ -10,7 +10,7 @@ import { provideCellsFrom } from '../../catalog/cellCatalog.ts';
 import type { Cell } from '../../catalog/cells.ts';
 import { blockCache } from '../../query/blockCache.ts';
 import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
-import type { TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
+import type { HelpJob, TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
 import { JobRunner, warmRunner } from './runner.ts';
 import { collectGarbage } from '../../util/collectGarbage.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
@@ -37,7 +37,16 @@ provideCellsFrom(
       notify({ type: 'cells', call, iso, resolution });
     }),
 );
-const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader);
+// Part of a job computed by another worker when one is idle (RouteContext.helper), asked of the pool.
+const helpCalls = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
+let nextHelpCall = 1;
+const askHelp = (job: HelpJob) =>
+  new Promise<unknown>((resolve, reject) => {
+    const call = nextHelpCall++;
+    helpCalls.set(call, { resolve, reject });
+    notify({ type: 'help', call, job });
+  });
+const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader, askHelp);
 // The disk tier writes when no request is being computed here (diskBlocks.ts).
 blockCache.diskTier?.holdWhile(() => runner.load > 0);
 port.on('message', (message: unknown) => {
@@ -54,6 +63,11 @@ port.on('message', (message: unknown) => {
     cellCalls.delete(control.call);
     if (control.type === 'cellsResult') waiting?.resolve(control.cells);
     else waiting?.reject(new Error(`cell geometry: ${control.message}`));
+  } else if (control.type === 'helpResult' || control.type === 'helpError') {
+    const waiting = helpCalls.get(control.call);
+    helpCalls.delete(control.call);
+    if (control.type === 'helpResult') waiting?.resolve(control.result);
+    else waiting?.reject(new Error(`help: ${control.message}`));
   } else runner.handle(message as ToWorker);
 });
 if (warmUpAt !== null) {

@@ -10,7 +10,7 @@ import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forec
 import type { ContinuousParams } from '../../query/kinds.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
 import type { Frame } from '../../query/frame.ts';
-import { cachedBlocks, hourBlocks, uncached } from '../../query/blockCache.ts';
+import { cachedBlocks, heldBlocks, hourBlocks, uncached } from '../../query/blockCache.ts';
 import { SCORED_QUANTILES, type QuantileSeries } from '../../query/skillScores.ts';
 import { lastActualHour } from '../../query/runs.ts';
 import {
@@ -340,11 +340,22 @@ const isSynthetic = (model: string) => (FORECAST_MODEL_NAMES as readonly string[
  * under `name`, one block per day of valid hours. Computed, when a block is missing, without
  * keeping the blocks of the targets it is made of: a sum over every plant of an ISO would
  * otherwise push ~110 plants' blocks per series through the cache (a year of 24 series is more
- * than its budget), evicting the very sums a repeated request needs.
+ * than its budget), evicting the very sums a repeated request needs. `computed`: its values,
+ * computed already (by another runner).
  */
-function keptSeries(name: string, frame: Frame): HourSeries {
-  const values = cachedBlocks(name, hourBlocks(frame.hours), frame.hours.length, (out) => out.set(uncached(() => seriesOf(frame).values)));
+function keptSeries(name: string, frame: Frame, computed?: Float64Array): HourSeries {
+  const values = cachedBlocks(name, hourBlocks(frame.hours), frame.hours.length, (out) =>
+    out.set(computed ?? uncached(() => seriesOf(frame).values)),
+  );
   return { hours: frame.hours, values };
+}
+
+/** Whether keptSeries holds the series of `frame` under `name` (nothing is computed). */
+const isKept = (name: string, frame: Frame) => heldBlocks(name, hourBlocks(frame.hours), frame.hours.length) !== null;
+
+/** What a skill request asks of another compute runner (RouteContext.helper): one synthetic model's series at its leads. */
+interface SeriesTask {
+  model: string;
 }
 
 /**
@@ -451,38 +462,68 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       // The climatology is part of the synthetic world: no baseline without it.
       const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
-      const forecasts: ForecastSeries[] = [];
+      const latestHour = ctx.params.latest_hour as number;
+      const continuous = { ...request, ...window, latestHour };
+      const keptName = (model: string, daysAhead: number) => `${keep}:${model}:${daysAhead}:${latestHour}`;
       let firstMissing: QueryError | undefined;
+      /** A synthetic model's kept series at each lead (`given`: values computed by another runner). */
+      const syntheticSeries = (model: string, frames: readonly (Frame | QueryError)[], given?: readonly unknown[] | null) =>
+        frames.map((frame, i): ForecastSeries => {
+          ctx.signal?.throwIfAborted();
+          // The window and id are valid (the actuals passed): a continuous 422 here means no run serves it.
+          if (frame instanceof QueryError) {
+            firstMissing ??= frame;
+            return { model, daysAhead: days[i], hours: [], values: new Float64Array(0) };
+          }
+          const values = given?.[i];
+          const computed = values instanceof Float64Array && values.length === frame.hours.length ? values : undefined;
+          return { model, daysAhead: days[i], ...keptSeries(keptName(model, days[i]), frame, computed) };
+        });
+      // With an idle compute runner, the first synthetic model's series are computed there while
+      // this one computes the others (unless they are kept already): README, Forecast skill.
+      const handedOut = ctx.helper && scored.length > 1 && isSynthetic(scored[0]) ? scored[0] : undefined;
+      const handedFrames = handedOut ? await leadFrames(group, ctx, continuous, handedOut, days) : [];
+      const help =
+        handedOut && handedFrames.some((f, i) => !(f instanceof QueryError) && !isKept(keptName(handedOut, days[i]), f))
+          ? ctx.helper!({ model: handedOut } satisfies SeriesTask).catch(() => null)
+          : undefined;
+      const perModel = new Map<string, ForecastSeries[]>();
       for (const model of scored) {
+        if (model === handedOut) continue;
+        const series: ForecastSeries[] = [];
+        perModel.set(model, series);
         if (model === SKILL_ENSEMBLE && skill.ensemble) {
           const target = skill.ensemble.target(request);
           // A model the key may not see is refused as its own route refuses it.
           authorize(ctx.key, target.iso, skill.ensemble.level);
           const scope = ensembleScope(target.metric, hourWindowOf(window, timezone), window.end);
-          const latestHour = ctx.params.latest_hour as number;
-          forecasts.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));
+          series.push(...ensembleSkillSeries(ctx.world, { ...target, ...scope, latestHour, daysAhead: days, nowMs: ctx.nowMs }));
           continue;
         }
-        const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number };
-        for (const [i, frame] of (await leadFrames(group, ctx, continuous, model, days)).entries()) {
+        const frames = await leadFrames(group, ctx, continuous, model, days);
+        if (isSynthetic(model)) {
+          series.push(...syntheticSeries(model, frames));
+          continue;
+        }
+        for (const [i, frame] of frames.entries()) {
           ctx.signal?.throwIfAborted();
-          // The window and id are valid (the actuals passed): a continuous 422 here means no run serves it.
           if (frame instanceof QueryError) {
             firstMissing ??= frame;
-            forecasts.push({ model, daysAhead: days[i], hours: [], values: new Float64Array(0) });
-          } else if (isSynthetic(model)) {
-            forecasts.push({ model, daysAhead: days[i], ...keptSeries(`${keep}:${model}:${days[i]}:${continuous.latestHour}`, frame) });
-          } else {
-            const series = seriesOf(frame);
-            // Quantiles of one target only: those of a sum are not the sum of its targets' quantiles.
-            const quantiles =
-              frame.columns.length === 1
-                ? await storedQuantiles(group, ctx, { ...continuous, daysAhead: days[i] }, model, series.hours)
-                : undefined;
-            forecasts.push({ model, daysAhead: days[i], ...series, quantiles });
+            series.push({ model, daysAhead: days[i], hours: [], values: new Float64Array(0) });
+            continue;
           }
+          const hourSeries = seriesOf(frame);
+          // Quantiles of one target only: those of a sum are not the sum of its targets' quantiles.
+          const quantiles =
+            frame.columns.length === 1
+              ? await storedQuantiles(group, ctx, { ...continuous, daysAhead: days[i] }, model, hourSeries.hours)
+              : undefined;
+          series.push({ model, daysAhead: days[i], ...hourSeries, quantiles });
         }
       }
+      // Declined (no runner was idle) or failed: computed here.
+      if (handedOut) perModel.set(handedOut, syntheticSeries(handedOut, handedFrames, (await help) as unknown[] | null | undefined));
+      const forecasts = scored.flatMap((model) => perModel.get(model)!);
       if (firstMissing && forecasts.every((f) => f.hours.length === 0)) throw firstMissing;
       const metric = skill.metric(request);
       const records = skillRecords({
@@ -497,6 +538,17 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
         firstDay: localDateOfHour(timezone, startHourOf(window.start, timezone)),
       }).filter((r) => models.includes(r.model));
       return explicit ? records : withoutUnreached(records);
+    },
+    // Another runner's part of a request (handle's handedOut): one synthetic model's series at the request's leads.
+    help: async (ctx, task) => {
+      const { model } = task as SeriesTask;
+      const target = await group.target(ctx);
+      const request = skill.single ? skill.single(target) : target;
+      const window = { ...skillWindow(ctx, skill.timezone(request)), nowMs: ctx.nowMs };
+      const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number };
+      const frames = await leadFrames(group, ctx, continuous, model, daysAheadOf(ctx.params.days_ahead).days);
+      const values = frames.map((f) => (f instanceof QueryError ? null : uncached(() => seriesOf(f).values)));
+      return { result: values, transfer: values.flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])) };
     },
   };
 }

@@ -475,6 +475,24 @@ const NODE_CORNERS = [
   [1, 1],
 ] as const;
 
+/** ExtremeRows.add's exponents and exponentials of an event's rows (grown as needed, one array per thread). */
+let exponents = new Float64Array(0);
+
+/** Points' climate tables as last computed, at most CLIMATE_POINTS_KEPT (6 kB each): a request of many batches (a skill's) asks for its load centres in each. */
+const climateAtPoint = new Map<string, Float64Array>();
+const CLIMATE_POINTS_KEPT = 256;
+
+/** extremeClimateAt of a point, kept (the same table every time: a pure function of the point). */
+function keptClimateAt(lat: number, lon: number): Float64Array {
+  const key = `${lat},${lon}`;
+  let table = climateAtPoint.get(key);
+  if (!table) {
+    if (climateAtPoint.size >= CLIMATE_POINTS_KEPT) climateAtPoint.clear();
+    climateAtPoint.set(key, (table = extremeClimateAt(lat, lon)));
+  }
+  return table;
+}
+
 function extremeClimateAt(lat: number, lon: number): Float64Array {
   const y = (lat + 90) / CLIMATE_GRID_DEG;
   const x = (lon + 180) / CLIMATE_GRID_DEG;
@@ -685,7 +703,7 @@ export class ExtremeRows {
   add(lat: number, lon: number, tempC: Float64Array): void {
     if (this.climate) {
       const { row, weight, lower, upper, frac } = this.climate;
-      const table = extremeClimateAt(lat, lon);
+      const table = keptClimateAt(lat, lon);
       for (let k = 0; k < row.length; k++) {
         const a = lower[k] >= 0 ? table[lower[k]] : 0;
         const b = upper[k] >= 0 ? table[upper[k]] : 0;
@@ -696,15 +714,19 @@ export class ExtremeRows {
     if (this.events.length === 0) return;
     const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
     for (const ev of this.events) {
+      // The exponents first, then the exponentials in a loop of their own (Math.exp is a call into
+      // the runtime, which cost the loop around it its registers), then the sums.
+      if (exponents.length < ev.to) exponents = new Float64Array(ev.to);
+      const q = exponents;
       for (let i = ev.from; i < ev.to; i++) {
-        const a = ev.amplitude[i];
-        if (a === 0) continue;
         const dx = (lon - ev.lon[i]) * kx;
         const dy = (lat - ev.lat[i]) * KM_PER_DEG;
-        const q = (dx * dx + dy * dy) * ev.invTwoSigma2;
-        // Beyond 4σ the event adds under 0.01 °C: skip the exponential.
-        if (q < FAR_Q) tempC[i] += a * Math.exp(-q);
+        // Beyond 4σ (FAR_Q) the event adds under 0.01 °C, and where it is inactive nothing: skipped.
+        const qi = (dx * dx + dy * dy) * ev.invTwoSigma2;
+        q[i] = ev.amplitude[i] === 0 || !(qi < FAR_Q) ? Number.NaN : qi;
       }
+      for (let i = ev.from; i < ev.to; i++) if (q[i] === q[i]) q[i] = Math.exp(-q[i]);
+      for (let i = ev.from; i < ev.to; i++) if (q[i] === q[i]) tempC[i] += ev.amplitude[i] * q[i];
     }
   }
 }

@@ -161,8 +161,10 @@ export const WORKER_YOUNG_MB = 12;
  * on. With a floor the first collections wait for it, and heaps that keep more still grow by
  * V8's own factor. Measured on the cold large request (every ERCOT wind plant, 11 months): 0.40 s
  * with V8's choice, 0.27 s at 128 MB, 0.25 s at 256 MB (no marking in the request); idle RSS
- * unchanged (the warm-up collects last); an abandoned largest download leaves +190 MB 10 s later
- * (a growth factor of 2–3 for every heap instead left +255–305 MB, and 1.2–1.36 GB peaks).
+ * unchanged (the warm-up collects last). The garbage a job leaves can stay up to the floor: a
+ * worker collects once idle after a cancelled job (worker.ts COLLECT_AFTER_CANCEL_MS), so an
+ * abandoned largest download leaves +31 MB 10 s later (+309–371 MB without; a growth factor of
+ * 2–3 for every heap instead of a floor left +255–305 MB, and 1.2–1.36 GB peaks).
  */
 export const WORKER_OLD_SPACE_FLOOR_MB = 256;
 

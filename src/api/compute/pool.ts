@@ -48,6 +48,7 @@ import { loadCells, warmCells } from '../../catalog/cellCatalog.ts';
 import v8 from 'node:v8';
 import { poolWarmUpJobs } from './warmUp.ts';
 import { collectGarbage } from '../../util/collectGarbage.ts';
+import { IdleCollector } from '../../util/idleCollector.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
 
 export type ComputeResult =
@@ -161,10 +162,10 @@ export const WORKER_YOUNG_MB = 12;
  * on. With a floor the first collections wait for it, and heaps that keep more still grow by
  * V8's own factor. Measured on the cold large request (every ERCOT wind plant, 11 months): 0.40 s
  * with V8's choice, 0.27 s at 128 MB, 0.25 s at 256 MB (no marking in the request); idle RSS
- * unchanged (the warm-up collects last). The garbage a job leaves can stay up to the floor: a
- * worker collects once idle after a cancelled job (worker.ts COLLECT_AFTER_CANCEL_MS), so an
- * abandoned largest download leaves +31 MB 10 s later (+309–371 MB without; a growth factor of
- * 2–3 for every heap instead of a floor left +255–305 MB, and 1.2–1.36 GB peaks).
+ * unchanged (the warm-up collects last). The garbage a job leaves could stay up to the floor: a
+ * worker collects once idle after a cancelled job or one that left much behind (worker.ts,
+ * util/idleCollector.ts). (A growth factor of 2–3 for every heap instead of a floor left
+ * +255–305 MB after an abandoned largest download, and 1.2–1.36 GB peaks.)
  */
 export const WORKER_OLD_SPACE_FLOOR_MB = 256;
 
@@ -186,6 +187,13 @@ export function defaultWorkers(): number {
 export class ComputePool {
   private readonly lanes: Lane[] = [];
   private readonly pending = new Map<number, Pending>();
+  /**
+   * This thread's garbage once no job has been in flight for a second after a cancelled one: the
+   * chunks a split body's second half queued ahead of its client (up to half of the body) are
+   * garbage here once the client has gone, and an idle HTTP thread allocates nothing that would
+   * collect them (util/idleCollector.ts).
+   */
+  private readonly idle = new IdleCollector(() => this.pending.size > 0, 1_000);
   private nextId = 1;
   private closed = false;
   /** Bodies shared out between two workers so far. */
@@ -434,6 +442,7 @@ export class ComputePool {
     if (p.split) this.cancel(p.split.id);
     p.lane.post({ type: 'cancel', id });
     this.done(id);
+    if (p.split) this.idle.soon();
     if (p.stream) p.stream.destroy();
     else if (!p.settled) p.reject(new JobAborted());
   }

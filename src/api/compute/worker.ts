@@ -5,6 +5,7 @@
  * 'warm' when done, which readiness waits for; told 'collect' once the pool's own warm-up is
  * done, it finishes its disk writes and collects the warm-up's garbage before the pool is ready.
  */
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { provideCellsFrom } from '../../catalog/cellCatalog.ts';
 import type { Cell } from '../../catalog/cells.ts';
@@ -12,7 +13,7 @@ import { blockCache } from '../../query/blockCache.ts';
 import { DiskBlocks, type DiskBlocksOptions } from '../../query/diskBlocks.ts';
 import type { HelpJob, TestFault, ToWorker, WorkerControl, WorkerNotice } from './protocol.ts';
 import { JobRunner, warmRunner } from './runner.ts';
-import { collectGarbage } from '../../util/collectGarbage.ts';
+import { IdleCollector } from '../../util/idleCollector.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
 
 const { seed, warmUpAt, testFault, disk } = workerData as {
@@ -46,36 +47,51 @@ const askHelp = (job: HelpJob) =>
     helpCalls.set(call, { resolve, reject });
     notify({ type: 'help', call, job });
   });
-const runner = new JobRunner(seed, (event, transfer) => port.postMessage(event, transfer ?? []), testFault, sources.reader, askHelp);
+/**
+ * A worker collects its garbage once it has been idle a second after a cancelled job, or after a
+ * job that left its heap (with the ArrayBuffers it holds) LEFT_BEHIND_MB above what the last
+ * collection kept (util/idleCollector.ts). Off until the pool's warm-up (if any) has settled: its
+ * last requests leave compiled code to keep (pool.ts).
+ */
+const LEFT_BEHIND_MB = 64;
+let keptAfterCollection = heldBytes();
+let collectsWhenIdle = warmUpAt === null;
+const idle = new IdleCollector(
+  () => runner.load > 0,
+  1_000,
+  () => (keptAfterCollection = heldBytes()),
+);
+
+/** The heap in use and the memory of its ArrayBuffers, bytes. */
+function heldBytes(): number {
+  const heap = v8.getHeapStatistics();
+  return heap.used_heap_size + heap.external_memory;
+}
+
+/** The events that end a job (protocol.ts FromWorker). */
+const JOB_ENDS = new Set(['end', 'records', 'body', 'head', 'helped', 'error']);
+
+const runner = new JobRunner(
+  seed,
+  (event, transfer) => {
+    port.postMessage(event, transfer ?? []);
+    if (collectsWhenIdle && JOB_ENDS.has(event.type) && heldBytes() - keptAfterCollection > LEFT_BEHIND_MB * 1024 * 1024) idle.soon();
+  },
+  testFault,
+  sources.reader,
+  askHelp,
+);
 // The disk tier writes when no request is being computed here (diskBlocks.ts).
 blockCache.diskTier?.holdWhile(() => runner.load > 0);
-
-/**
- * How long a worker waits, once a cancelled job has left it idle, before it collects its garbage.
- * A large job its client abandoned (a wide Parquet table's row groups, a column's blocks) leaves
- * up to the old generation's floor (pool.ts WORKER_OLD_SPACE_FLOOR_MB) of garbage, with the
- * ArrayBuffers it holds, which V8 would not collect before the next large job: measured, an
- * abandoned download of the largest request left the server +371 MB 10 s later (issue 25 allows
- * 0.3 GB). A job that ends normally is not followed by a collection: its client got what it
- * asked for, and the next request would pay for the collection's deoptimisations.
- */
-const COLLECT_AFTER_CANCEL_MS = 1_000;
-let collectTimer: NodeJS.Timeout | undefined;
-function collectOnceIdle(): void {
-  clearTimeout(collectTimer);
-  collectTimer = setTimeout(() => {
-    if (runner.load > 0) return collectOnceIdle();
-    collectGarbage();
-  }, COLLECT_AFTER_CANCEL_MS);
-  collectTimer.unref();
-}
 port.on('message', (message: unknown) => {
   if (isReadReply(message)) return sources.receive(message);
   const control = message as WorkerControl;
-  if (control.type === 'settle') void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
-  else if (control.type === 'collect') {
+  if (control.type === 'settle') {
+    collectsWhenIdle = true;
+    void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => notify({ type: 'settled' }));
+  } else if (control.type === 'collect') {
     void (blockCache.diskTier?.settle() ?? Promise.resolve()).then(() => {
-      collectGarbage();
+      idle.now();
       notify({ type: 'collected' });
     });
   } else if (control.type === 'cellsResult' || control.type === 'cellsError') {
@@ -90,7 +106,7 @@ port.on('message', (message: unknown) => {
     else waiting?.reject(new Error(`help: ${control.message}`));
   } else {
     runner.handle(message as ToWorker);
-    if ((message as ToWorker).type === 'cancel') collectOnceIdle();
+    if (collectsWhenIdle && (message as ToWorker).type === 'cancel') idle.soon();
   }
 });
 if (warmUpAt !== null) {

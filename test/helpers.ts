@@ -388,6 +388,32 @@ export async function startServer(store: Store, options: ServerOptions = {}): Pr
   };
 }
 
+/** One store with two servers on it — with two compute workers, and computing on its HTTP thread — and a key to both. */
+export interface PooledAndLocal {
+  pooled: TestServer;
+  local: TestServer;
+  key: string;
+  close(): Promise<void>;
+}
+
+/** Opens PooledAndLocal: the same requests on both must give the same answers. */
+export async function openPooledAndLocal(keyName: string): Promise<PooledAndLocal> {
+  const ts = await openTestStore();
+  const pooled = await startServer(ts.store, { workers: 2 });
+  const local = await startServer(ts.store, { workers: 0 });
+  const { key } = await ts.store.keys.create(keyName, [{ iso: 'all', level: 'enterprise' }]);
+  return {
+    pooled,
+    local,
+    key,
+    close: async () => {
+      await pooled.close();
+      await local.close();
+      await ts.close();
+    },
+  };
+}
+
 export interface TestApp extends TestServer {
   store: Store;
   dataDir: string;

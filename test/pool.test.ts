@@ -8,25 +8,15 @@ import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { ResponseCache } from '../src/api/responseCache.ts';
-import { gauge, openTestStore, startServer, waitFor, type TestServer, type TestStore } from './helpers.ts';
+import { gauge, openPooledAndLocal, waitFor, type PooledAndLocal, type TestServer } from './helpers.ts';
 
-let ts: TestStore;
+let servers: PooledAndLocal | undefined;
 let pooled: TestServer;
 let local: TestServer;
 let key: string;
 
-before(async () => {
-  ts = await openTestStore();
-  pooled = await startServer(ts.store, { workers: 2 });
-  local = await startServer(ts.store, { workers: 0 });
-  key = (await ts.store.keys.create('pool', [{ iso: 'all', level: 'enterprise' }])).key;
-});
-
-after(async () => {
-  await pooled?.close();
-  await local?.close();
-  await ts?.close();
-});
+before(async () => ({ pooled, local, key } = servers = await openPooledAndLocal('pool')));
+after(() => servers?.close());
 
 describe('the same answers with workers as without', () => {
   const cases: [string, Record<string, string>][] = [

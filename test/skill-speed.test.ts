@@ -13,7 +13,7 @@ import { SpectralField } from '../src/world/field.ts';
 import { GROUP_SPECS } from '../src/world/weather/fields.ts';
 import { sharedTimeBasis } from '../src/world/weather/groups.ts';
 import { WeatherWorld } from '../src/world/weather/world.ts';
-import { gauge, openTestStore, startServer, type TestServer, type TestStore } from './helpers.ts';
+import { gauge, openPooledAndLocal, type PooledAndLocal, type TestServer } from './helpers.ts';
 
 const world = new WeatherWorld();
 const day = (d: string) => ({ epochMs: Date.parse(d + 'T00:00:00Z'), dateOnly: true, raw: d });
@@ -95,21 +95,12 @@ test("a model's leads computed together, in pieces that reuse each other's weath
   }
 });
 
-let ts: TestStore;
+let servers: PooledAndLocal | undefined;
 let pooled: TestServer;
 let local: TestServer;
 let key: string;
-before(async () => {
-  ts = await openTestStore();
-  pooled = await startServer(ts.store, { workers: 2 });
-  local = await startServer(ts.store, { workers: 0 });
-  key = (await ts.store.keys.create('skill-speed', [{ iso: 'all', level: 'enterprise' }])).key;
-});
-after(async () => {
-  await pooled?.close();
-  await local?.close();
-  await ts?.close();
-});
+before(async () => ({ pooled, local, key } = servers = await openPooledAndLocal('skill-speed')));
+after(() => servers?.close());
 
 test("with two workers the idle one computes a model's series; a repeat finds them kept and asks nothing", async () => {
   const query = { start: '2026-03-01', end: '2026-03-10' };

@@ -353,9 +353,20 @@ function keptSeries(name: string, frame: Frame, computed?: Float64Array): HourSe
 /** Whether keptSeries holds the series of `frame` under `name` (nothing is computed). */
 const isKept = (name: string, frame: Frame) => heldBlocks(name, hourBlocks(frame.hours), frame.hours.length) !== null;
 
-/** What a skill request asks of another compute runner (RouteContext.helper): one synthetic model's series at its leads. */
+/** What a skill request asks of another compute runner (RouteContext.helper): synthetic models' series at its leads. */
 interface SeriesTask {
-  model: string;
+  models: string[];
+}
+
+/**
+ * The models whose series another compute runner computes, when one is idle: the first synthetic
+ * model, and the baseline too when a third model is left to this runner (measured on PJM: the
+ * request's runner computes the actual and the rest, the helper about as long).
+ */
+function handedOutModels(scored: readonly string[], baseline: string | undefined): string[] {
+  if (scored.length < 2 || !isSynthetic(scored[0])) return [];
+  const withBaseline = baseline !== undefined && baseline !== scored[0] && scored.length > 2 && scored.includes(baseline);
+  return withBaseline ? [scored[0], baseline] : [scored[0]];
 }
 
 /**
@@ -446,6 +457,31 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       const models = await modelsOf(ctx, group, skill, request);
       const timezone = skill.timezone(request);
       const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
+      // The series the skill scores are what it keeps (by valid hour, for the synthetic world's): see keptSeries.
+      const keep = `skill:${group.segment}:${JSON.stringify(request)}`;
+      // The climatology is part of the synthetic world: no baseline without it.
+      const baseline = worldServed() ? skill.baseline : undefined;
+      const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
+      const latestHour = ctx.params.latest_hour as number;
+      const continuous = { ...request, ...window, latestHour };
+      const keptName = (model: string, daysAhead: number) => `${keep}:${model}:${daysAhead}:${latestHour}`;
+      // With an idle compute runner, some synthetic models' series are computed there while this
+      // one computes the actual and the others (unless they are kept already): asked before the
+      // actuals, which the helper does not need. A window the actuals refuse is refused as before
+      // (the helper's work is then thrown away); frames that cannot be made here are left to the
+      // path below, which reports what it reported.
+      let handedOut = ctx.helper && worldServed() ? handedOutModels(scored, baseline) : [];
+      const handedFrames = new Map<string, (Frame | QueryError)[]>();
+      try {
+        for (const model of handedOut) handedFrames.set(model, await leadFrames(group, ctx, continuous, model, days));
+      } catch {
+        handedOut = [];
+      }
+      const help = handedOut.some((model) =>
+        handedFrames.get(model)!.some((f, i) => !(f instanceof QueryError) && !isKept(keptName(model, days[i]), f)),
+      )
+        ? ctx.helper!({ models: handedOut } satisfies SeriesTask).catch(() => null)
+        : undefined;
       // The actuals first: they check the id and the window (a 422 when the window has none).
       const actualSource = ctx.params.actual_source as string | undefined;
       if (actualSource === undefined && !worldServed()) throw await worldOff(ctx, 'actual_source');
@@ -456,15 +492,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
               throw onActualSource(e);
             })
           : await group.queries.actual(ctx.world, { ...request, ...window });
-      // The series the skill scores are what it keeps (by valid hour, for the synthetic world's): see keptSeries.
-      const keep = `skill:${group.segment}:${JSON.stringify(request)}`;
       const actual = actualSource === undefined ? keptSeries(`${keep}:actual`, actualFrame) : seriesOf(actualFrame);
-      // The climatology is part of the synthetic world: no baseline without it.
-      const baseline = worldServed() ? skill.baseline : undefined;
-      const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
-      const latestHour = ctx.params.latest_hour as number;
-      const continuous = { ...request, ...window, latestHour };
-      const keptName = (model: string, daysAhead: number) => `${keep}:${model}:${daysAhead}:${latestHour}`;
       let firstMissing: QueryError | undefined;
       /** A synthetic model's kept series at each lead (`given`: values computed by another runner). */
       const syntheticSeries = (model: string, frames: readonly (Frame | QueryError)[], given?: readonly unknown[] | null) =>
@@ -479,17 +507,9 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
           const computed = values instanceof Float64Array && values.length === frame.hours.length ? values : undefined;
           return { model, daysAhead: days[i], ...keptSeries(keptName(model, days[i]), frame, computed) };
         });
-      // With an idle compute runner, the first synthetic model's series are computed there while
-      // this one computes the others (unless they are kept already): README, Forecast skill.
-      const handedOut = ctx.helper && scored.length > 1 && isSynthetic(scored[0]) ? scored[0] : undefined;
-      const handedFrames = handedOut ? await leadFrames(group, ctx, continuous, handedOut, days) : [];
-      const help =
-        handedOut && handedFrames.some((f, i) => !(f instanceof QueryError) && !isKept(keptName(handedOut, days[i]), f))
-          ? ctx.helper!({ model: handedOut } satisfies SeriesTask).catch(() => null)
-          : undefined;
       const perModel = new Map<string, ForecastSeries[]>();
       for (const model of scored) {
-        if (model === handedOut) continue;
+        if (handedOut.includes(model)) continue;
         const series: ForecastSeries[] = [];
         perModel.set(model, series);
         if (model === SKILL_ENSEMBLE && skill.ensemble) {
@@ -522,7 +542,8 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
         }
       }
       // Declined (no runner was idle) or failed: computed here.
-      if (handedOut) perModel.set(handedOut, syntheticSeries(handedOut, handedFrames, (await help) as unknown[] | null | undefined));
+      const given = (await help) as (readonly unknown[] | null)[] | null | undefined;
+      handedOut.forEach((model, k) => perModel.set(model, syntheticSeries(model, handedFrames.get(model)!, given?.[k])));
       const forecasts = scored.flatMap((model) => perModel.get(model)!);
       if (firstMissing && forecasts.every((f) => f.hours.length === 0)) throw firstMissing;
       const metric = skill.metric(request);
@@ -539,16 +560,20 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       }).filter((r) => models.includes(r.model));
       return explicit ? records : withoutUnreached(records);
     },
-    // Another runner's part of a request (handle's handedOut): one synthetic model's series at the request's leads.
+    // Another runner's part of a request (handle's handedOut): synthetic models' series at the request's leads.
     help: async (ctx, task) => {
-      const { model } = task as SeriesTask;
+      const { models } = task as SeriesTask;
       const target = await group.target(ctx);
       const request = skill.single ? skill.single(target) : target;
       const window = { ...skillWindow(ctx, skill.timezone(request)), nowMs: ctx.nowMs };
       const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number };
-      const frames = await leadFrames(group, ctx, continuous, model, daysAheadOf(ctx.params.days_ahead).days);
-      const values = frames.map((f) => (f instanceof QueryError ? null : uncached(() => seriesOf(f).values)));
-      return { result: values, transfer: values.flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])) };
+      const days = daysAheadOf(ctx.params.days_ahead).days;
+      const values: (Float64Array | null)[][] = [];
+      for (const model of models) {
+        const frames = await leadFrames(group, ctx, continuous, model, days);
+        values.push(frames.map((f) => (f instanceof QueryError ? null : uncached(() => seriesOf(f).values))));
+      }
+      return { result: values, transfer: values.flat().flatMap((v) => (v ? [v.buffer as ArrayBuffer] : [])) };
     },
   };
 }

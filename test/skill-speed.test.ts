@@ -102,17 +102,33 @@ let key: string;
 before(async () => ({ pooled, local, key } = servers = await openPooledAndLocal('skill-speed')));
 after(() => servers?.close());
 
-test("with two workers the idle one computes a model's series; a repeat finds them kept and asks nothing", async () => {
+test("with two workers the idle one computes two models' series; a repeat finds them kept and asks nothing", async () => {
   const query = { start: '2026-03-01', end: '2026-03-10' };
   const path = '/v1/region/pjm/demand/skill';
   const helps = () => gauge(pooled, 'gridcast_compute_helps_total');
   const before = await helps();
   const cold = await pooled.get(path, { key, query });
   assert.equal(cold.status, 200, cold.text);
-  assert.equal(await helps(), before + 1, 'the first model was handed to the other worker');
+  assert.equal(await helps(), before + 1, 'the first model and the baseline were handed to the other worker');
   const one = await local.get(path, { key, query });
   assert.equal(cold.text, one.text, 'the same records as one runner computing everything');
   const warm = await pooled.get(path, { key, query });
   assert.equal(warm.text, cold.text);
   assert.equal(await helps(), before + 1, 'every series was kept: no help asked');
+});
+
+test('with two workers, a window the actuals refuse is refused as with one (the help asked before them is thrown away)', async () => {
+  const path = '/v1/region/pjm/wind/skill';
+  // Days after the tests' now (2026-06-15): runs forecast them, no actual is published.
+  const helps = () => gauge(pooled, 'gridcast_compute_helps_total');
+  const before = await helps();
+  const future = { start: '2026-06-17', end: '2026-06-19' };
+  const [two, one] = await Promise.all([pooled.get(path, { key, query: future }), local.get(path, { key, query: future })]);
+  assert.equal(two.status, 422, two.text);
+  assert.equal(two.text, one.text);
+  assert.equal(await helps(), before + 1, 'the help was asked before the actuals refused the window');
+  const reversed = { start: '2026-03-10', end: '2026-03-01' };
+  const [a, b] = await Promise.all([pooled.get(path, { key, query: reversed }), local.get(path, { key, query: reversed })]);
+  assert.equal(a.status, 422, a.text);
+  assert.equal(a.text, b.text);
 });

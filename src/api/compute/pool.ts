@@ -184,6 +184,29 @@ export function defaultWorkers(): number {
   return os.availableParallelism();
 }
 
+/**
+ * Sends a worker a control message and waits for its notice `until` — or for the worker's exit (a
+ * worker that dies is replaced and warms up again: nothing to wait for), or `timeoutMs`.
+ */
+function askWorker(worker: Worker | undefined, control: WorkerControl, until: WorkerNotice['type'], timeoutMs?: number): Promise<void> {
+  if (!worker) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
+    const noticed = (notice: WorkerNotice) => {
+      if (notice.type === until) done();
+    };
+    function done() {
+      clearTimeout(timer);
+      worker!.off('message', noticed);
+      worker!.off('exit', done);
+      resolve();
+    }
+    worker.on('message', noticed);
+    worker.once('exit', done);
+    worker.postMessage(control);
+  });
+}
+
 export class ComputePool {
   private readonly lanes: Lane[] = [];
   private readonly pending = new Map<number, Pending>();
@@ -606,45 +629,10 @@ export class ComputePool {
       warm: false,
       post: (message) => lane.worker?.postMessage(message),
       answer: (message) => lane.worker?.postMessage(message),
-      collect: () =>
-        new Promise<void>((resolve) => {
-          const worker = lane.worker;
-          if (!worker) return resolve();
-          const collected = (notice: WorkerNotice) => {
-            if (notice.type !== 'collected') return;
-            worker.off('message', collected);
-            worker.off('exit', exited);
-            resolve();
-          };
-          // A worker that dies meanwhile is replaced and warms up again: nothing to wait for.
-          const exited = () => {
-            worker.off('message', collected);
-            resolve();
-          };
-          worker.on('message', collected);
-          worker.once('exit', exited);
-          worker.postMessage({ type: 'collect' } satisfies WorkerControl);
-        }),
-      settle: async () => {
-        const worker = lane.worker;
-        if (!worker || !this.disk) return;
-        // Bounded: a stuck disk does not hold the shutdown or readiness.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
-          const settled = (notice: WorkerNotice) => {
-            if (notice.type === 'settled') done();
-          };
-          function done() {
-            clearTimeout(timer);
-            worker!.off('message', settled);
-            worker!.off('exit', done);
-            resolve();
-          }
-          worker.on('message', settled);
-          worker.once('exit', done);
-          worker.postMessage({ type: 'settle' } satisfies WorkerControl);
-        });
-      },
+      collect: () => askWorker(lane.worker, { type: 'collect' }, 'collected'),
+      // Sent with or without a disk tier: it also tells the worker its warm-up is over (worker.ts).
+      // Bounded: a stuck disk does not hold the shutdown or readiness.
+      settle: () => askWorker(lane.worker, { type: 'settle' }, 'settled', SETTLE_TIMEOUT_MS),
       stop: async () => {
         const worker = lane.worker;
         if (!worker) return;

@@ -27,26 +27,37 @@ const notify = (notice: WorkerNotice) => port.postMessage(notice);
 if (disk) blockCache.useDisk(new DiskBlocks(disk));
 // Stored sources are read by the HTTP thread, which holds the store (sources/reader.ts).
 const sources = remoteReader((call) => port.postMessage(call));
+
+/** Questions this worker asks the pool, each numbered, answered by a control message with its number. */
+class PoolCalls<T> {
+  private readonly waiting = new Map<number, { resolve(answer: T): void; reject(error: Error): void }>();
+  private next = 1;
+
+  constructor(private readonly what: string) {}
+
+  /** Sends the question `ask` makes for a call number; resolves with the pool's answer. */
+  ask(ask: (call: number) => WorkerNotice): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const call = this.next++;
+      this.waiting.set(call, { resolve, reject });
+      notify(ask(call));
+    });
+  }
+
+  answer(call: number, answer: { result: T } | { message: string }): void {
+    const waiting = this.waiting.get(call);
+    this.waiting.delete(call);
+    if ('result' in answer) waiting?.resolve(answer.result);
+    else waiting?.reject(new Error(`${this.what}: ${answer.message}`));
+  }
+}
+
 // Cell geometry too: the process computes and keeps it once (catalog/cellCatalog.ts).
-const cellCalls = new Map<number, { resolve(cells: readonly Cell[]): void; reject(error: Error): void }>();
-let nextCellCall = 1;
-provideCellsFrom(
-  (iso, resolution) =>
-    new Promise((resolve, reject) => {
-      const call = nextCellCall++;
-      cellCalls.set(call, { resolve, reject });
-      notify({ type: 'cells', call, iso, resolution });
-    }),
-);
+const cellCalls = new PoolCalls<readonly Cell[]>('cell geometry');
+provideCellsFrom((iso, resolution) => cellCalls.ask((call) => ({ type: 'cells', call, iso, resolution })));
 // Part of a job computed by another worker when one is idle (RouteContext.helper), asked of the pool.
-const helpCalls = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
-let nextHelpCall = 1;
-const askHelp = (job: HelpJob) =>
-  new Promise<unknown>((resolve, reject) => {
-    const call = nextHelpCall++;
-    helpCalls.set(call, { resolve, reject });
-    notify({ type: 'help', call, job });
-  });
+const helpCalls = new PoolCalls<unknown>('help');
+const askHelp = (job: HelpJob) => helpCalls.ask((call) => ({ type: 'help', call, job }));
 /**
  * A worker collects its garbage once it has been idle a second after a cancelled job, or after a
  * job that left its heap (with the ArrayBuffers it holds) LEFT_BEHIND_MB above what the last
@@ -95,16 +106,9 @@ port.on('message', (message: unknown) => {
       notify({ type: 'collected' });
     });
   } else if (control.type === 'cellsResult' || control.type === 'cellsError') {
-    const waiting = cellCalls.get(control.call);
-    cellCalls.delete(control.call);
-    if (control.type === 'cellsResult') waiting?.resolve(control.cells);
-    else waiting?.reject(new Error(`cell geometry: ${control.message}`));
-  } else if (control.type === 'helpResult' || control.type === 'helpError') {
-    const waiting = helpCalls.get(control.call);
-    helpCalls.delete(control.call);
-    if (control.type === 'helpResult') waiting?.resolve(control.result);
-    else waiting?.reject(new Error(`help: ${control.message}`));
-  } else {
+    cellCalls.answer(control.call, control.type === 'cellsResult' ? { result: control.cells } : control);
+  } else if (control.type === 'helpResult' || control.type === 'helpError') helpCalls.answer(control.call, control);
+  else {
     runner.handle(message as ToWorker);
     if (collectsWhenIdle && (message as ToWorker).type === 'cancel') idle.soon();
   }

@@ -406,6 +406,17 @@ function withoutUnreached(records: SkillRecord[]): SkillRecord[] {
 
 /** The skill route of a group whose time-series routes `group` declares. */
 export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R>): RouteDef {
+  /** The request's target (the one the skill scores: skill.single of a group's target). */
+  const skillRequest = async (ctx: RouteContext) => {
+    const target = await group.target(ctx);
+    return skill.single ? skill.single(target) : target;
+  };
+  /** Its zone, window and the continuous request each lead's series is (handle's and help's alike). */
+  const skillScope = (ctx: RouteContext, request: R) => {
+    const timezone = skill.timezone(request);
+    const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
+    return { timezone, window, continuous: { ...request, ...window, latestHour: ctx.params.latest_hour as number } };
+  };
   const pathParams = group.pathParams.map((p) => `{${p.name}}`);
   const baseline = skill.baseline
     ? ` skill_vs_normal = 1 − MAE / MAE of ${skill.baseline} over the hours both have.`
@@ -449,21 +460,18 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
     ],
     response: { kind: 'records', schema: 'Skill' },
     handle: async (ctx) => {
-      const target = await group.target(ctx);
-      const request = skill.single ? skill.single(target) : target;
+      const request = await skillRequest(ctx);
       const by = ctx.params.by as SkillBy;
       const { days, explicit } = daysAheadOf(ctx.params.days_ahead);
       const rollingDays = rollingDaysOf(ctx.params.window, by);
       const models = await modelsOf(ctx, group, skill, request);
-      const timezone = skill.timezone(request);
-      const window = { ...skillWindow(ctx, timezone), nowMs: ctx.nowMs };
+      const { timezone, window, continuous } = skillScope(ctx, request);
       // The series the skill scores are what it keeps (by valid hour, for the synthetic world's): see keptSeries.
       const keep = `skill:${group.segment}:${JSON.stringify(request)}`;
       // The climatology is part of the synthetic world: no baseline without it.
       const baseline = worldServed() ? skill.baseline : undefined;
       const scored = baseline && !models.includes(baseline) ? [...models, baseline] : models;
-      const latestHour = ctx.params.latest_hour as number;
-      const continuous = { ...request, ...window, latestHour };
+      const latestHour = continuous.latestHour;
       const keptName = (model: string, daysAhead: number) => `${keep}:${model}:${daysAhead}:${latestHour}`;
       // With an idle compute runner, some synthetic models' series are computed there while this
       // one computes the actual and the others (unless they are kept already): asked before the
@@ -563,10 +571,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
     // Another runner's part of a request (handle's handedOut): synthetic models' series at the request's leads.
     help: async (ctx, task) => {
       const { models } = task as SeriesTask;
-      const target = await group.target(ctx);
-      const request = skill.single ? skill.single(target) : target;
-      const window = { ...skillWindow(ctx, skill.timezone(request)), nowMs: ctx.nowMs };
-      const continuous = { ...request, ...window, latestHour: ctx.params.latest_hour as number };
+      const { continuous } = skillScope(ctx, await skillRequest(ctx));
       const days = daysAheadOf(ctx.params.days_ahead).days;
       const values: (Float64Array | null)[][] = [];
       for (const model of models) {

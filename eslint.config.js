@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'bench/results/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -103,6 +103,22 @@ const SCANS_BEFORE_INDEX = 4;
  * after a restart reads ~500 segments of ~300 blocks, and a string per name (made, hashed into
  * a map, kept alive through the young generation) cost more than reading the files.
  */
+/** The blocks of a kept segment that a merged one keeps beside the new ones: their indices and names, in order, and their values' count. */
+interface KeptBlocks {
+  kept: StoredSegment | null;
+  indices: number[];
+  keys: string[];
+  values: number;
+}
+
+/** A segment's names and where its blocks lie, as merged lays them out. */
+interface SegmentLayout {
+  keyText: string;
+  keyAt: Int32Array;
+  starts: Int32Array;
+  lengths: Int32Array;
+}
+
 export class StoredSegment {
   /** Built on the first lookup that is not the block after the last one found (see indexOf). */
   private indexByKey: Map<string, number> | null = null;
@@ -212,84 +228,109 @@ export class StoredSegment {
     blocks: readonly { key: string; from: number; to: number }[],
     values: Float64Array,
   ): StoredSegment {
-    // Indexed loops throughout: a for-of loop's iterator is code of its own, which a cold request
-    // reached with no type feedback (the warm-up's segments had nothing kept) and deoptimised.
-    const keptIndices: number[] = [];
-    const keys: string[] = [];
-    if (kept) {
-      // Usually a few kept blocks (an earlier request's days) beside hundreds of new ones: a set
-      // of the few kept names, looked up by each new one (not a set of every new name).
-      const keptNames = new Map<string, number>();
-      for (let i = 0; i < kept.size; i++) keptNames.set(kept.keyOf(i), i);
-      const replaced = new Uint8Array(kept.size);
-      for (let b = 0; b < blocks.length; b++) {
-        const i = keptNames.get(blocks[b].key);
-        if (i !== undefined) replaced[i] = 1;
-      }
-      for (const [key, i] of keptNames) {
-        if (replaced[i]) continue;
-        keptIndices.push(i);
-        keys.push(key);
-      }
-    }
+    // Everything about the kept blocks is in keptBeside and copyKept, called whether or not there
+    // are any: this runs once per series and stretch of every cold request, after a warm-up whose
+    // series found none kept, and V8 throws away code that meets a case it has never seen and
+    // compiles it again in the request (it was ~40 ms of a helper thread's CPU per worker, as one
+    // function with the kept names' map and the copies inlined).
+    const beside = StoredSegment.keptBeside(kept, blocks);
+    const keys = beside.keys;
     let contiguous = blocks.length > 0;
     for (let b = 0; b < blocks.length; b++) {
       keys.push(blocks[b].key);
       if (b > 0 && blocks[b].from !== blocks[b - 1].to) contiguous = false;
     }
-    const keyText = keys.join('');
-    const keyAt = keyPositions(keys);
-    const starts = new Int32Array(keys.length);
-    const lengths = new Int32Array(keys.length);
-    let keptValues = 0;
-    for (let k = 0; k < keptIndices.length; k++) keptValues += kept!.lengths[keptIndices[k]];
-    // Element loops, not set(subarray): a view per block would cost an allocation each.
-    const copyKept = (into: Float64Array, at: number, k: number): number => {
-      const { array, from } = kept!.place(keptIndices[k]);
-      const length = kept!.lengths[keptIndices[k]];
-      for (let j = 0; j < length; j++) into[at + j] = array[from + j];
-      lengths[k] = length;
-      return length;
+    const layout: SegmentLayout = {
+      keyText: keys.join(''),
+      keyAt: keyPositions(keys),
+      starts: new Int32Array(keys.length),
+      lengths: new Int32Array(keys.length),
     };
-    if (contiguous) {
-      // The new blocks stay where they were computed; the (few) kept ones are copied beside them.
-      const first = blocks[0].from;
-      const older = new Float64Array(keptValues);
-      let at = 0;
-      for (let k = 0; k < keptIndices.length; k++) {
-        starts[k] = -at - 1;
-        at += copyKept(older, at, k);
-      }
-      for (let b = 0; b < blocks.length; b++) {
-        starts[keptIndices.length + b] = blocks[b].from - first;
-        lengths[keptIndices.length + b] = blocks[b].to - blocks[b].from;
-      }
-      return new StoredSegment(
-        values.subarray(first, blocks[blocks.length - 1].to),
-        keyText,
-        keyAt,
-        starts,
-        lengths,
-        older.length > 0 ? older : null,
-      );
+    return contiguous ? StoredSegment.besideKept(beside, blocks, values, layout) : StoredSegment.copied(beside, blocks, values, layout);
+  }
+
+  /**
+   * The blocks of `kept` (none if null) that none of `blocks` names, in order. Usually a few kept
+   * blocks (an earlier request's days) beside hundreds of new ones: a map of the few kept names,
+   * looked up by each new one (not a set of every new name).
+   */
+  private static keptBeside(kept: StoredSegment | null, blocks: readonly { key: string }[]): KeptBlocks {
+    const beside: KeptBlocks = { kept, indices: [], keys: [], values: 0 };
+    if (!kept) return beside;
+    const index = new Map<string, number>();
+    for (let i = 0; i < kept.size; i++) index.set(kept.keyOf(i), i);
+    const replaced = new Uint8Array(kept.size);
+    for (let b = 0; b < blocks.length; b++) {
+      const i = index.get(blocks[b].key);
+      if (i !== undefined) replaced[i] = 1;
     }
-    let total = keptValues;
+    for (let i = 0; i < kept.size; i++) {
+      if (replaced[i]) continue;
+      beside.indices.push(i);
+      beside.keys.push(kept.keyOf(i));
+      beside.values += kept.lengths[i];
+    }
+    return beside;
+  }
+
+  /**
+   * Copies the kept blocks into `into` one after the other, each at its place in the layout (the
+   * first ones); their starts are −at − 1 when `into` is the segment's `older` array, else `at`.
+   * Element loops: a view per block would be an allocation.
+   */
+  private static copyKept({ kept, indices }: KeptBlocks, into: Float64Array, { starts, lengths }: SegmentLayout, older: boolean): number {
+    let at = 0;
+    for (let k = 0; k < indices.length; k++) {
+      const { array, from } = kept!.place(indices[k]);
+      const length = kept!.lengths[indices[k]];
+      for (let j = 0; j < length; j++) into[at + j] = array[from + j];
+      starts[k] = older ? -at - 1 : at;
+      lengths[k] = length;
+      at += length;
+    }
+    return at;
+  }
+
+  /** The new blocks stay where they were computed (one run of rows); the (few) kept ones are copied beside them. */
+  private static besideKept(
+    beside: KeptBlocks,
+    blocks: readonly { from: number; to: number }[],
+    values: Float64Array,
+    layout: SegmentLayout,
+  ): StoredSegment {
+    const older = new Float64Array(beside.values);
+    StoredSegment.copyKept(beside, older, layout, true);
+    const first = blocks[0].from;
+    const { starts, lengths } = layout;
+    for (let b = 0; b < blocks.length; b++) {
+      starts[beside.indices.length + b] = blocks[b].from - first;
+      lengths[beside.indices.length + b] = blocks[b].to - blocks[b].from;
+    }
+    const data = values.subarray(first, blocks[blocks.length - 1].to);
+    return new StoredSegment(data, layout.keyText, layout.keyAt, starts, lengths, older.length > 0 ? older : null);
+  }
+
+  /** The kept blocks and the new ones copied into one array of their own. */
+  private static copied(
+    beside: KeptBlocks,
+    blocks: readonly { from: number; to: number }[],
+    values: Float64Array,
+    layout: SegmentLayout,
+  ): StoredSegment {
+    let total = beside.values;
     for (let b = 0; b < blocks.length; b++) total += blocks[b].to - blocks[b].from;
     const data = new Float64Array(total);
-    let at = 0;
-    for (let k = 0; k < keptIndices.length; k++) {
-      starts[k] = at;
-      at += copyKept(data, at, k);
-    }
+    let at = StoredSegment.copyKept(beside, data, layout, false);
+    const { starts, lengths } = layout;
     for (let b = 0; b < blocks.length; b++) {
       const { from, to } = blocks[b];
-      const k = keptIndices.length + b;
+      const k = beside.indices.length + b;
       starts[k] = at;
       lengths[k] = to - from;
       for (let j = 0; j < to - from; j++) data[at + j] = values[from + j];
       at += to - from;
     }
-    return new StoredSegment(data, keyText, keyAt, starts, lengths);
+    return new StoredSegment(data, layout.keyText, layout.keyAt, starts, lengths);
   }
 
   /** Every block, as picks to encode (encodeSegment). */

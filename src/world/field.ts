@@ -34,6 +34,42 @@ const AMPLITUDE_WANDER = 0.5;
 /** Radians of phase wander of a wave. */
 const PHASE_WANDER = 1.5;
 
+/**
+ * What a field computes per instant, precomputed at the mid-hours of [firstHour, firstHour + hours):
+ * component-major (element m of hour h at m·hours + h − firstHour), each entry the one the
+ * field's own code computes for that instant — a truth field's time basis (timeBasis), an error
+ * field's wave phases (errorBasis). Held in shared memory by the compute pool, so that every
+ * worker reads the same copy (world.ts HourTables).
+ */
+export interface HourTable {
+  kind: 'truth' | 'error';
+  firstHour: number;
+  hours: number;
+  values: Float64Array;
+}
+
+/**
+ * Where the table holds each of these instants (its hour's index in the table), or null when it is
+ * not of this kind or does not hold them all (mid-hours in its span).
+ */
+function tableRows(table: HourTable | null, kind: HourTable['kind'], hours: ArrayLike<number>): Int32Array | null {
+  if (table?.kind !== kind) return null;
+  const rows = new Int32Array(hours.length);
+  for (let i = 0; i < hours.length; i++) {
+    const h = hours[i] - 0.5 - table.firstHour;
+    if (!(h >= 0 && h < table.hours && h === Math.floor(h))) return null;
+    rows[i] = h;
+  }
+  return rows;
+}
+
+/** The mid-hours of [firstHour, firstHour + hours). */
+function midHoursOf(firstHour: number, hours: number): Float64Array {
+  const mid = new Float64Array(hours);
+  for (let h = 0; h < hours; h++) mid[h] = firstHour + h + 0.5;
+  return mid;
+}
+
 export class SpectralField {
   readonly k: number;
   /** Everything the field is made from (the world seed and its spec): two fields with one id are the same field. */
@@ -77,6 +113,55 @@ export class SpectralField {
     this.errorAmp = Math.sqrt(2 / k);
   }
 
+  /** Precomputed per-instant values (HourTable): a truth field's time basis, an error field's wave phases; null: none. */
+  private table: HourTable | null = null;
+
+  /**
+   * The table of this field's per-instant values over [firstHour, firstHour + hours), in `buffer`
+   * (a SharedArrayBuffer to share it) or a new one: `kind` 'truth' its time basis, 'error' its waves' phases.
+   */
+  hourTable(kind: 'truth' | 'error', firstHour: number, hours: number, buffer?: ArrayBufferLike): HourTable {
+    const values = new Float64Array(buffer ?? new ArrayBuffer(8 * 2 * this.k * hours));
+    const mid = midHoursOf(firstHour, hours);
+    if (kind === 'truth') this.computeTimeBasis(mid, values, 0);
+    else
+      for (let j = 0; j < this.k; j++)
+        this.errorPhases(
+          j,
+          mid,
+          values.subarray(2 * j * hours, (2 * j + 1) * hours),
+          values.subarray((2 * j + 1) * hours, (2 * j + 2) * hours),
+        );
+    return { kind, firstHour, hours, values };
+  }
+
+  /** From now on timeBasis or errorBasis (as the table was made for) read `table` where it holds their instants. */
+  useTable(table: HourTable): void {
+    if (table.values.length !== 2 * this.k * table.hours)
+      throw new Error(`hour table of ${table.values.length} values for ${this.k} waves`);
+    this.table = table;
+  }
+
+  /** Copies the rows' time basis from the table when it holds every row; false, writing nothing, otherwise. */
+  fromTable(hours: ArrayLike<number>, out: Float64Array): boolean {
+    const table = this.table;
+    const rows = tableRows(table, 'truth', hours);
+    if (!table || !rows) return false;
+    const n = rows.length;
+    const span = table.hours;
+    const values = table.values;
+    // Consecutive hours (a continuous series): each element's row is one block of the table.
+    const first = n > 0 ? rows[0] : 0;
+    const consecutive = n > 0 && rows[n - 1] - first === n - 1 && rows.every((r, i) => r === first + i);
+    for (let m = 0; m < 2 * this.k; m++) {
+      const from = m * span;
+      const to = m * n;
+      if (consecutive) out.set(values.subarray(from + first, from + first + n), to);
+      else for (let i = 0; i < n; i++) out[to + i] = values[from + rows[i]];
+    }
+    return true;
+  }
+
   /** Writes (cos θj, sin θj) for every wave at a point into out[0 .. 2K). */
   pointBasis(latDeg: number, lonDeg: number, out: Float64Array): void {
     const x = lonDeg * KM_PER_DEG_LON;
@@ -95,6 +180,11 @@ export class SpectralField {
    * amplitude scaled by sinc(ωW/2)).
    */
   timeBasis(hours: ArrayLike<number>, out: Float64Array, trailingHours = 0): void {
+    if (trailingHours === 0 && this.fromTable(hours, out)) return;
+    this.computeTimeBasis(hours, out, trailingHours);
+  }
+
+  private computeTimeBasis(hours: ArrayLike<number>, out: Float64Array, trailingHours: number): void {
     const k = this.k;
     const n = hours.length;
     // Wave by wave, so the slowly varying modulation noise walks along its lattice.
@@ -137,21 +227,35 @@ export class SpectralField {
     const u = instants.length;
     const cos = new Float64Array(u);
     const sin = new Float64Array(u);
+    const table = this.table;
+    const tabled = tableRows(table, 'error', instants);
     for (let j = 0; j < k; j++) {
       const ampNoise = new ValueNoise2Walker(this.seed, 1000 * stream + j);
-      const phaseNoise = new ValueNoise1Walker(this.seed, 500 + j);
-      const omega = this.omega[j];
-      for (let q = 0; q < u; q++) {
-        const v = instants[q];
-        const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);
-        cos[q] = Math.cos(angle);
-        sin[q] = Math.sin(angle);
-      }
+      if (table && tabled) {
+        const cosAt = 2 * j * table.hours;
+        const sinAt = cosAt + table.hours;
+        for (let q = 0; q < u; q++) {
+          cos[q] = table.values[cosAt + tabled[q]];
+          sin[q] = table.values[sinAt + tabled[q]];
+        }
+      } else this.errorPhases(j, instants, cos, sin);
       for (let i = 0; i < n; i++) {
         const amplitude = amp * ampNoise.at(valid[i] / validTau, created[i] / runTau);
         out[2 * j * n + i] = amplitude * cos[slot[i]];
         out[(2 * j + 1) * n + i] = amplitude * sin[slot[i]];
       }
+    }
+  }
+
+  /** Wave j's phase at each instant, as an error basis turns it (its cosine and sine): it depends on the valid instant alone. */
+  private errorPhases(j: number, instants: ArrayLike<number>, cos: Float64Array, sin: Float64Array): void {
+    const phaseNoise = new ValueNoise1Walker(this.seed, 500 + j);
+    const omega = this.omega[j];
+    for (let q = 0; q < instants.length; q++) {
+      const v = instants[q];
+      const angle = omega * v + PHASE_WANDER * phaseNoise.at(v / this.lifetime);
+      cos[q] = Math.cos(angle);
+      sin[q] = Math.sin(angle);
     }
   }
 }

@@ -239,6 +239,8 @@ export class PlantSeriesComputer {
   private readonly climates = new Map<number, PointClimate>();
   /** Wind plants: each hour's share of output lost to icing (one array for every plant). */
   private icingLoss: Float64Array | null = null;
+  /** The earliest of the valid hours: a plant operating since then has no hour to clear (most plants, most requests). */
+  private readonly earliestHour: number;
 
   constructor(
     private readonly batch: WeatherBatch,
@@ -248,6 +250,9 @@ export class PlantSeriesComputer {
     private readonly sunCache?: SunPositionCache,
   ) {
     this.weather = newWeatherSeries(batch.n);
+    let earliest = Infinity;
+    for (let i = 0; i < validHours.length; i++) earliest = Math.min(earliest, validHours[i]);
+    this.earliestHour = earliest;
     if (PLANT_METRIC_TYPE[metric] === 'solar') {
       // Two sun positions per hour (at :15 and :45) so sunrise and sunset hours get partial output.
       for (let i = 0; i < validHours.length; i++) {
@@ -280,7 +285,11 @@ export class PlantSeriesComputer {
     if (this.batch.isClimatology) this.computeNormal(plant, climate, out);
     else if (plant.plant_type === 'wind') this.computeWind(plant, climate, out);
     else this.computeSolar(plant, out);
-    // Branch-free, so the store has type feedback from every request (see NOT_YET_OPERATING).
+    if (firstHour > this.earliestHour) this.clearBefore(firstHour, out);
+  }
+
+  /** NOT_YET_OPERATING on the hours before `firstHour`. Branch-free, so the store has type feedback from every request that reaches it (see NOT_YET_OPERATING). */
+  private clearBefore(firstHour: number, out: Float64Array): void {
     for (let i = 0; i < out.length; i++) out[i] = this.validHours[i] < firstHour ? NOT_YET_OPERATING : out[i];
   }
 

@@ -47,6 +47,8 @@ import { INITIAL_CREDIT, JobRunner, warmRunner } from './runner.ts';
 import { loadCells, warmCells } from '../../catalog/cellCatalog.ts';
 import v8 from 'node:v8';
 import { poolWarmUpJobs } from './warmUp.ts';
+import { precomputedHours } from './hourTables.ts';
+import type { HourTables } from '../../world/weather/world.ts';
 import { collectGarbage } from '../../util/collectGarbage.ts';
 import { IdleCollector } from '../../util/idleCollector.ts';
 import { isReadCall, serveRead, type ReadCall, type SourceReader } from '../../sources/reader.ts';
@@ -228,6 +230,8 @@ export class ComputePool {
 
   /** Where the workers keep blocks on disk, or null. */
   private readonly disk: DiskBlocksOptions | null;
+  /** The weather fields' per-instant values every runner reads (hourTables.ts); null without a warm-up (the tests). */
+  private readonly hourTables: HourTables | null;
   /** Why the disk tier is off although asked for: its directory cannot be written (the service runs without it). */
   diskCacheOff: Error | null = null;
 
@@ -239,6 +243,8 @@ export class ComputePool {
 
   constructor(private readonly options: PoolOptions) {
     this.disk = this.diskTier();
+    // Before the workers start: each one is handed the same shared tables.
+    this.hourTables = options.warm ? precomputedHours(options.seed, options.now?.() ?? Date.now()) : null;
     this.cellsWarm = !options.warm;
     this.streamsWarm = !options.warm;
     if (options.warm) {
@@ -592,6 +598,7 @@ export class ComputePool {
       this.options.testFault,
       this.options.sources,
     );
+    if (this.hourTables) runner.useHourTables(this.hourTables);
     disk?.holdWhile(() => runner.load > 0);
     const lane: Lane = {
       post: (message) => setImmediate(() => runner.handle(message)),
@@ -645,7 +652,7 @@ export class ComputePool {
       lane.warm = !this.options.warm;
       const warmUpAt = this.options.warm ? (this.options.now?.() ?? Date.now()) : null;
       const worker = startModuleWorker(import.meta.url, 'worker', {
-        workerData: { seed: this.options.seed, warmUpAt, testFault: this.options.testFault, disk: this.disk },
+        workerData: { seed: this.options.seed, warmUpAt, testFault: this.options.testFault, disk: this.disk, hourTables: this.hourTables },
         env: { ...process.env, GRIDCAST_CACHE_MB: String(cacheMb / this.options.workers) },
         // Out of heap, the worker alone ends (ERR_WORKER_OUT_OF_MEMORY), not the process.
         resourceLimits: {

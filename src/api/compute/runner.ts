@@ -15,7 +15,7 @@ import { ISO_CODES } from '../../catalog/isos.ts';
 import { prepareExtremeClimate } from '../../world/weather/extremes.ts';
 import type { Frame } from '../../query/frame.ts';
 import type { ExtremeCatalogue } from '../../world/weather/extremes.ts';
-import { WeatherWorld } from '../../world/weather/world.ts';
+import { WeatherWorld, type HourTables } from '../../world/weather/world.ts';
 import { ROUTE_BY_PATH } from '../routes/index.ts';
 import { frameJsonPieces, isLargeFrame, WHOLE_BODY, type BodyPart } from '../writer.ts';
 import { isPlainJson, outputBody } from '../writers/registry.ts';
@@ -125,6 +125,11 @@ export class JobRunner {
     private readonly askHelp?: (job: HelpJob) => Promise<unknown>,
   ) {
     this.world = new WeatherWorld(seed);
+  }
+
+  /** The weather fields' per-instant values precomputed by the pool (hourTables.ts): read from now on where they hold the rows. */
+  useHourTables(tables: HourTables): void {
+    this.world.useHourTables(tables);
   }
 
   /** The extreme events of this runner's world (the warm-up asks for days they touch). */

@@ -1,7 +1,7 @@
 /**
  * A compute worker thread (see pool.ts): runs the jobs the HTTP thread sends it and posts
  * back their bytes. workerData: { seed } of the world, where the disk tier of its block cache
- * is (null for none), and `warmUpAt` — if set, it warms up (warmUp.ts) at that "now" and says
+ * is (null for none), the pool's shared tables of the weather fields (null for none), and `warmUpAt` — if set, it warms up (warmUp.ts) at that "now" and says
  * 'warm' when done, which readiness waits for; told 'collect' once the pool's own warm-up is
  * done, it finishes its disk writes and collects the warm-up's garbage before the pool is ready.
  */
@@ -15,12 +15,15 @@ import type { HelpJob, TestFault, ToWorker, WorkerControl, WorkerNotice } from '
 import { JobRunner, warmRunner } from './runner.ts';
 import { IdleCollector } from '../../util/idleCollector.ts';
 import { isReadReply, remoteReader } from '../../sources/reader.ts';
+import type { HourTables } from '../../world/weather/world.ts';
 
-const { seed, warmUpAt, testFault, disk } = workerData as {
+const { seed, warmUpAt, testFault, disk, hourTables } = workerData as {
   seed: number;
   warmUpAt: number | null;
   testFault?: TestFault;
   disk: DiskBlocksOptions | null;
+  /** The pool's shared tables of the weather fields (hourTables.ts), or null. */
+  hourTables: HourTables | null;
 };
 const port = parentPort!;
 const notify = (notice: WorkerNotice) => port.postMessage(notice);
@@ -92,6 +95,7 @@ const runner = new JobRunner(
   sources.reader,
   askHelp,
 );
+if (hourTables) runner.useHourTables(hourTables);
 // The disk tier writes when no request is being computed here (diskBlocks.ts).
 blockCache.diskTier?.holdWhile(() => runner.load > 0);
 port.on('message', (message: unknown) => {

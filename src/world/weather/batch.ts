@@ -24,6 +24,7 @@ import {
 } from './fields.ts';
 import { CellSharedGroup, MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
+import { distinctInstants } from '../field.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
 
@@ -197,6 +198,8 @@ export class WeatherBatch {
   private readonly extremes: ExtremeRows;
   /** Per-row work buffers reused for every point. */
   private readonly scratch: Float64Array[];
+  /** repeatedInstants, found on first use (undefined: not yet). */
+  private repeated: { instants: Float64Array; slot: Int32Array; values: Float64Array } | null | undefined = undefined;
 
   /**
    * `skill` null means truth; `rows.created` is ignored for truth. The batch keeps `world` and
@@ -302,6 +305,31 @@ export class WeatherBatch {
     };
   }
 
+  /**
+   * The point-local noise of stream `stream` (time scale `hours`) on every row: it depends on the
+   * instant alone, so rows that repeat instants (a skill's lead days: each valid hour from eight
+   * runs) walk it once per instant and copy it — the same numbers, the walk being a function of
+   * the instant.
+   */
+  private walkLocal(localSeed: number, stream: number, hours: number, out: Float64Array): void {
+    const walker = new ValueNoise1Walker(localSeed, stream);
+    const repeated = this.repeatedInstants;
+    if (!repeated) return walker.walk(this.mid, hours, out);
+    walker.walk(repeated.instants, hours, repeated.values);
+    const { slot, values } = repeated;
+    for (let i = 0; i < out.length; i++) out[i] = values[slot[i]];
+  }
+
+  /** The rows' distinct instants and each row's among them, when there are at most half as many as rows; null otherwise. */
+  private get repeatedInstants(): { instants: Float64Array; slot: Int32Array; values: Float64Array } | null {
+    if (this.repeated === undefined) {
+      const { instants, slot } = distinctInstants(this.mid);
+      this.repeated =
+        instants.length * 2 <= this.n ? { instants: Float64Array.from(instants), slot, values: new Float64Array(instants.length) } : null;
+    }
+    return this.repeated;
+  }
+
   /** True for the climatological weather (the `normal` model): no anomalies at all. */
   get isClimatology(): boolean {
     return this.climatology;
@@ -321,7 +349,6 @@ export class WeatherBatch {
     const { seasonCos, seasonSin, dayCos, daySin, winterFactor } = this.phases;
     const n = this.n;
     const c = climate;
-    const mid = this.mid;
     // Per-row weight of the point-local parts (null: 1 on every row, the truth).
     const memory = this.localMemory;
 
@@ -350,7 +377,7 @@ export class WeatherBatch {
       const v1 = this.group('windV.synoptic').series();
       const v2 = this.group('windV.meso').series();
       const local = this.scratch[0];
-      new ValueNoise1Walker(localSeed, 1).walk(mid, LOCAL_WIND_HOURS, local);
+      this.walkLocal(localSeed, 1, LOCAL_WIND_HOURS, local);
       const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
       const [wSynoptic, wMeso] = WIND_W;
       const wind100Ms = out.wind100Ms;
@@ -371,7 +398,7 @@ export class WeatherBatch {
       const synoptic = this.group('cloud.synoptic').series();
       const meso = this.group('cloud.meso').series();
       const local = this.scratch[0];
-      new ValueNoise1Walker(localSeed, 2).walk(mid, LOCAL_CLOUD_HOURS, local);
+      this.walkLocal(localSeed, 2, LOCAL_CLOUD_HOURS, local);
       const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
       const [wSynoptic, wMeso] = CLOUD_W;
       const z = this.scratch[2];

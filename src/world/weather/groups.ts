@@ -60,6 +60,8 @@ function errorPart(arena: DotArena, e: ErrorView, mid: Float64Array, created: Fl
  * one timeBasis computes for that instant, so no value changes.
  */
 export function sharedTimeBasis(field: SpectralField, mid: Float64Array, out: Float64Array, trailingHours = 0): void {
+  // The precomputed hours, when they hold every row: a copy per row, whatever the runs.
+  if (trailingHours === 0 && field.fromTable(mid, out)) return;
   const n = mid.length;
   const { instants, slot } = distinctInstants(mid);
   if (instants.length === n) {

@@ -9,6 +9,8 @@ import { blockCache, uncached } from '../src/query/blockCache.ts';
 import type { Frame } from '../src/query/frame.ts';
 import { QueryError } from '../src/query/errors.ts';
 import { regionQueries } from '../src/query/regions.ts';
+import { plantQueries } from '../src/query/plants.ts';
+import { plantsOf } from '../src/catalog/plants.ts';
 import { SpectralField } from '../src/world/field.ts';
 import { GROUP_SPECS } from '../src/world/weather/fields.ts';
 import { sharedTimeBasis } from '../src/world/weather/groups.ts';
@@ -72,26 +74,56 @@ test('normal at several leads together equals each lead computed alone, horizon 
   }
 });
 
+test("plants' normal at several leads together equals each lead computed alone", () => {
+  const leads = [1, 7, 15];
+  for (const plant of plantsOf('pjm', 'wind').slice(0, 3)) {
+    const r = {
+      iso: 'pjm' as const,
+      metric: 'wind' as const,
+      id: String(plant.id),
+      model: 'normal' as const,
+      latestHour: 10,
+      start: day('2026-03-01'),
+      end: day('2026-03-16'),
+      nowMs: NOW_MS,
+    };
+    blockCache.clear();
+    const together = uncached(() => plantQueries.continuousLeads!(world, r, leads));
+    for (const [i, daysAhead] of leads.entries()) {
+      const frame = together[i];
+      assert.ok(!(frame instanceof QueryError));
+      const alone = uncached(() => plantQueries.continuous(world, { ...r, daysAhead }));
+      assert.deepEqual(valuesOf(frame), valuesOf(alone), `plant ${plant.id} days_ahead=${daysAhead}`);
+    }
+  }
+});
+
 test("a model's leads computed together, in pieces that reuse each other's weather memory, equal each lead alone", () => {
   // 8 leads × 40 days: more rows than one piece of the union (kinds.ts UNION_CHUNK_ROWS), so the
   // second piece's arenas take the memory the first one's left (dotKernel.ts withPooledArenas).
+  // Wind too: its rows' local noise is walked once per instant when the leads repeat instants.
   const leads = [1, 2, 3, 4, 5, 6, 7, 14];
-  const r = {
-    iso: 'pjm' as const,
-    metric: 'demand' as const,
-    model: 'optimized' as const,
-    latestHour: 10,
-    start: day('2026-03-01'),
-    end: day('2026-04-09'),
-    nowMs: NOW_MS,
-  };
-  blockCache.clear();
-  const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
-  for (const [i, daysAhead] of leads.entries()) {
-    const frame = together[i];
-    assert.ok(!(frame instanceof QueryError));
-    const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
-    assert.deepEqual(valuesOf(frame), valuesOf(alone), `days_ahead=${daysAhead}`);
+  for (const [metric, end] of [
+    ['demand', '2026-04-09'],
+    ['wind', '2026-03-04'],
+  ] as const) {
+    const r = {
+      iso: 'pjm' as const,
+      metric,
+      model: 'optimized' as const,
+      latestHour: 10,
+      start: day('2026-03-01'),
+      end: day(end),
+      nowMs: NOW_MS,
+    };
+    blockCache.clear();
+    const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
+    for (const [i, daysAhead] of leads.entries()) {
+      const frame = together[i];
+      assert.ok(!(frame instanceof QueryError));
+      const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
+      assert.deepEqual(valuesOf(frame), valuesOf(alone), `${metric} days_ahead=${daysAhead}`);
+    }
   }
 });
 

@@ -40,6 +40,13 @@ export interface SeriesGroup<T> {
 }
 
 /**
+ * SeriesGroup.sameInEveryRun of the groups computed from the weather world: climatology (`normal`)
+ * sees neither anomalies nor observations nor load noise, before or after its run, so every run
+ * has the same weather, demand and plant output at an hour.
+ */
+export const climatologyIsSameInEveryRun = (model: ForecastModel): boolean => model.skill.climatology === true;
+
+/**
  * The forecasts a request is served from — a synthetic model or a stored source (src/sources) —
  * as the request kinds see them: runs and their values, nothing about where they come from.
  */
@@ -329,13 +336,23 @@ export function continuousFrames<T>(
       values: valuesInChunks(group.targets, union.rows, forecasts.values),
     };
   };
+  // Per set of rows a lead reads (a frame's, or a slice's), each row's place in the union, found
+  // once for all its targets (−1: no value).
+  const placesOf = new WeakMap<StitchedRows, Int32Array>();
   const source = (rows: StitchedRows) => (t: T) => {
     const { rowOf, values } = (computed ??= compute());
+    let places = placesOf.get(rows);
+    if (!places) {
+      places = Int32Array.from(rows.valid, (valid, i) =>
+        // A run whose horizon stops before the hour has no value there, whatever a later run has.
+        perHour && beyondHorizon(model, valid, rows.created[i]) ? -1 : rowOf(rows.created[i], valid),
+      );
+      placesOf.set(rows, places);
+    }
     const all = values.get(t)!;
-    return Float64Array.from(rows.valid, (valid, i) =>
-      // A run whose horizon stops before the hour has no value there, whatever a later run has.
-      perHour && beyondHorizon(model, valid, rows.created[i]) ? Number.NaN : all[rowOf(rows.created[i], valid)],
-    );
+    const out = new Float64Array(places.length);
+    for (let i = 0; i < places.length; i++) out[i] = places[i] < 0 ? Number.NaN : all[places[i]];
+    return out;
   };
   return parts.map((part) =>
     part instanceof QueryError ? part : frameOf(group, forecasts.name, null, part.rows, source, part.offset, part.count),

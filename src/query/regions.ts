@@ -16,6 +16,7 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import {
+  climatologyIsSameInEveryRun,
   eachLead,
   queriesFor,
   type ContinuousParams,
@@ -96,9 +97,7 @@ export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequ
       metric === 'wind' || metric === 'solar'
         ? plantSumSource(world, iso, metric, rows, model)
         : regionLoadSource(world, metric, rows, model, ISOS[iso].timezone),
-    // Climatology (`normal`) sees neither anomalies nor observations nor load noise, before or
-    // after its run: every run has the same weather, demand and plant output at an hour.
-    sameInEveryRun: (model) => model.skill.climatology === true,
+    sameInEveryRun: climatologyIsSameInEveryRun,
   };
 }
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { blockCache, uncached } from '../src/query/blockCache.ts';
 import type { Frame } from '../src/query/frame.ts';
 import { QueryError } from '../src/query/errors.ts';
+import type { ContinuousParams } from '../src/query/kinds.ts';
 import { regionQueries } from '../src/query/regions.ts';
 import { plantQueries } from '../src/query/plants.ts';
 import { plantsOf } from '../src/catalog/plants.ts';
@@ -26,6 +27,35 @@ function valuesOf(frame: Frame): Float64Array {
   const out = new Float64Array(frame.hours.length);
   frame.columns[0].fill(out);
   return out;
+}
+
+/** The request kinds the lead tests below ask for (regionQueries, plantQueries). */
+interface LeadQueries<R> {
+  continuous(world: WeatherWorld, r: R & ContinuousParams): Frame;
+  continuousLeads?(world: WeatherWorld, r: R & Omit<ContinuousParams, 'daysAhead'>, leads: readonly number[]): (Frame | QueryError)[];
+}
+
+/**
+ * Asserts that each lead of `leads` computed together (continuousLeads, nothing cached) equals the
+ * lead computed alone — hours and values; returns the leads' values.
+ */
+function leadsTogetherEqualAlone<R>(
+  queries: LeadQueries<R>,
+  r: R & Omit<ContinuousParams, 'daysAhead'>,
+  leads: readonly number[],
+  what: string,
+) {
+  blockCache.clear();
+  const together = uncached(() => queries.continuousLeads!(world, r, leads));
+  return leads.map((daysAhead, i) => {
+    const frame = together[i];
+    assert.ok(!(frame instanceof QueryError));
+    const alone = uncached(() => queries.continuous(world, { ...r, daysAhead }));
+    assert.deepEqual(frame.hours, alone.hours);
+    const values = valuesOf(frame);
+    assert.deepEqual(values, valuesOf(alone), `${what} days_ahead=${daysAhead}`);
+    return values;
+  });
 }
 
 test('the truth time basis shared between rows of one instant equals the basis computed row by row', () => {
@@ -58,18 +88,8 @@ test('normal at several leads together equals each lead computed alone, horizon 
       end: day('2026-03-16'),
       nowMs: NOW_MS,
     };
-    blockCache.clear();
-    const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
-    let nulls = 0;
-    for (const [i, daysAhead] of leads.entries()) {
-      const frame = together[i];
-      assert.ok(!(frame instanceof QueryError));
-      const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
-      assert.deepEqual(frame.hours, alone.hours);
-      const values = valuesOf(frame);
-      assert.deepEqual(values, valuesOf(alone), `${metric} days_ahead=${daysAhead}`);
-      nulls += values.filter(Number.isNaN).length;
-    }
+    const values = leadsTogetherEqualAlone(regionQueries, r, leads, metric);
+    const nulls = values.reduce((sum, v) => sum + v.filter(Number.isNaN).length, 0);
     assert.ok(nulls > 0, `${metric}: some hours lie beyond the horizon of a run`);
   }
 });
@@ -87,14 +107,7 @@ test("plants' normal at several leads together equals each lead computed alone",
       end: day('2026-03-16'),
       nowMs: NOW_MS,
     };
-    blockCache.clear();
-    const together = uncached(() => plantQueries.continuousLeads!(world, r, leads));
-    for (const [i, daysAhead] of leads.entries()) {
-      const frame = together[i];
-      assert.ok(!(frame instanceof QueryError));
-      const alone = uncached(() => plantQueries.continuous(world, { ...r, daysAhead }));
-      assert.deepEqual(valuesOf(frame), valuesOf(alone), `plant ${plant.id} days_ahead=${daysAhead}`);
-    }
+    leadsTogetherEqualAlone(plantQueries, r, leads, `plant ${plant.id}`);
   }
 });
 
@@ -116,14 +129,7 @@ test("a model's leads computed together, in pieces that reuse each other's weath
       end: day(end),
       nowMs: NOW_MS,
     };
-    blockCache.clear();
-    const together = uncached(() => regionQueries.continuousLeads!(world, r, leads));
-    for (const [i, daysAhead] of leads.entries()) {
-      const frame = together[i];
-      assert.ok(!(frame instanceof QueryError));
-      const alone = uncached(() => regionQueries.continuous(world, { ...r, daysAhead }));
-      assert.deepEqual(valuesOf(frame), valuesOf(alone), `${metric} days_ahead=${daysAhead}`);
-    }
+    leadsTogetherEqualAlone(regionQueries, r, leads, metric);
   }
 });
 

@@ -124,14 +124,13 @@ export class SpectralField {
     const values = new Float64Array(buffer ?? new ArrayBuffer(8 * 2 * this.k * hours));
     const mid = midHoursOf(firstHour, hours);
     if (kind === 'truth') this.computeTimeBasis(mid, values, 0);
-    else
-      for (let j = 0; j < this.k; j++)
-        this.errorPhases(
-          j,
-          mid,
-          values.subarray(2 * j * hours, (2 * j + 1) * hours),
-          values.subarray((2 * j + 1) * hours, (2 * j + 2) * hours),
-        );
+    else {
+      for (let j = 0; j < this.k; j++) {
+        const cos = values.subarray(2 * j * hours, (2 * j + 1) * hours);
+        const sin = values.subarray((2 * j + 1) * hours, (2 * j + 2) * hours);
+        this.errorPhases(j, mid, cos, sin);
+      }
+    }
     return { kind, firstHour, hours, values };
   }
 

@@ -176,6 +176,29 @@ function rowPhases(mid: Float64Array): RowPhases {
   return out;
 }
 
+/** The distinct instants of a batch's rows, each row's among them, and a buffer of one value per instant. */
+class RepeatedInstants {
+  private constructor(
+    readonly instants: Float64Array,
+    private readonly slot: Int32Array,
+    readonly values: Float64Array,
+  ) {}
+
+  /** For rows with at most half as many distinct instants as rows (a skill's lead days); null otherwise. */
+  static of(mid: Float64Array): RepeatedInstants | null {
+    const { instants, slot } = distinctInstants(mid);
+    return instants.length * 2 <= mid.length
+      ? new RepeatedInstants(Float64Array.from(instants), slot, new Float64Array(instants.length))
+      : null;
+  }
+
+  /** Each row's instant's value. */
+  spread(out: Float64Array): void {
+    const { slot, values } = this;
+    for (let i = 0; i < out.length; i++) out[i] = values[slot[i]];
+  }
+}
+
 /**
  * Everything about a set of rows that does not depend on the point, prepared once per
  * request and then applied to any number of points.
@@ -198,8 +221,8 @@ export class WeatherBatch {
   private readonly extremes: ExtremeRows;
   /** Per-row work buffers reused for every point. */
   private readonly scratch: Float64Array[];
-  /** repeatedInstants, found on first use (undefined: not yet). */
-  private repeated: { instants: Float64Array; slot: Int32Array; values: Float64Array } | null | undefined = undefined;
+  /** The rows' distinct instants when they repeat (walkLocal), else null. */
+  private readonly repeated: RepeatedInstants | null;
 
   /**
    * `skill` null means truth; `rows.created` is ignored for truth. The batch keeps `world` and
@@ -217,6 +240,7 @@ export class WeatherBatch {
     for (let i = 0; i < n; i++) this.mid[i] = rows.valid[i] + 0.5;
     this.created = skill && rows.created ? Float64Array.from(rows.created) : null;
     this.phases = rowPhases(this.mid);
+    this.repeated = RepeatedInstants.of(this.mid);
     this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
@@ -313,21 +337,12 @@ export class WeatherBatch {
    */
   private walkLocal(localSeed: number, stream: number, hours: number, out: Float64Array): void {
     const walker = new ValueNoise1Walker(localSeed, stream);
-    const repeated = this.repeatedInstants;
-    if (!repeated) return walker.walk(this.mid, hours, out);
-    walker.walk(repeated.instants, hours, repeated.values);
-    const { slot, values } = repeated;
-    for (let i = 0; i < out.length; i++) out[i] = values[slot[i]];
-  }
-
-  /** The rows' distinct instants and each row's among them, when there are at most half as many as rows; null otherwise. */
-  private get repeatedInstants(): { instants: Float64Array; slot: Int32Array; values: Float64Array } | null {
-    if (this.repeated === undefined) {
-      const { instants, slot } = distinctInstants(this.mid);
-      this.repeated =
-        instants.length * 2 <= this.n ? { instants: Float64Array.from(instants), slot, values: new Float64Array(instants.length) } : null;
+    const repeated = this.repeated;
+    if (!repeated) walker.walk(this.mid, hours, out);
+    else {
+      walker.walk(repeated.instants, hours, repeated.values);
+      repeated.spread(out);
     }
-    return this.repeated;
   }
 
   /** True for the climatological weather (the `normal` model): no anomalies at all. */

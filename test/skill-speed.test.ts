@@ -10,8 +10,6 @@ import type { Frame } from '../src/query/frame.ts';
 import { QueryError } from '../src/query/errors.ts';
 import type { ContinuousParams } from '../src/query/kinds.ts';
 import { regionQueries } from '../src/query/regions.ts';
-import { plantQueries } from '../src/query/plants.ts';
-import { plantsOf } from '../src/catalog/plants.ts';
 import { SpectralField } from '../src/world/field.ts';
 import { GROUP_SPECS } from '../src/world/weather/fields.ts';
 import { sharedTimeBasis } from '../src/world/weather/groups.ts';
@@ -29,7 +27,7 @@ function valuesOf(frame: Frame): Float64Array {
   return out;
 }
 
-/** The request kinds the lead tests below ask for (regionQueries, plantQueries). */
+/** The request kinds the lead tests below ask for (a group's queries: regionQueries). */
 interface LeadQueries<R> {
   continuous(world: WeatherWorld, r: R & ContinuousParams): Frame;
   continuousLeads?(world: WeatherWorld, r: R & Omit<ContinuousParams, 'daysAhead'>, leads: readonly number[]): (Frame | QueryError)[];
@@ -91,23 +89,6 @@ test('normal at several leads together equals each lead computed alone, horizon 
     const values = leadsTogetherEqualAlone(regionQueries, r, leads, metric);
     const nulls = values.reduce((sum, v) => sum + v.filter(Number.isNaN).length, 0);
     assert.ok(nulls > 0, `${metric}: some hours lie beyond the horizon of a run`);
-  }
-});
-
-test("plants' normal at several leads together equals each lead computed alone", () => {
-  const leads = [1, 7, 15];
-  for (const plant of plantsOf('pjm', 'wind').slice(0, 3)) {
-    const r = {
-      iso: 'pjm' as const,
-      metric: 'wind' as const,
-      id: String(plant.id),
-      model: 'normal' as const,
-      latestHour: 10,
-      start: day('2026-03-01'),
-      end: day('2026-03-16'),
-      nowMs: NOW_MS,
-    };
-    leadsTogetherEqualAlone(plantQueries, r, leads, `plant ${plant.id}`);
   }
 });
 

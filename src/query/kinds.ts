@@ -40,13 +40,6 @@ export interface SeriesGroup<T> {
 }
 
 /**
- * SeriesGroup.sameInEveryRun of the groups computed from the weather world: climatology (`normal`)
- * sees neither anomalies nor observations nor load noise, before or after its run, so every run
- * has the same weather, demand and plant output at an hour.
- */
-export const climatologyIsSameInEveryRun = (model: ForecastModel): boolean => model.skill.climatology === true;
-
-/**
  * The forecasts a request is served from — a synthetic model or a stored source (src/sources) —
  * as the request kinds see them: runs and their values, nothing about where they come from.
  */

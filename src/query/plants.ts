@@ -9,7 +9,7 @@ import { PLANT_METRIC_TYPE, type PlantMetric } from '../world/plantOutput.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
 import { queryValueError } from './errors.ts';
 import { PlantColumns } from './plantColumns.ts';
-import { climatologyIsSameInEveryRun, queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
+import { queriesFor, type ContinuousParams, type SeriesGroup, type TargetRequest } from './kinds.ts';
 import type { SourceReader } from '../sources/reader.ts';
 import { heldSeries } from '../sources/stored.ts';
 import { heldTargetGroup, orderedTargets, recordId, storedQueriesFor } from './stored.ts';
@@ -64,7 +64,6 @@ function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<Plan
       const columns = new PlantColumns(world, metric, model, rows);
       return (plant) => columns.values(plant);
     },
-    sameInEveryRun: climatologyIsSameInEveryRun,
   };
 }
 

@@ -16,7 +16,6 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import {
-  climatologyIsSameInEveryRun,
   eachLead,
   queriesFor,
   type ContinuousParams,
@@ -97,7 +96,9 @@ export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequ
       metric === 'wind' || metric === 'solar'
         ? plantSumSource(world, iso, metric, rows, model)
         : regionLoadSource(world, metric, rows, model, ISOS[iso].timezone),
-    sameInEveryRun: climatologyIsSameInEveryRun,
+    // Climatology (`normal`) sees neither anomalies nor observations nor load noise, before or
+    // after its run: every run has the same weather, demand and plant output at an hour.
+    sameInEveryRun: (model) => model.skill.climatology === true,
   };
 }
 

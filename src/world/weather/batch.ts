@@ -240,7 +240,8 @@ export class WeatherBatch {
     for (let i = 0; i < n; i++) this.mid[i] = rows.valid[i] + 0.5;
     this.created = skill && rows.created ? Float64Array.from(rows.created) : null;
     this.phases = rowPhases(this.mid);
-    this.repeated = RepeatedInstants.of(this.mid);
+    // Only the wind and cloud variables walk a local noise (walkLocal).
+    this.repeated = needs.wind || needs.cloud ? RepeatedInstants.of(this.mid) : null;
     this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;

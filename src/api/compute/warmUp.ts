@@ -95,9 +95,17 @@ const LONG_POOL_REQUESTS: readonly string[] = [
  * the weather batch for it, and the first year-long skill request compiled ~620 ms of TurboFan
  * code on the helper threads; ~400 ms with a week (0.90 against 0.99 s cold, quiet machine).
  * After the collection, not with RUNNER_REQUESTS: the collection throws the optimised code away
- * again (measured: a collection after it lost the gain).
+ * again (measured: a collection after it lost the gain). A week of SPP's regional and plant-sum
+ * wind skill too: the plants' weather over the leads' union of rows (a run's creation hour on
+ * every row) and the plant sums are code the demand skill never runs, and the first PJM wind
+ * skill year after ready compiled ~530 ms of TurboFan code for it (1.68 → 1.47 s cold; idle RSS
+ * +15 MB, 474 MB).
  */
-const SKILL_POOL_REQUESTS: readonly string[] = ['/region/miso/demand/skill?start={week}&end={to}'];
+const SKILL_POOL_REQUESTS: readonly string[] = [
+  '/region/miso/demand/skill?start={week}&end={to}',
+  '/region/spp/wind/skill?start={week}&end={to}',
+  '/plant/spp/wind/skill?start={week}&end={to}',
+];
 
 /**
  * Streamed bodies the pool sends through itself after its last collection (pool.ts): the plant

@@ -7,6 +7,9 @@
  * each added to out[i] — and WebAssembly's f64 lanes are IEEE binary64 with round-to-nearest and
  * no fused multiply-add, so the values are bit for bit those of the scalar loop (test/dotKernel.test.ts).
  *
+ * A second function, `scale`, writes out[i] = weight[i]·source[i] on a range of rows, two rows
+ * per instruction: a forecast's truth part, α·(truth at the row's instant) (weather/groups.ts).
+ *
  * The module is assembled here from its instructions (a few hundred bytes, no toolchain): it
  * imports its memory, and the arrays it reads and writes are views into that memory, allocated
  * by a DotArena sized once for what a prepared group holds (a memory that grows would detach
@@ -147,19 +150,46 @@ function whileNotAbove(local: number, step: number, limit: number, body: number[
   return [OP.block, EMPTY_BLOCK, OP.loop, EMPTY_BLOCK, ...exitIfAbove, ...body, OP.br, 0, OP.end, OP.end];
 }
 
+// scale's locals: its parameters (byte addresses of out, weight and source, then rows from and to), the row and its byte offset.
+const S_OUT = 0;
+const S_WEIGHT = 1;
+const S_SOURCE = 2;
+const S_FROM = 3;
+const S_TO = 4;
+const S_I = 5;
+const S_AT = 6;
+
+/** out[AT] = weight[AT]·source[AT], for two rows (vector) or one. */
+function scaleRow(vector: boolean): number[] {
+  const at = (base: number) => [...get(base), ...get(S_AT), OP.i32Add];
+  const load = vector ? simd(SIMD.v128Load, ...memarg(3)) : [OP.f64Load, ...memarg(3)];
+  const store = vector ? simd(SIMD.v128Store, ...memarg(3)) : [OP.f64Store, ...memarg(3)];
+  const mul = vector ? simd(SIMD.f64x2Mul) : [OP.f64Mul];
+  return [...at(S_OUT), ...at(S_WEIGHT), ...load, ...at(S_SOURCE), ...load, ...mul, ...store];
+}
+
+/** scale's body: two rows at a time while two remain, then the last odd one. */
+function scaleBody(): number[] {
+  const atOfI = [...get(S_I), ...i32(3), OP.i32Shl, ...set(S_AT)];
+  const twoRows = [...atOfI, ...scaleRow(true), ...get(S_I), ...i32(2), OP.i32Add, ...set(S_I)];
+  const lastOddRow = [...get(S_I), ...get(S_TO), OP.i32LtS, OP.if, EMPTY_BLOCK, ...atOfI, ...scaleRow(false), OP.end];
+  const locals = vec([[...uleb(2), I32]]);
+  return [...locals, ...get(S_FROM), ...set(S_I), ...whileNotAbove(S_I, 2, S_TO, twoRows), ...lastOddRow, OP.end];
+}
+
 /** The kernel's module; `sharedPages`: importing a shared memory of exactly that many pages (basisExchange.ts). */
 function kernelModule(sharedPages?: number): Uint8Array {
-  const params = Array<number>(PARAMS).fill(I32);
-  const type = [0x60, ...vec(params.map((p) => [p])), ...vec([])];
+  const functionType = (params: number) => [0x60, ...vec(Array.from({ length: params }, () => [I32])), ...vec([])];
   // Locals after the parameters: M, I, AT, ROW0..3 (i32), W0..3 (v128).
   const locals = vec([
     [...uleb(W0 - PARAMS), I32],
     [...uleb(4), V128],
   ]);
-  const body = [...locals, ...i32(0), ...set(M), ...passes(4), ...passes(2), OP.end];
+  const dotBody = [...locals, ...i32(0), ...set(M), ...passes(4), ...passes(2), OP.end];
+  const scale = scaleBody();
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([type])),
+    ...section(1, vec([functionType(PARAMS), functionType(5)])),
     // import env.memory: a memory of at least 0 pages, or a shared one (limits flag 3: shared, with a maximum)
     ...section(
       2,
@@ -167,9 +197,22 @@ function kernelModule(sharedPages?: number): Uint8Array {
         [...utf8('env'), ...utf8('memory'), 0x02, ...(sharedPages === undefined ? [0x00, 0x00] : [0x03, ...uleb(0), ...uleb(sharedPages)])],
       ]),
     ),
-    ...section(3, vec([[0x00]])),
-    ...section(7, vec([[...utf8('dot'), 0x00, 0x00]])),
-    ...section(10, vec([[...uleb(body.length), ...body]])),
+    // function 0 (dot) of type 0, function 1 (scale) of type 1
+    ...section(3, vec([[0x00], [0x01]])),
+    ...section(
+      7,
+      vec([
+        [...utf8('dot'), 0x00, 0x00],
+        [...utf8('scale'), 0x00, 0x01],
+      ]),
+    ),
+    ...section(
+      10,
+      vec([
+        [...uleb(dotBody.length), ...dotBody],
+        [...uleb(scale.length), ...scale],
+      ]),
+    ),
   ];
   return new Uint8Array(bytes);
 }
@@ -188,10 +231,16 @@ export function sharedKernelMemory(): { buffer: ArrayBuffer } {
 /** This thread's kernel on a shared memory made by sharedKernelMemory (possibly in another thread). */
 export function kernelOnShared(memory: { buffer: ArrayBufferLike }): KernelMemory {
   sharedKernel ??= new wasm.Module(kernelModule(SHARED_KERNEL_PAGES));
-  return { memory, dot: new wasm.Instance(sharedKernel, { env: { memory } }).exports.dot as DotFn };
+  return kernelOf(new wasm.Instance(sharedKernel, { env: { memory } }), memory);
 }
 
 type DotFn = (point: number, count: number, time: number, rowBytes: number, out: number, from: number, to: number) => void;
+type ScaleFn = (out: number, weight: number, source: number, from: number, to: number) => void;
+
+/** The kernel's functions of an instance on `memory`. */
+function kernelOf(instance: { exports: Record<string, unknown> }, memory: { buffer: ArrayBufferLike }): KernelMemory {
+  return { memory, dot: instance.exports.dot as DotFn, scale: instance.exports.scale as ScaleFn };
+}
 
 const PAGE_BYTES = 65536;
 /** Arrays start on 16-byte boundaries. */
@@ -201,6 +250,7 @@ const ALIGN_DOUBLES = 2;
 export interface KernelMemory {
   memory: { buffer: ArrayBufferLike };
   dot: DotFn;
+  scale: ScaleFn;
 }
 
 /** Where an arena lies in a shared kernel memory (basisExchange.ts) instead of a memory of its own. */
@@ -284,7 +334,7 @@ export class DotArena {
       this.kernel = reused;
     } else {
       const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE_BYTES)) });
-      this.kernel = { memory, dot: new wasm.Instance(KERNEL, { env: { memory } }).exports.dot as DotFn };
+      this.kernel = kernelOf(new wasm.Instance(KERNEL, { env: { memory } }), memory);
     }
     this.capacity = this.kernel.memory.buffer.byteLength / 8;
     scope?.push(this);
@@ -329,5 +379,14 @@ export class DotArena {
   dotAllRows(point: Float64Array, time: Float64Array, out: Float64Array, from: number, to: number): void {
     this.check();
     this.kernel.dot(point.byteOffset, point.length, time.byteOffset, 8 * out.length, out.byteOffset, from, to);
+  }
+
+  /**
+   * out[i] = weight[i]·source[i + shift] on rows [from, to): the three arrays are this arena's,
+   * and source holds every row it is read at.
+   */
+  scaleRows(out: Float64Array, weight: Float64Array, source: Float64Array, shift: number, from: number, to: number): void {
+    this.check();
+    this.kernel.scale(out.byteOffset, weight.byteOffset, source.byteOffset + 8 * shift, from, to);
   }
 }

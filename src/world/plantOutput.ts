@@ -20,7 +20,7 @@ import {
 } from './physics/solar.ts';
 import { windPlantConstants, windSeriesMw } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
-import { logistic } from '../util/math.ts';
+import { exp, logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
 import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
 
@@ -54,9 +54,11 @@ const SHEAR_ALPHA = 0.16;
  */
 export function icingProbability(tempC: number, hubHeight: number, relHumidity: number, cloudCover: number, precipMmH: number): number {
   const hubTemp = tempC - STANDARD_LAPSE_K_PER_M * hubHeight;
-  const cold = logistic((0.5 - hubTemp) / 0.7) * logistic((hubTemp + 15) / 2);
-  const inCloud = logistic((relHumidity - 94) / 1.5) * cloudCover;
-  const freezingRain = Math.min(1, precipMmH / 0.3);
+  // logistic((0.5 − T)/0.7) · logistic((T + 15)/2) with one division, and the constant divisors as
+  // products (an hour of every wind plant on every cold row of a year of skill leads).
+  const cold = 1 / ((1 + exp((hubTemp - 0.5) * (1 / 0.7))) * (1 + exp((hubTemp + 15) * -0.5)));
+  const inCloud = cloudCover / (1 + exp((relHumidity - 94) * (-1 / 1.5)));
+  const freezingRain = Math.min(1, precipMmH * (1 / 0.3));
   return cold * Math.max(inCloud, freezingRain);
 }
 

@@ -184,9 +184,6 @@ export function windPlantConstants(plant: WindPlant, alpha: number): WindPlantCo
   return k;
 }
 
-/** windSeriesMw's per-hour density factors (grown as needed, one array per thread). */
-let densityFactor = new Float64Array(0);
-
 /** One hour's weather as windSeriesMw reads it (windPlantOutputMw's). */
 const hourSpeed = new Float64Array(1);
 const hourTemp = new Float64Array(1);
@@ -203,12 +200,38 @@ export function windPlantOutputMw(plant: WindPlant, wx: WindWeather): number {
   return hourOut[0];
 }
 
+/** windSeriesMw's per-hour density factors (grown as needed, one array per thread). */
+let densityFactor = new Float64Array(0);
+
+/** Largest |r − 1| cubeRootNearOne's two Newton steps serve (density ratios lie within ±0.27). */
+const NEAR_ONE = 0.3;
+
+/**
+ * ∛r for r near 1 (the density ratio ρ/ρ₀), to ~1e-11 relative within ±NEAR_ONE of 1, without a
+ * call into the runtime (Math.cbrt, ~10 ns an hour of every plant, and the loop lost its
+ * registers around the call): y ≈ r^(−1/3) from its Taylor cubic at 1, two Newton steps
+ * y ← y·(4 − r·y³)/3 (no division), then ∛r = r·y². Math.cbrt outside that range.
+ */
+function cubeRootNearOne(r: number): number {
+  const d = r - 1;
+  if (!(d > -NEAR_ONE && d < NEAR_ONE)) return r > 0 ? Math.cbrt(r) : 1;
+  let y = 1 + d * (-1 / 3 + d * (2 / 9 - d * (14 / 81)));
+  y = y * (4 - r * y * y * y) * (1 / 3);
+  y = y * (4 - r * y * y * y) * (1 / 3);
+  return r * y * y;
+}
+
+/** 1 / the fleet curve's table step (a product per hour, not a division). */
+const PER_CURVE_STEP = 1 / CURVE_STEP_MS;
+
 /**
  * AC output, MW, in [0, capacity_mw], of a plant (its constants: windPlantConstants, for a
  * finite shear exponent) for each hour of `out`, from the hours' 100 m speed, 2 m temperature
- * and icing loss (0..1). The arithmetic is written out in the loop, not called per hour: a call
+ * and icing loss (0..1). The arithmetic is written out in one loop, not called per hour: a call
  * that V8 does not inline passes and returns each hour's numbers as heap objects (~3 per hour,
- * most of a cold request's garbage).
+ * most of a cold request's garbage). Divisions by constants are products by their reciprocals,
+ * computed once (V8 keeps a division as written): an hour of every plant of a year of skill
+ * leads is ~7 million hours a model.
  */
 export function windSeriesMw(
   k: WindPlantConstants,
@@ -224,25 +247,27 @@ export function windSeriesMw(
   const curtailment = k.curtailment;
   // Hub temperature by the standard lapse rate; hub pressure hypsometrically from the surface.
   const dz = k.hub - SCREEN_HEIGHT_M;
+  const lapse = STANDARD_LAPSE_K_PER_M * dz;
+  const gDzOverR = (G0 * dz) / R_DRY;
+  // ρ/ρ₀ = p_hub / (R_d·T_hub·ρ₀) = pressurePa / (R_d·ρ₀) · (p_hub/p) / T_hub.
+  const pressureOverRRho = pressurePa / (R_DRY * RHO_STD);
   // The density-equivalent speed factor (ρ/ρ₀)^(1/3) of every hour first, in loops of their own:
-  // Math.cbrt is a call into the runtime, which in the loop below cost it its registers (~30 ns
-  // an hour against ~10 alone).
+  // each hour's chain of divisions and products is long, and loops without branches overlap
+  // the hours' chains in the processor.
   const n = out.length;
   if (densityFactor.length < n) densityFactor = new Float64Array(n);
   const factor = densityFactor;
   for (let i = 0; i < n; i++) {
-    const tHubK = tempC[i] + 273.15 - STANDARD_LAPSE_K_PER_M * dz;
-    const tMeanK = tHubK + 0.5 * STANDARD_LAPSE_K_PER_M * dz;
-    // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub: the second-order
-    // expansion is exact to ~1e-7 and saves an exp per hour.
-    const x = (G0 * dz) / (R_DRY * tMeanK);
-    const pHub = pressurePa * (1 - x + 0.5 * x * x);
-    factor[i] = pHub / (R_DRY * tHubK);
+    const tHubK = tempC[i] + 273.15 - lapse;
+    // Hypsometric p_hub = p·exp(−x), x = g·Δz/(R_d·T̄) ≈ 0.01 for a 100 m hub, T̄ the layer's mean
+    // temperature: the second-order expansion is exact to ~1e-7 and saves an exp per hour.
+    // One division: 1/T̄ = 1/(T_hub + c) = (1/T_hub)·(1 − q + q²), q = c/T_hub ≈ 0.001 (to ~1e-9).
+    const perT = 1 / tHubK;
+    const q = 0.5 * lapse * perT;
+    const x = gDzOverR * perT * (1 - q + q * q);
+    factor[i] = pressureOverRRho * (1 - x + 0.5 * x * x) * perT;
   }
-  for (let i = 0; i < n; i++) {
-    const rho = factor[i];
-    factor[i] = rho > 0 ? Math.cbrt(rho / RHO_STD) : 1;
-  }
+  for (let i = 0; i < n; i++) factor[i] = cubeRootNearOne(factor[i]);
   for (let i = 0; i < n; i++) {
     const v100 = speed100mMs[i];
     const vHub = v100 * shear;
@@ -252,10 +277,10 @@ export function windSeriesMw(
     }
     const vEq = vHub * factor[i];
 
-    const pos = Math.min(vEq, CURVE_MAX_MS) / CURVE_STEP_MS;
+    const pos = (vEq < CURVE_MAX_MS ? vEq : CURVE_MAX_MS) * PER_CURVE_STEP;
     const j = pos | 0;
     let frac = curve[j] + (curve[j + 1] - curve[j]) * (pos - j);
-    if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) frac *= (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub) / (2 * CUT_OUT_HALF_WIDTH);
+    if (vHub > CUT_OUT_MS - CUT_OUT_HALF_WIDTH) frac *= (CUT_OUT_MS + CUT_OUT_HALF_WIDTH - vHub) * (0.5 / CUT_OUT_HALF_WIDTH);
     frac *= WIND_AVAILABILITY;
     const ice = icingLoss[i];
     if (ice > 0) frac *= ice < 1 ? 1 - ice : 0;

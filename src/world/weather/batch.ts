@@ -80,14 +80,18 @@ export function newWeatherSeries(n: number): WeatherSeries {
   };
 }
 
-/** Contiguous [from, to) row ranges where the temperature is below COLD_ROW_MAX_C. */
-function coldSpans(tempC: Float64Array): [number, number][] {
+/**
+ * Contiguous [from, to) row ranges where the temperature is below COLD_ROW_MAX_C, or null when
+ * there are more than `most` of them (then every row is taken, and the ranges are not needed).
+ */
+function coldSpans(tempC: Float64Array, most: number): [number, number][] | null {
   const spans: [number, number][] = [];
   let start = -1;
   for (let i = 0; i <= tempC.length; i++) {
     const cold = i < tempC.length && tempC[i] < COLD_ROW_MAX_C;
     if (cold && start < 0) start = i;
     else if (!cold && start >= 0) {
+      if (spans.length === most) return null;
       spans.push([start, i]);
       start = -1;
     }
@@ -211,6 +215,8 @@ export class WeatherBatch {
   private readonly phases: RowPhases;
   private readonly groups = new Map<GroupName, AnomalyGroup>();
   private readonly localMemory: Float64Array | null;
+  /** localMemory, or 1 on every row (the truth): what sample() weighs the point-local parts with. */
+  private readonly localWeight: Float64Array;
   private readonly climatology: boolean;
   /** Ensemble members: per-row weights of the shared and own local parts, and their seeds. */
   private readonly memberLocal: MemberLocal | null;
@@ -246,6 +252,7 @@ export class WeatherBatch {
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
     this.localMemory = this.localMemoryOf(skill);
+    this.localWeight = this.localMemory ?? new Float64Array(n).fill(1);
     this.memberLocal = member !== null && this.localMemory ? memberLocalOf(this.localMemory, skill!.errorSeedName, member) : null;
     this.share = member !== null ? skill!.share : undefined;
     this.shareKey = this.share ? rowsKey(this.mid, this.created!) : '';
@@ -365,8 +372,8 @@ export class WeatherBatch {
     const { seasonCos, seasonSin, dayCos, daySin, winterFactor } = this.phases;
     const n = this.n;
     const c = climate;
-    // Per-row weight of the point-local parts (null: 1 on every row, the truth).
-    const memory = this.localMemory;
+    // Per-row weight of the point-local parts (1 on every row for the truth).
+    const localWeight = this.localWeight;
 
     // Each group's anomaly is read where the group keeps it (series()): no copy per point.
     {
@@ -397,16 +404,20 @@ export class WeatherBatch {
       const perturb = this.localPerturbation(localSeed, 1, LOCAL_WIND_HOURS);
       const [wSynoptic, wMeso] = WIND_W;
       const wind100Ms = out.wind100Ms;
+      // Per-point factors and the constant divisors as products, outside the loop over rows.
+      const speedScale = c.windMean / RICE_MEAN;
+      const gustPerLocal = LOCAL_WIND_SD / VALUE_NOISE1_SD;
+      const { windSeasonCos, windSeasonSin, windDiurnalCos, windDiurnalSin } = c;
       for (let i = 0; i < n; i++) {
         const a = wSynoptic * u1[i] + wMeso * u2[i];
         const b = wSynoptic * v1[i] + wMeso * v2[i];
-        const seasonal = 1 + c.windSeasonCos * seasonCos[i] + c.windSeasonSin * seasonSin[i];
-        const dayNight = 1 + c.windDiurnalCos * dayCos[i] + c.windDiurnalSin * daySin[i];
-        let gust = 1 + LOCAL_WIND_SD * (memory ? memory[i] : 1) * (local[i] / VALUE_NOISE1_SD);
+        const seasonal = 1 + windSeasonCos * seasonCos[i] + windSeasonSin * seasonSin[i];
+        const dayNight = 1 + windDiurnalCos * dayCos[i] + windDiurnalSin * daySin[i];
+        let gust = 1 + gustPerLocal * localWeight[i] * local[i];
         if (perturb) gust += LOCAL_WIND_SD * perturb(i);
         const x = 1 + WIND_SPREAD * a;
         const y = WIND_SPREAD * b;
-        wind100Ms[i] = Math.max(0, (c.windMean * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust) / RICE_MEAN);
+        wind100Ms[i] = Math.max(0, speedScale * seasonal * dayNight * Math.sqrt(x * x + y * y) * gust);
       }
     }
 
@@ -418,10 +429,11 @@ export class WeatherBatch {
       const perturb = this.localPerturbation(localSeed, 2, LOCAL_CLOUD_HOURS);
       const [wSynoptic, wMeso] = CLOUD_W;
       const z = this.scratch[2];
+      const patchPerLocal = LOCAL_CLOUD_SD / VALUE_NOISE1_SD;
       for (let i = 0; i < n; i++) {
         const anomaly = wSynoptic * synoptic[i] + wMeso * meso[i];
         z[i] = anomaly;
-        let patch = LOCAL_CLOUD_SD * (memory ? memory[i] : 1) * (local[i] / VALUE_NOISE1_SD);
+        let patch = patchPerLocal * localWeight[i] * local[i];
         if (perturb) patch += LOCAL_CLOUD_SD * perturb(i);
         out.cloudCover[i] = this.cloudCover(c, i, anomaly, patch);
       }
@@ -438,57 +450,84 @@ export class WeatherBatch {
    * contiguous span of cold rows.
    */
   private sampleColdRows(c: PointClimate, out: WeatherSeries): void {
-    const { seasonCos, seasonSin, dayCos, daySin } = this.phases;
-    const [a1, a2, a3, a4] = this.scratch;
+    const [a1, a2, , a4] = this.scratch;
     const precip = this.groups.get('precip.meso');
-    const tSyn = this.group('temp.synoptic');
-    const cSyn = this.group('cloud.synoptic');
     const cloudFilled = !!this.needs.cloud;
+    const spans = coldSpans(out.tempC, WHOLE_SERIES_ABOVE_SPANS);
+    if (!spans) {
+      // Many cold spans (nights of the cold months) cost a call into the dot kernel each, ~1 µs,
+      // more than the whole series (~7 coefficient-rows a ns): then the anomalies are computed on
+      // every row, once, and read on the cold ones (the same numbers either way).
+      const cloudSynoptic = cloudFilled ? a1 : this.group('cloud.synoptic').series();
+      const cloudMeso = cloudFilled ? a2 : this.group('cloud.meso').series();
+      this.coldRows(c, out, 0, this.n, cloudSynoptic, cloudMeso, precip ? precip.series() : a4);
+      return;
+    }
     out.precipMmH.fill(0);
     out.relHumidity.fill(0);
-    out.tempTrail24C.fill(0);
-    out.stormTrail24.fill(0);
-    if (!cloudFilled) out.cloudCover.fill(0);
-    const spans = coldSpans(out.tempC);
-    // Many cold spans (nights of the cold months) cost a call into the dot kernel each, ~1 µs,
-    // more than the whole series (~7 coefficient-rows a ns): then the anomalies are computed on
-    // every row, once, and read on the cold ones (the same numbers either way).
-    const whole = spans.length > WHOLE_SERIES_ABOVE_SPANS;
-    let cloudSyn = a1;
-    let cloudMeso = a2;
-    let precipAnomaly = a4;
-    if (whole) {
-      if (!cloudFilled) {
-        cloudSyn = this.group('cloud.synoptic').series();
-        cloudMeso = this.group('cloud.meso').series();
-      }
-      if (precip) precipAnomaly = precip.series();
+    // Read only with needs.trailing: otherwise never written, so still zero.
+    if (this.needs.trailing) {
+      out.tempTrail24C.fill(0);
+      out.stormTrail24.fill(0);
     }
+    if (!cloudFilled) out.cloudCover.fill(0);
     for (const [from, to] of spans) {
       if (!cloudFilled) {
-        if (!whole) {
-          this.group('cloud.synoptic').fill(a1, from, to);
-          this.group('cloud.meso').fill(a2, from, to);
-        }
-        for (let i = from; i < to; i++) a3[i] = CLOUD_W[0] * cloudSyn[i] + CLOUD_W[1] * cloudMeso[i];
+        this.group('cloud.synoptic').fill(a1, from, to);
+        this.group('cloud.meso').fill(a2, from, to);
       }
-      if (precip && !whole) precip.fill(a4, from, to);
-      for (let i = from; i < to; i++) {
-        const z = a3[i];
-        if (!cloudFilled) out.cloudCover[i] = this.cloudCover(c, i, z, 0);
-        if (precip) {
-          const potential = 0.75 * z + 0.66 * precipAnomaly[i];
-          const rate = Math.max(0, potential - 1.35) * 1.6;
-          const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
-          out.precipMmH[i] = rate;
-          out.relHumidity[i] = Math.min(100, Math.max(8, 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, rate / 0.5)));
-        }
-        if (this.needs.trailing) {
-          // Daily-mean temperature (no diurnal term) plus the trailing synoptic anomaly.
-          const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
-          out.tempTrail24C[i] = c.tempMean + season + this.tempSd(c, i) * TEMP_W[0] * tSyn.trailingAt(i);
-          out.stormTrail24[i] = CLOUD_W[0] * cSyn.trailingAt(i);
-        }
+      if (precip) precip.fill(a4, from, to);
+      this.coldRows(c, out, from, to, a1, a2, a4);
+    }
+  }
+
+  /**
+   * The cold-row values of rows [from, to) (sampleColdRows), from the cloud anomalies (when the
+   * batch made no cloud series: else sample()'s) and the precipitation anomaly on those rows; a row not colder
+   * than COLD_ROW_MAX_C gets zeros.
+   */
+  private coldRows(
+    c: PointClimate,
+    out: WeatherSeries,
+    from: number,
+    to: number,
+    cloudSynoptic: Float64Array,
+    cloudMeso: Float64Array,
+    precipAnomaly: Float64Array,
+  ): void {
+    const { seasonCos, seasonSin, dayCos, daySin } = this.phases;
+    const { tempC, cloudCover, precipMmH, relHumidity, tempTrail24C, stormTrail24 } = out;
+    const cloudFilled = !!this.needs.cloud;
+    const precip = this.groups.has('precip.meso');
+    const trailing = !!this.needs.trailing;
+    const tSyn = this.group('temp.synoptic');
+    const cSyn = this.group('cloud.synoptic');
+    const [cloudW1, cloudW2] = CLOUD_W;
+    const tempW1 = TEMP_W[0];
+    // With a cloud series, sample() left its anomaly in scratch[2].
+    const cloudAnomaly = this.scratch[2];
+    for (let i = from; i < to; i++) {
+      if (!(tempC[i] < COLD_ROW_MAX_C)) {
+        if (!cloudFilled) cloudCover[i] = 0;
+        precipMmH[i] = 0;
+        relHumidity[i] = 0;
+        if (trailing) tempTrail24C[i] = stormTrail24[i] = 0;
+        continue;
+      }
+      const z = cloudFilled ? cloudAnomaly[i] : cloudW1 * cloudSynoptic[i] + cloudW2 * cloudMeso[i];
+      if (!cloudFilled) cloudCover[i] = this.cloudCover(c, i, z, 0);
+      if (precip) {
+        const potential = 0.75 * z + 0.66 * precipAnomaly[i];
+        const rate = Math.max(0, potential - 1.35) * 1.6;
+        const diurnal = c.diurnalCos * dayCos[i] + c.diurnalSin * daySin[i];
+        precipMmH[i] = rate;
+        relHumidity[i] = Math.min(100, Math.max(8, 62 + 22 * z - 10 * diurnal + 25 * Math.min(1, rate * 2)));
+      }
+      if (trailing) {
+        // Daily-mean temperature (no diurnal term) plus the trailing synoptic anomaly.
+        const season = c.tempSeasonCos * seasonCos[i] + c.tempSeasonSin * seasonSin[i];
+        tempTrail24C[i] = c.tempMean + season + this.tempSd(c, i) * tempW1 * tSyn.trailingAt(i);
+        stormTrail24[i] = cloudW1 * cSyn.trailingAt(i);
       }
     }
   }

@@ -23,6 +23,7 @@
  */
 import { VALUE_NOISE1_SD, seedOf, unit, valueNoise1 } from '../hash.ts';
 import { memberSeedName, type WeatherSkill } from './skill.ts';
+import { exp } from '../../util/math.ts';
 
 export type ExtremeKind = 'cold' | 'heat';
 
@@ -475,9 +476,6 @@ const NODE_CORNERS = [
   [1, 1],
 ] as const;
 
-/** ExtremeRows.add's exponents and exponentials of an event's rows (grown as needed, one array per thread). */
-let exponents = new Float64Array(0);
-
 /** Points' climate tables as last computed, at most CLIMATE_POINTS_KEPT (6 kB each): a request of many batches (a skill's) asks for its load centres in each. */
 const climateAtPoint = new Map<string, Float64Array>();
 const CLIMATE_POINTS_KEPT = 256;
@@ -714,19 +712,15 @@ export class ExtremeRows {
     if (this.events.length === 0) return;
     const kx = KM_PER_DEG * Math.cos((lat * Math.PI) / 180);
     for (const ev of this.events) {
-      // The exponents first, then the exponentials in a loop of their own (Math.exp is a call into
-      // the runtime, which cost the loop around it its registers), then the sums.
-      if (exponents.length < ev.to) exponents = new Float64Array(ev.to);
-      const q = exponents;
+      // util/math.ts exp, not Math.exp: a call into the runtime cost this loop its registers.
+      const { amplitude, invTwoSigma2 } = ev;
       for (let i = ev.from; i < ev.to; i++) {
         const dx = (lon - ev.lon[i]) * kx;
         const dy = (lat - ev.lat[i]) * KM_PER_DEG;
         // Beyond 4σ (FAR_Q) the event adds under 0.01 °C, and where it is inactive nothing: skipped.
-        const qi = (dx * dx + dy * dy) * ev.invTwoSigma2;
-        q[i] = ev.amplitude[i] === 0 || !(qi < FAR_Q) ? Number.NaN : qi;
+        const q = (dx * dx + dy * dy) * invTwoSigma2;
+        if (amplitude[i] !== 0 && q < FAR_Q) tempC[i] += amplitude[i] * exp(-q);
       }
-      for (let i = ev.from; i < ev.to; i++) if (q[i] === q[i]) q[i] = Math.exp(-q[i]);
-      for (let i = ev.from; i < ev.to; i++) if (q[i] === q[i]) tempC[i] += ev.amplitude[i] * q[i];
     }
   }
 }

@@ -78,9 +78,14 @@ export function sharedTimeBasis(field: SpectralField, mid: Float64Array, out: Fl
   }
 }
 
-/** Arena room for a point buffer and time basis of each field, and a sum over n rows. */
-function arenaFor(n: number, fields: readonly SpectralField[]): DotArena {
-  return new DotArena(DotArena.doublesFor([n, ...fields.flatMap((f) => [2 * f.k, n * 2 * f.k])]));
+/**
+ * Arena room for a point buffer and time basis of each field, and a sum over n rows; with
+ * `instants`, the first field's (the truth's) basis is over that many distinct instants, with a
+ * value per instant; `weighted`: room for a weight per row (the truth's α).
+ */
+function arenaFor(n: number, fields: readonly SpectralField[], instants?: number, weighted = false): DotArena {
+  const bases = fields.flatMap((f, i) => [2 * f.k, (i === 0 && instants !== undefined ? instants : n) * 2 * f.k]);
+  return new DotArena(DotArena.doublesFor([n, ...(instants !== undefined ? [instants] : []), ...(weighted ? [n] : []), ...bases]));
 }
 
 /**
@@ -128,15 +133,42 @@ class ExchangedBases {
   }
 }
 
-/** One anomaly group prepared for a set of rows. */
+/** Runs of rows whose instants follow each other (slot[i + 1] = slot[i] + 1), as (from, to, slot[from] − from) triples. */
+function rowRuns(slot: Int32Array): Int32Array {
+  const runs: number[] = [];
+  for (let from = 0; from < slot.length;) {
+    let to = from + 1;
+    while (to < slot.length && slot[to] === slot[to - 1] + 1) to++;
+    runs.push(from, to, slot[from] - from);
+    from = to;
+  }
+  return Int32Array.from(runs);
+}
+
+/**
+ * One anomaly group prepared for a set of rows: on row i, α_i·(p·T(t_i)) + Σ q·(β·E)_i over the
+ * error parts, p·T the truth field at the point and the row's instant. The truth is a dot product
+ * per distinct instant, not per row: the rows of several runs (a skill's eight lead days, a run's
+ * lagged days) share their valid hours, and the truth at an instant is the same for every run.
+ * The blend weight α multiplies the truth's value, so each row's number is the same whatever
+ * other rows a batch holds (a value cached by day must not depend on the request that made it).
+ */
 export class PreparedGroup implements AnomalyGroup {
+  /** The truth's blend weight per row (null: 1, the truth itself), in the arena (sumRows). */
   readonly alpha: Float64Array | null;
   private trailTime: Float64Array | null;
   private readonly zero: boolean;
   private readonly n: number;
   /** The arrays the dot products read and write (dotKernel.ts); null for climatology. */
   private readonly arena: DotArena | null;
+  /** The truth's time basis over the distinct instants (component-major, `instantCount` rows). */
   private truthTime: Float64Array;
+  /** Runs of rows whose instants are consecutive: (from, to, shift) triples, row i's instant i + shift (rowRuns). */
+  private readonly runs: Int32Array;
+  private readonly instantCount: number;
+  /** The truth at the point at each distinct instant (truthAtPoint), valid while truthReady. */
+  private readonly truthAt: Float64Array;
+  private truthReady = false;
   private readonly pointTruth: Float64Array;
   private readonly errors: ErrorPart[];
   /** The anomaly being summed for fill(). */
@@ -160,37 +192,43 @@ export class PreparedGroup implements AnomalyGroup {
     this.errors = [];
     if (view.zero) {
       this.arena = null;
-      this.truthTime = this.pointTruth = this.sum = new Float64Array(0);
+      this.truthTime = this.pointTruth = this.sum = this.truthAt = new Float64Array(0);
+      this.runs = new Int32Array(0);
+      this.instantCount = 0;
       this.trailTime = null;
       return;
     }
     const errors = view.alpha && created ? view.errors : [];
     const alpha = created ? view.alpha : null;
-    const truthLength = n * 2 * truthField.k;
+    this.alpha = alpha;
+    const distinct = distinctInstants(mid);
+    const instants = Float64Array.from(distinct.instants);
+    this.runs = rowRuns(distinct.slot);
+    const u = (this.instantCount = instants.length);
+    const truthLength = u * 2 * truthField.k;
+    const rowsLength = n * 2 * truthField.k;
     const exchanged = ExchangedBases.forGroup(
       n,
       [truthField, ...errors.map((e) => e.field)],
-      [truthLength, ...(trailing ? [truthLength] : []), ...errors.map((e) => n * 2 * e.field.k)],
+      [u, ...(alpha ? [n] : []), truthLength, ...(trailing ? [rowsLength] : []), ...errors.map((e) => n * 2 * e.field.k)],
       () => fingerprint([mid, created]),
     );
-    const arena = exchanged?.arena ?? arenaFor(n, [truthField, ...errors.map((e) => e.field)]);
+    const arena = exchanged?.arena ?? arenaFor(n, [truthField, ...errors.map((e) => e.field)], u, alpha !== null);
     this.arena = arena;
     this.sum = arena.alloc(n);
+    this.truthAt = arena.alloc(u);
     this.pointTruth = arena.alloc(2 * truthField.k);
-    // Fold the blend weights into the bases once, so each point needs only one dot product per
-    // basis and row: α·(p·T) + β·(q·E) = p·(αT) + q·(βE).
-    const truth = (out: Float64Array) => {
-      sharedTimeBasis(truthField, mid, out);
-      if (alpha) scaleRows(out, alpha);
-    };
-    const truthKey = `truth|${truthField.id}|${fingerprint([alpha])}`;
+    // The kernel reads α from the arena's memory.
+    if (alpha) (this.alpha = arena.alloc(n)).set(alpha);
+    const truth = (out: Float64Array) => sharedTimeBasis(truthField, instants, out);
     this.truthTime = this.trailTime = null!;
-    if (!exchanged?.basis(truthKey, truthLength, truth, (a) => (this.truthTime = a))) truth((this.truthTime = arena.alloc(truthLength)));
+    if (!exchanged?.basis(`truth|${truthField.id}`, truthLength, truth, (a) => (this.truthTime = a)))
+      truth((this.truthTime = arena.alloc(truthLength)));
     this.trailTime = null;
     if (trailing) {
       const trail = (out: Float64Array) => sharedTimeBasis(truthField, mid, out, 24);
-      if (!exchanged?.basis(`trail24|${truthField.id}`, truthLength, trail, (a) => (this.trailTime = a)))
-        trail((this.trailTime = new Float64Array(truthLength)));
+      if (!exchanged?.basis(`trail24|${truthField.id}`, rowsLength, trail, (a) => (this.trailTime = a)))
+        trail((this.trailTime = new Float64Array(rowsLength)));
     }
     if (alpha && created) {
       for (const e of errors) {
@@ -216,6 +254,37 @@ export class PreparedGroup implements AnomalyGroup {
     this.arena!.check();
     this.truthField.pointBasis(lat, lon, this.pointTruth);
     for (const e of this.errors) e.field.pointBasis(lat, lon, e.point);
+    this.truthReady = false;
+  }
+
+  /** The truth at the point at every distinct instant, once per point. */
+  private truthAtPoint(): Float64Array {
+    if (!this.truthReady) {
+      this.truthAt.fill(0);
+      this.arena!.dotAllRows(this.pointTruth, this.truthTime, this.truthAt, 0, this.instantCount);
+      this.truthReady = true;
+    }
+    return this.truthAt;
+  }
+
+  /** The anomaly on rows [from, to) in `sum`: α·truth, then each error part added. */
+  private sumRows(from: number, to: number): Float64Array {
+    this.settle();
+    const { sum, alpha } = this;
+    const truth = this.truthAtPoint();
+    const runs = this.runs;
+    // Run by run of rows whose instants follow each other (a forecast run's hours): row i reads
+    // the truth at instant i + shift, a copy or a product by α in the kernel, no lookup per row.
+    for (let r = 0; r < runs.length; r += 3) {
+      const a = Math.max(from, runs[r]);
+      const b = Math.min(to, runs[r + 1]);
+      if (a >= b) continue;
+      const shift = runs[r + 2];
+      if (alpha) this.arena!.scaleRows(sum, alpha, truth, shift, a, b);
+      else sum.set(truth.subarray(a + shift, b + shift), a);
+    }
+    for (const e of this.errors) this.arena!.dotAllRows(e.point, e.time, sum, from, to);
+    return sum;
   }
 
   /** The anomaly (unit variance) on rows [from, to), as the truth or the forecast sees it. */
@@ -224,11 +293,7 @@ export class PreparedGroup implements AnomalyGroup {
       out.fill(0, from, to);
       return;
     }
-    this.settle();
-    const sum = this.sum;
-    sum.fill(0, from, to);
-    this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, from, to);
-    for (const e of this.errors) this.arena.dotAllRows(e.point, e.time, sum, from, to);
+    const sum = this.sumRows(from, to);
     // An element loop, not set(subarray): a view per call (per cold span of every point) is an allocation.
     for (let i = from; i < to; i++) out[i] = sum[i];
   }
@@ -239,22 +304,14 @@ export class PreparedGroup implements AnomalyGroup {
    */
   series(): Float64Array {
     if (!this.arena) return (this.zeros ??= new Float64Array(this.n));
-    this.settle();
-    const sum = this.sum;
-    sum.fill(0);
-    this.arena.dotAllRows(this.pointTruth, this.truthTime, sum, 0, this.n);
-    for (const e of this.errors) this.arena.dotAllRows(e.point, e.time, sum, 0, this.n);
-    return sum;
+    return this.sumRows(0, this.n);
   }
 
   /** The anomaly on one row (for variables needed on a few rows only). */
   valueAt(i: number): number {
     if (this.zero) return 0;
     this.arena!.check();
-    this.settle();
-    let s = dotRow(this.pointTruth, this.truthTime, i, this.n);
-    for (const e of this.errors) s += dotRow(e.point, e.time, i, this.n);
-    return s;
+    return this.sumRows(i, i + 1)[i];
   }
 
   /** The 24-hour trailing mean of the anomaly on one row (forecasts scale it like the anomaly). */

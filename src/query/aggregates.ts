@@ -24,10 +24,12 @@ import { clearBeyondHorizon } from './runs.ts';
 export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: StitchedRows, model: ForecastModel | null) {
   const columns = new PlantColumns(world, metric, model, rows);
   const n = rows.valid.length;
+  // Each plant's values are added before the next plant's are asked for (PlantColumns.values).
+  const scratch = new Float64Array(n);
   return (plants: readonly Plant[]): Float64Array => {
     const sum = new Float64Array(n);
     for (const plant of plants) {
-      const v = columns.values(plant);
+      const v = columns.values(plant, scratch);
       for (let i = 0; i < n; i++) if (Number.isFinite(v[i])) sum[i] += v[i];
     }
     return clearBeyondHorizon(sum, rows, model);

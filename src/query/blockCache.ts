@@ -203,13 +203,23 @@ function allHeld(runs: readonly { name: string; blocks: readonly DayBlock[] }[],
 
 /** A series cachedBlocks kept, when every one of its blocks is held; null otherwise (nothing is computed). */
 export function heldBlocks(prefix: string, blocks: readonly DayBlock[], n: number): Float64Array | null {
-  if (!blockCache.enabled || bypassDepth > 0) return null;
+  if (!caching()) return null;
   const values = new Float64Array(n);
   return allHeld(stretchRuns(prefix, blocks), values) ? values : null;
 }
 
 /** Nesting depth of `uncached` calls: while above 0, cachedBlocks neither reads nor writes the cache. */
 let bypassDepth = 0;
+
+/** Whether cachedBlocks would read and keep blocks now (the cache is on and no `uncached` call is running). */
+export function caching(): boolean {
+  return blockCache.enabled && bypassDepth === 0;
+}
+
+/** Whether an `uncached` computation is running (an aggregate over many series, each read once). */
+export function bypassing(): boolean {
+  return bypassDepth > 0;
+}
 
 /**
  * Runs `compute` with cachedBlocks computing everything and keeping nothing: for a caller that
@@ -246,7 +256,7 @@ export function hourBlocks(hours: ArrayLike<number>): DayBlock[] {
  */
 export function cachedBlocks(prefix: string, blocks: readonly DayBlock[], n: number, compute: (out: Float64Array) => void): Float64Array {
   const values = new Float64Array(n);
-  if (!blockCache.enabled || bypassDepth > 0) {
+  if (!caching()) {
     compute(values);
     return values;
   }

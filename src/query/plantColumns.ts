@@ -10,12 +10,15 @@ import type { ForecastModel } from '../models/forecastModels.ts';
 import { PlantSeriesComputer, weatherNeedsFor, type PlantMetric } from '../world/plantOutput.ts';
 import { WeatherBatch } from '../world/weather/batch.ts';
 import type { WeatherWorld } from '../world/weather/world.ts';
-import { cachedBlocks, dayBlocks, type DayBlock } from './blockCache.ts';
+import { bypassing, cachedBlocks, caching, dayBlocks, type DayBlock } from './blockCache.ts';
 import type { StitchedRows } from './continuous.ts';
-import { clearBeyondHorizon } from './runs.ts';
+import { rowsBeyondHorizon } from './runs.ts';
 
 export class PlantColumns {
-  private readonly blocks: DayBlock[];
+  /** The rows beyond their run's horizon (the same for every plant: found once). */
+  private beyond: Int32Array | null = null;
+  /** The rows' day blocks, made when the cache is used (their keys are a string per block). */
+  private blocks: DayBlock[] | null = null;
   private computer: PlantSeriesComputer | null = null;
 
   /**
@@ -26,9 +29,7 @@ export class PlantColumns {
     readonly metric: PlantMetric,
     private readonly model: ForecastModel | null,
     readonly rows: StitchedRows,
-  ) {
-    this.blocks = dayBlocks(rows);
-  }
+  ) {}
 
   private computerFor(): PlantSeriesComputer {
     return (this.computer ??= new PlantSeriesComputer(
@@ -43,13 +44,25 @@ export class PlantColumns {
     ));
   }
 
-  /** The plant's values on every row (NaN before it began operating or beyond a run's horizon). */
-  values(plant: Plant): Float64Array {
-    const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
-    return cachedBlocks(prefix, this.blocks, this.rows.valid.length, (values) => {
+  /**
+   * The plant's values on every row (NaN before it began operating or beyond a run's horizon).
+   * Inside an `uncached` computation (a skill's sum over every plant), written into `scratch`
+   * when given, which the caller reads before asking for another plant's: no array per plant.
+   */
+  values(plant: Plant, scratch?: Float64Array): Float64Array {
+    const compute = (values: Float64Array) => {
       this.computerFor().compute(plant, plantFirstHour(plant), values);
       // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
-      clearBeyondHorizon(values, this.rows, this.model);
-    });
+      for (const i of (this.beyond ??= rowsBeyondHorizon(this.rows, this.model))) values[i] = Number.NaN;
+    };
+    const n = this.rows.valid.length;
+    if (!caching()) {
+      // compute writes every row.
+      const values = scratch?.length === n && bypassing() ? scratch : new Float64Array(n);
+      compute(values);
+      return values;
+    }
+    const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
+    return cachedBlocks(prefix, (this.blocks ??= dayBlocks(this.rows)), n, compute);
   }
 }

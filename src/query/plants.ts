@@ -62,7 +62,9 @@ function plantGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<Plan
     label: (plant) => [String(plant.id)],
     source: (rows, model) => {
       const columns = new PlantColumns(world, metric, model, rows);
-      return (plant) => columns.values(plant);
+      // Inside `uncached` (a skill's sum over every plant, read plant by plant), one array for every plant (PlantColumns.values).
+      const scratch = new Float64Array(rows.valid.length);
+      return (plant) => columns.values(plant, scratch);
     },
   };
 }

@@ -24,9 +24,16 @@ export function runAsOf(model: ForecastModel, forecastedByMs: number | undefined
   return latestRunAtOrBefore(model, Math.floor(asOf / HOUR_MS));
 }
 
+/** The rows of `rows` beyond their run's horizon (none for truth, `model` null). */
+export function rowsBeyondHorizon(rows: StitchedRows, model: ForecastModel | null): Int32Array {
+  const beyond: number[] = [];
+  if (model) for (let i = 0; i < rows.valid.length; i++) if (beyondHorizon(model, rows.valid[i], rows.created[i])) beyond.push(i);
+  return Int32Array.from(beyond);
+}
+
 /** Rows beyond their run's horizon have no value (NaN) — for a sum as for each of its parts. `model` null (truth) clears nothing. */
 export function clearBeyondHorizon(out: Float64Array, rows: StitchedRows, model: ForecastModel | null): Float64Array {
-  if (model) for (let i = 0; i < out.length; i++) if (beyondHorizon(model, rows.valid[i], rows.created[i])) out[i] = Number.NaN;
+  for (const i of rowsBeyondHorizon(rows, model)) out[i] = Number.NaN;
   return out;
 }
 

@@ -301,6 +301,18 @@ export function distinctInstants(mid: ArrayLike<number>): { instants: number[]; 
   return { instants, slot };
 }
 
+/** Runs of rows whose instants follow each other (slot[i + 1] = slot[i] + 1), as (from, to, slot[from] − from) triples. */
+export function rowRuns(slot: Int32Array): Int32Array {
+  const runs: number[] = [];
+  for (let from = 0; from < slot.length;) {
+    let to = from + 1;
+    while (to < slot.length && slot[to] === slot[to - 1] + 1) to++;
+    runs.push(from, to, slot[from] - from);
+    from = to;
+  }
+  return Int32Array.from(runs);
+}
+
 function sincOf(x: number): number {
   return x === 0 ? 1 : Math.sin(x) / x;
 }

@@ -24,7 +24,7 @@ import {
 } from './fields.ts';
 import { CellSharedGroup, MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
-import { distinctInstants } from '../field.ts';
+import { distinctInstants, rowRuns } from '../field.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
 
@@ -180,11 +180,12 @@ function rowPhases(mid: Float64Array): RowPhases {
   return out;
 }
 
-/** The distinct instants of a batch's rows, each row's among them, and a buffer of one value per instant. */
+/** The distinct instants of a batch's rows, where each row's is among them, and a buffer of one value per instant. */
 class RepeatedInstants {
   private constructor(
     readonly instants: Float64Array,
-    private readonly slot: Int32Array,
+    /** Runs of rows with consecutive instants (field.ts rowRuns). */
+    private readonly runs: Int32Array,
     readonly values: Float64Array,
   ) {}
 
@@ -192,14 +193,17 @@ class RepeatedInstants {
   static of(mid: Float64Array): RepeatedInstants | null {
     const { instants, slot } = distinctInstants(mid);
     return instants.length * 2 <= mid.length
-      ? new RepeatedInstants(Float64Array.from(instants), slot, new Float64Array(instants.length))
+      ? new RepeatedInstants(Float64Array.from(instants), rowRuns(slot), new Float64Array(instants.length))
       : null;
   }
 
-  /** Each row's instant's value. */
+  /** Each row's instant's value: a copy per run of rows (a forecast run's hours), not a lookup per row. */
   spread(out: Float64Array): void {
-    const { slot, values } = this;
-    for (let i = 0; i < out.length; i++) out[i] = values[slot[i]];
+    const { runs, values } = this;
+    for (let r = 0; r < runs.length; r += 3) {
+      const shift = runs[r + 2];
+      out.set(values.subarray(runs[r] + shift, runs[r + 1] + shift), runs[r]);
+    }
   }
 }
 

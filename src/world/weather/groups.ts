@@ -5,7 +5,7 @@
  */
 import { currentBasisExchange, fingerprint, type BasisExchange, type SharedBasis } from '../basisExchange.ts';
 import { DotArena } from '../dotKernel.ts';
-import { distinctInstants, dotRow, type SpectralField } from '../field.ts';
+import { distinctInstants, dotRow, rowRuns, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
@@ -131,18 +131,6 @@ class ExchangedBases {
     for (const { basis, use } of this.pending) use(basis.settle());
     this.pending.length = 0;
   }
-}
-
-/** Runs of rows whose instants follow each other (slot[i + 1] = slot[i] + 1), as (from, to, slot[from] − from) triples. */
-function rowRuns(slot: Int32Array): Int32Array {
-  const runs: number[] = [];
-  for (let from = 0; from < slot.length;) {
-    let to = from + 1;
-    while (to < slot.length && slot[to] === slot[to - 1] + 1) to++;
-    runs.push(from, to, slot[from] - from);
-    from = to;
-  }
-  return Int32Array.from(runs);
 }
 
 /**

@@ -15,6 +15,7 @@ import type { WeatherWorld } from '../world/weather/world.ts';
 import type { StitchedRows } from './continuous.ts';
 import { cachedBlocks, dayBlocks } from './blockCache.ts';
 import { PlantColumns } from './plantColumns.ts';
+import { scopedArray } from '../world/dotKernel.ts';
 import { clearBeyondHorizon } from './runs.ts';
 
 /**
@@ -25,9 +26,10 @@ export function plantSums(world: WeatherWorld, metric: 'wind' | 'solar', rows: S
   const columns = new PlantColumns(world, metric, model, rows);
   const n = rows.valid.length;
   // Each plant's values are added before the next plant's are asked for (PlantColumns.values).
-  const scratch = new Float64Array(n);
+  const scratch = scopedArray(n);
+  // A sum lives as long as the computation's scope (a skill's chunk of rows: its zones, ~20 a chunk in PJM).
   return (plants: readonly Plant[]): Float64Array => {
-    const sum = new Float64Array(n);
+    const sum = scopedArray(n);
     for (const plant of plants) {
       const v = columns.values(plant, scratch);
       for (let i = 0; i < n; i++) if (Number.isFinite(v[i])) sum[i] += v[i];

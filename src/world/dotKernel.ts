@@ -279,14 +279,58 @@ let scope: DotArena[] | null = null;
  */
 export function withPooledArenas<X>(fn: () => X): X {
   const outer = scope;
+  const outerArrays = arrayScope;
   const mine: DotArena[] = [];
+  const myArrays: ArrayBuffer[] = [];
   scope = mine;
+  arrayScope = myArrays;
   try {
     return fn();
   } finally {
     scope = outer;
+    arrayScope = outerArrays;
     for (const arena of mine) arena.release();
+    for (const buffer of myArrays) releaseBuffer(buffer);
   }
+}
+
+/** Pooled arrays' capacities are multiples of this many doubles (a skill's chunks of rows differ by a few hours). */
+const ARRAY_STEP = 1024;
+/** Buffers of arrays whose scope has ended, by capacity in doubles; at most ARRAY_POOL_MAX_BYTES in all. */
+const freeBuffers = new Map<number, ArrayBuffer[]>();
+const ARRAY_POOL_MAX_BYTES = 64 * 1024 * 1024;
+let freeBufferBytes = 0;
+/** The buffers of scopedArray's arrays made in the innermost open scope (null: none open). */
+let arrayScope: ArrayBuffer[] | null = null;
+
+function releaseBuffer(buffer: ArrayBuffer): void {
+  if (freeBufferBytes + buffer.byteLength > ARRAY_POOL_MAX_BYTES) return;
+  const capacity = buffer.byteLength / 8;
+  let list = freeBuffers.get(capacity);
+  if (!list) freeBuffers.set(capacity, (list = []));
+  list.push(buffer);
+  freeBufferBytes += buffer.byteLength;
+}
+
+/**
+ * A zeroed array of `length` doubles for a computation that drops it when the withPooledArenas
+ * scope it is made in ends (a weather batch's per-row buffers, a plant computer's weather): its
+ * memory is an earlier scope's when one of its size is free. A cold year of skill leads makes
+ * ~100 such arrays of ~6,000 rows per chunk of rows, ~100 MB a model, whose fresh allocations
+ * had V8 mark its heap twice a request (the external memory it counts). Outside a scope, a new
+ * array.
+ */
+export function scopedArray(length: number): Float64Array {
+  if (!arrayScope) return new Float64Array(length);
+  const capacity = Math.ceil(length / ARRAY_STEP) * ARRAY_STEP;
+  const buffer = freeBuffers.get(capacity)?.pop();
+  let array: Float64Array;
+  if (buffer) {
+    freeBufferBytes -= buffer.byteLength;
+    array = new Float64Array(buffer, 0, length).fill(0);
+  } else array = new Float64Array(new ArrayBuffer(8 * capacity), 0, length);
+  arrayScope.push(array.buffer as ArrayBuffer);
+  return array;
 }
 
 /** The smallest pooled memory of at least `bytes` (taken out of the pool), or undefined. */

@@ -12,6 +12,7 @@
  * WebAssembly SIMD).
  */
 import { VALUE_NOISE1_SD, VALUE_NOISE2_SD, ValueNoise1Walker, ValueNoise2Walker, seedOf, unit } from './hash.ts';
+import { scopedArray } from './dotKernel.ts';
 
 export interface FieldSpec {
   /** Names the field; with the world seed it fixes every component. */
@@ -207,7 +208,8 @@ export class SpectralField {
    * Error time basis for forecast runs: row i describes the error pattern of the run
    * created at created[i] for the valid hour valid[i]. Each wave's amplitude is smooth
    * noise over (valid, created) with time scales validTau and runTau, so the error of
-   * consecutive runs differs little while runs days apart have independent errors.
+   * consecutive runs differs little while runs days apart have independent errors. `distinct`:
+   * the distinct instants of `valid`, when the caller has them.
    */
   errorBasis(
     valid: ArrayLike<number>,
@@ -216,16 +218,17 @@ export class SpectralField {
     validTau: number,
     runTau: number,
     stream: number,
+    distinct: DistinctInstants = distinctInstants(valid),
   ): void {
     const k = this.k;
     const n = valid.length;
     const amp = this.errorAmp / VALUE_NOISE2_SD;
     // A wave's phase depends on the valid hour alone: its cosine and sine are computed once per
     // instant (the rows of several runs share their valid hours), the amplitude per row.
-    const { instants, slot } = distinctInstants(valid);
+    const { instants, slot } = distinct;
     const u = instants.length;
-    const cos = new Float64Array(u);
-    const sin = new Float64Array(u);
+    const cos = scopedArray(u);
+    const sin = scopedArray(u);
     const table = this.table;
     const tabled = tableRows(table, 'error', instants);
     for (let j = 0; j < k; j++) {
@@ -259,12 +262,18 @@ export class SpectralField {
   }
 }
 
+/** Distinct instants of rows in order of first appearance, and each row's index among them. */
+export interface DistinctInstants {
+  instants: number[];
+  slot: Int32Array;
+}
+
 /**
  * The distinct instants of `mid` in order of first appearance, and each row's index among them.
  * Mid-hour instants over a span of a few times the rows (the usual case) are looked up in an
  * array by hour, others in a map.
  */
-export function distinctInstants(mid: ArrayLike<number>): { instants: number[]; slot: Int32Array } {
+export function distinctInstants(mid: ArrayLike<number>): DistinctInstants {
   const n = mid.length;
   const slot = new Int32Array(n);
   const instants: number[] = [];

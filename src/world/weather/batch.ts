@@ -24,7 +24,8 @@ import {
 } from './fields.ts';
 import { CellSharedGroup, MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
-import { distinctInstants, rowRuns } from '../field.ts';
+import { distinctInstants, rowRuns, type DistinctInstants } from '../field.ts';
+import { scopedArray } from '../dotKernel.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
 
@@ -68,15 +69,16 @@ export interface WeatherSeries {
   stormTrail24: Float64Array;
 }
 
-export function newWeatherSeries(n: number): WeatherSeries {
+/** A point's weather series over n rows; `alloc` makes each array (scopedArray: for a computation inside withPooledArenas). */
+export function newWeatherSeries(n: number, alloc: (n: number) => Float64Array = (k) => new Float64Array(k)): WeatherSeries {
   return {
-    tempC: new Float64Array(n),
-    wind100Ms: new Float64Array(n),
-    cloudCover: new Float64Array(n),
-    precipMmH: new Float64Array(n),
-    relHumidity: new Float64Array(n),
-    tempTrail24C: new Float64Array(n),
-    stormTrail24: new Float64Array(n),
+    tempC: alloc(n),
+    wind100Ms: alloc(n),
+    cloudCover: alloc(n),
+    precipMmH: alloc(n),
+    relHumidity: alloc(n),
+    tempTrail24C: alloc(n),
+    stormTrail24: alloc(n),
   };
 }
 
@@ -161,11 +163,11 @@ interface RowPhases {
 function rowPhases(mid: Float64Array): RowPhases {
   const n = mid.length;
   const out: RowPhases = {
-    seasonCos: new Float64Array(n),
-    seasonSin: new Float64Array(n),
-    dayCos: new Float64Array(n),
-    daySin: new Float64Array(n),
-    winterFactor: new Float64Array(n),
+    seasonCos: scopedArray(n),
+    seasonSin: scopedArray(n),
+    dayCos: scopedArray(n),
+    daySin: scopedArray(n),
+    winterFactor: scopedArray(n),
   };
   const p: HourPhase = { seasonCos: 0, seasonSin: 0, dayCos: 0, daySin: 0 };
   for (let i = 0; i < n; i++) {
@@ -189,10 +191,9 @@ class RepeatedInstants {
     readonly values: Float64Array,
   ) {}
 
-  /** For rows with at most half as many distinct instants as rows (a skill's lead days); null otherwise. */
-  static of(mid: Float64Array): RepeatedInstants | null {
-    const { instants, slot } = distinctInstants(mid);
-    return instants.length * 2 <= mid.length
+  /** For rows (`distinct`, of `n` rows) with at most half as many distinct instants as rows (a skill's lead days); null otherwise. */
+  static of({ instants, slot }: DistinctInstants, n: number): RepeatedInstants | null {
+    return instants.length * 2 <= n
       ? new RepeatedInstants(Float64Array.from(instants), rowRuns(slot), new Float64Array(instants.length))
       : null;
   }
@@ -251,8 +252,10 @@ export class WeatherBatch {
     this.created = skill && rows.created ? Float64Array.from(rows.created) : null;
     this.phases = rowPhases(this.mid);
     // Only the wind and cloud variables walk a local noise (walkLocal).
-    this.repeated = needs.wind || needs.cloud ? RepeatedInstants.of(this.mid) : null;
-    this.scratch = [0, 1, 2, 3].map(() => new Float64Array(n));
+    // The rows' distinct instants, once for every group (their truth and error bases) and the local noise.
+    const distinct = distinctInstants(this.mid);
+    this.repeated = needs.wind || needs.cloud ? RepeatedInstants.of(distinct, n) : null;
+    this.scratch = [0, 1, 2, 3].map(() => scopedArray(n));
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
     this.localMemory = this.localMemoryOf(skill);
@@ -267,7 +270,7 @@ export class WeatherBatch {
       const group =
         this.share && view.errors.length === 2
           ? this.memberGroup(name, view, trailing, stream)
-          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing);
+          : new PreparedGroup(world.truthField(name), this.mid, this.created, view, trailing, distinct);
       this.groups.set(name, needs.synopticCells && isSynoptic(name) ? new CellSharedGroup(group, n) : group);
       stream++;
     }
@@ -310,9 +313,9 @@ export class WeatherBatch {
     if (this.climatology) return { zero: true, alpha: null, errors: [] };
     if (!skill || !this.created || !growth) return { zero: false, alpha: null, errors: [] };
     const n = this.n;
-    const alpha = new Float64Array(n);
+    const alpha = scopedArray(n);
     if (member === null) {
-      const beta = new Float64Array(n);
+      const beta = scopedArray(n);
       for (let i = 0; i < n; i++) {
         const e = errorFraction(growth, skill.errorScale, this.mid[i] - this.created[i]);
         const a = 1 - (e * e) / 2;

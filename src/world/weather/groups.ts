@@ -4,8 +4,8 @@
  * the work the members of one ensemble request share.
  */
 import { currentBasisExchange, fingerprint, type BasisExchange, type SharedBasis } from '../basisExchange.ts';
-import { DotArena } from '../dotKernel.ts';
-import { distinctInstants, dotRow, rowRuns, type SpectralField } from '../field.ts';
+import { DotArena, scopedArray } from '../dotKernel.ts';
+import { distinctInstants, dotRow, rowRuns, type DistinctInstants, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
@@ -41,8 +41,8 @@ export interface GroupView {
 }
 
 /** An error field's time basis over the rows, with its blend weights folded in. */
-function errorTime(e: ErrorView, mid: Float64Array, created: Float64Array, out: Float64Array): void {
-  e.field.errorBasis(mid, created, out, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream);
+function errorTime(e: ErrorView, mid: Float64Array, created: Float64Array, out: Float64Array, distinct?: DistinctInstants): void {
+  e.field.errorBasis(mid, created, out, ERROR_VALID_TAU_HOURS, ERROR_RUN_TAU_HOURS, e.stream, distinct);
   scaleRows(out, e.weight);
 }
 
@@ -172,6 +172,8 @@ export class PreparedGroup implements AnomalyGroup {
     created: Float64Array | null,
     view: GroupView,
     trailing: boolean,
+    /** The distinct instants of `mid`, when the caller has them (a weather batch: the same for each of its groups). */
+    given?: DistinctInstants,
   ) {
     const n = mid.length;
     this.n = n;
@@ -189,7 +191,7 @@ export class PreparedGroup implements AnomalyGroup {
     const errors = view.alpha && created ? view.errors : [];
     const alpha = created ? view.alpha : null;
     this.alpha = alpha;
-    const distinct = distinctInstants(mid);
+    const distinct = given ?? distinctInstants(mid);
     const instants = Float64Array.from(distinct.instants);
     this.runs = rowRuns(distinct.slot);
     const u = (this.instantCount = instants.length);
@@ -221,7 +223,7 @@ export class PreparedGroup implements AnomalyGroup {
     if (alpha && created) {
       for (const e of errors) {
         const part = { field: e.field, time: null! as Float64Array, point: arena.alloc(2 * e.field.k) };
-        const error = (out: Float64Array) => errorTime(e, mid, created, out);
+        const error = (out: Float64Array) => errorTime(e, mid, created, out, distinct);
         const key = `error|${e.field.id}|${e.stream}|${fingerprint([e.weight])}`;
         if (!exchanged?.basis(key, n * 2 * e.field.k, error, (a) => (part.time = a))) error((part.time = arena.alloc(n * 2 * e.field.k)));
         this.errors.push(part);
@@ -369,7 +371,7 @@ export class CellSharedGroup implements AnomalyGroup {
     if (this.current) return this.current;
     let series = this.cells.get(this.cellKey);
     if (!series) {
-      const values = new Float64Array(this.n);
+      const values = scopedArray(this.n);
       this.innerAtCell().fill(values);
       series = { values, trailing: null };
       this.cells.set(this.cellKey, series);

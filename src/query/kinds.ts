@@ -229,7 +229,11 @@ function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; index
   for (let i = 0; i < count; i++) {
     const run = Math.floor(keys[i] / KEY_SPAN);
     rows.created.push(run === KEY_SPAN ? Number.NaN : run);
-    rows.valid.push(keys[i] - run * KEY_SPAN);
+    // As small integers, as every other set of rows holds its hours (`| 0`: a difference of doubles
+    // would make the array one of doubles, and the code reading rows' hours — the plant computer,
+    // the block keys — polymorphic: after the wind skill's warm-up, the first plant request after
+    // ready recompiled it).
+    rows.valid.push((keys[i] - run * KEY_SPAN) | 0);
   }
   const indexOf = (created: number, valid: number) => {
     const key = rowKey(created, valid);

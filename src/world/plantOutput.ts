@@ -21,7 +21,6 @@ import {
 import { windPlantConstants, windSeriesMw } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { exp, logistic } from '../util/math.ts';
-import { scopedArray } from './dotKernel.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
 import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
 
@@ -252,7 +251,7 @@ export class PlantSeriesComputer {
     /** Optional: sun positions shared with other computers over the same valid hours. */
     private readonly sunCache?: SunPositionCache,
   ) {
-    this.weather = newWeatherSeries(batch.n, scopedArray);
+    this.weather = newWeatherSeries(batch.n);
     let earliest = Infinity;
     for (let i = 0; i < validHours.length; i++) earliest = Math.min(earliest, validHours[i]);
     this.earliestHour = earliest;
@@ -301,7 +300,7 @@ export class PlantSeriesComputer {
     const riskOnly = this.metric === 'wind_icing';
     const hubHeight = plant.hub_height_m;
     // The icing risk (%), or the share of output it takes, on every hour; then the output.
-    const icing = riskOnly ? out : (this.icingLoss ??= scopedArray(out.length));
+    const icing = riskOnly ? out : (this.icingLoss ??= new Float64Array(out.length));
     const scale = riskOnly ? 100 : ICING_OUTPUT_LOSS;
     for (let i = 0; i < out.length; i++) {
       const t = tempC[i];

@@ -69,16 +69,21 @@ export interface WeatherSeries {
   stormTrail24: Float64Array;
 }
 
-/** A point's weather series over n rows; `alloc` makes each array (scopedArray: for a computation inside withPooledArenas). */
-export function newWeatherSeries(n: number, alloc: (n: number) => Float64Array = (k) => new Float64Array(k)): WeatherSeries {
+/** `count` arrays of n doubles, parts of one array (scopedArray: pooled inside withPooledArenas). */
+function scopedArrays(count: number, n: number): Float64Array[] {
+  const block = scopedArray(count * n);
+  return Array.from({ length: count }, (_, k) => block.subarray(k * n, (k + 1) * n));
+}
+
+export function newWeatherSeries(n: number): WeatherSeries {
   return {
-    tempC: alloc(n),
-    wind100Ms: alloc(n),
-    cloudCover: alloc(n),
-    precipMmH: alloc(n),
-    relHumidity: alloc(n),
-    tempTrail24C: alloc(n),
-    stormTrail24: alloc(n),
+    tempC: new Float64Array(n),
+    wind100Ms: new Float64Array(n),
+    cloudCover: new Float64Array(n),
+    precipMmH: new Float64Array(n),
+    relHumidity: new Float64Array(n),
+    tempTrail24C: new Float64Array(n),
+    stormTrail24: new Float64Array(n),
   };
 }
 
@@ -162,13 +167,8 @@ interface RowPhases {
 
 function rowPhases(mid: Float64Array): RowPhases {
   const n = mid.length;
-  const out: RowPhases = {
-    seasonCos: scopedArray(n),
-    seasonSin: scopedArray(n),
-    dayCos: scopedArray(n),
-    daySin: scopedArray(n),
-    winterFactor: scopedArray(n),
-  };
+  const [seasonCos, seasonSin, dayCos, daySin, winterFactor] = scopedArrays(5, n);
+  const out: RowPhases = { seasonCos, seasonSin, dayCos, daySin, winterFactor };
   const p: HourPhase = { seasonCos: 0, seasonSin: 0, dayCos: 0, daySin: 0 };
   for (let i = 0; i < n; i++) {
     hourPhase(mid[i], p);
@@ -255,7 +255,7 @@ export class WeatherBatch {
     // The rows' distinct instants, once for every group (their truth and error bases) and the local noise.
     const distinct = distinctInstants(this.mid);
     this.repeated = needs.wind || needs.cloud ? RepeatedInstants.of(distinct, n) : null;
-    this.scratch = [0, 1, 2, 3].map(() => scopedArray(n));
+    this.scratch = scopedArrays(4, n);
     this.climatology = !!skill?.climatology;
     const member = skill && this.created && !this.climatology && skill.member !== undefined ? skill.member : null;
     this.localMemory = this.localMemoryOf(skill);

@@ -231,8 +231,7 @@ function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; index
     rows.created.push(run === KEY_SPAN ? Number.NaN : run);
     // As small integers, as every other set of rows holds its hours (`| 0`: a difference of doubles
     // would make the array one of doubles, and the code reading rows' hours — the plant computer,
-    // the block keys — polymorphic: after the wind skill's warm-up, the first plant request after
-    // ready recompiled it).
+    // the block keys — polymorphic between the skill's rows and every other request's).
     rows.valid.push((keys[i] - run * KEY_SPAN) | 0);
   }
   const indexOf = (created: number, valid: number) => {

@@ -314,11 +314,10 @@ function releaseBuffer(buffer: ArrayBuffer): void {
 
 /**
  * A zeroed array of `length` doubles for a computation that drops it when the withPooledArenas
- * scope it is made in ends (a weather batch's per-row buffers, a plant computer's weather): its
- * memory is an earlier scope's when one of its size is free. A cold year of skill leads makes
- * ~100 such arrays of ~6,000 rows per chunk of rows, ~100 MB a model, whose fresh allocations
- * had V8 mark its heap twice a request (the external memory it counts). Outside a scope, a new
- * array.
+ * scope it is made in ends (a weather batch's per-row buffers, its synoptic cells' series, a
+ * chunk's plant sums): its memory is an earlier scope's when one of its size is free. A cold year
+ * of skill leads made ~100 such arrays of ~6,000 rows per chunk of rows, fresh each time, memory
+ * V8 counts towards starting a full collection. Outside a scope, a new array.
  */
 export function scopedArray(length: number): Float64Array {
   if (!arrayScope) return new Float64Array(length);

@@ -311,7 +311,7 @@ export function distinctInstants(mid: ArrayLike<number>): DistinctInstants {
 }
 
 /** Runs of rows whose instants follow each other (slot[i + 1] = slot[i] + 1), as (from, to, slot[from] − from) triples. */
-export function rowRuns(slot: Int32Array): Int32Array {
+function rowRuns(slot: Int32Array): Int32Array {
   const runs: number[] = [];
   for (let from = 0; from < slot.length;) {
     let to = from + 1;
@@ -320,6 +320,22 @@ export function rowRuns(slot: Int32Array): Int32Array {
     from = to;
   }
   return Int32Array.from(runs);
+}
+
+/**
+ * A set of rows' distinct instants (distinctInstants), also as an array of doubles (`times`), and
+ * the runs of rows whose instants follow each other (a forecast run's hours: `runs`, (from, to,
+ * shift) triples, row i's instant times[i + shift]): made once per weather batch for all its
+ * groups and its local noise.
+ */
+export interface RowInstants extends DistinctInstants {
+  times: Float64Array;
+  runs: Int32Array;
+}
+
+export function rowInstants(mid: ArrayLike<number>): RowInstants {
+  const distinct = distinctInstants(mid);
+  return { ...distinct, times: Float64Array.from(distinct.instants), runs: rowRuns(distinct.slot) };
 }
 
 function sincOf(x: number): number {

@@ -24,7 +24,7 @@ import {
 } from './fields.ts';
 import { CellSharedGroup, MemberGroup, PreparedGroup, rowsKey, type AnomalyGroup, type EnsembleShare, type GroupView } from './groups.ts';
 import { ExtremeRows } from './extremes.ts';
-import { distinctInstants, rowRuns, type DistinctInstants } from '../field.ts';
+import { rowInstants, type RowInstants } from '../field.ts';
 import { scopedArray } from '../dotKernel.ts';
 import { errorFraction, memberSeedName, memberWeights, type ErrorGrowth, type WeatherSkill } from './skill.ts';
 import type { WeatherWorld } from './world.ts';
@@ -186,16 +186,14 @@ function rowPhases(mid: Float64Array): RowPhases {
 class RepeatedInstants {
   private constructor(
     readonly instants: Float64Array,
-    /** Runs of rows with consecutive instants (field.ts rowRuns). */
+    /** Runs of rows with consecutive instants (field.ts RowInstants). */
     private readonly runs: Int32Array,
     readonly values: Float64Array,
   ) {}
 
-  /** For rows (`distinct`, of `n` rows) with at most half as many distinct instants as rows (a skill's lead days); null otherwise. */
-  static of({ instants, slot }: DistinctInstants, n: number): RepeatedInstants | null {
-    return instants.length * 2 <= n
-      ? new RepeatedInstants(Float64Array.from(instants), rowRuns(slot), new Float64Array(instants.length))
-      : null;
+  /** For rows (their instants, of `n` rows) with at most half as many distinct instants as rows (a skill's lead days); null otherwise. */
+  static of({ times, runs }: RowInstants, n: number): RepeatedInstants | null {
+    return times.length * 2 <= n ? new RepeatedInstants(times, runs, new Float64Array(times.length)) : null;
   }
 
   /** Each row's instant's value: a copy per run of rows (a forecast run's hours), not a lookup per row. */
@@ -253,7 +251,7 @@ export class WeatherBatch {
     this.phases = rowPhases(this.mid);
     // Only the wind and cloud variables walk a local noise (walkLocal).
     // The rows' distinct instants, once for every group (their truth and error bases) and the local noise.
-    const distinct = distinctInstants(this.mid);
+    const distinct = rowInstants(this.mid);
     this.repeated = needs.wind || needs.cloud ? RepeatedInstants.of(distinct, n) : null;
     this.scratch = scopedArrays(4, n);
     this.climatology = !!skill?.climatology;

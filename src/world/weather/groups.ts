@@ -5,7 +5,7 @@
  */
 import { currentBasisExchange, fingerprint, type BasisExchange, type SharedBasis } from '../basisExchange.ts';
 import { DotArena, scopedArray } from '../dotKernel.ts';
-import { distinctInstants, dotRow, rowRuns, type DistinctInstants, type SpectralField } from '../field.ts';
+import { distinctInstants, dotRow, rowInstants, type DistinctInstants, type RowInstants, type SpectralField } from '../field.ts';
 import { ERROR_RUN_TAU_HOURS, ERROR_VALID_TAU_HOURS, synopticCellCentre } from './fields.ts';
 
 /** Multiplies row i of a component-major basis (n rows) by weights[i]. */
@@ -151,7 +151,7 @@ export class PreparedGroup implements AnomalyGroup {
   private readonly arena: DotArena | null;
   /** The truth's time basis over the distinct instants (component-major, `instantCount` rows). */
   private truthTime: Float64Array;
-  /** Runs of rows whose instants are consecutive: (from, to, shift) triples, row i's instant i + shift (rowRuns). */
+  /** Runs of rows whose instants are consecutive: (from, to, shift) triples, row i's instant i + shift (RowInstants). */
   private readonly runs: Int32Array;
   private readonly instantCount: number;
   /** The truth at the point at each distinct instant (truthAtPoint), valid while truthReady. */
@@ -172,8 +172,8 @@ export class PreparedGroup implements AnomalyGroup {
     created: Float64Array | null,
     view: GroupView,
     trailing: boolean,
-    /** The distinct instants of `mid`, when the caller has them (a weather batch: the same for each of its groups). */
-    given?: DistinctInstants,
+    /** The instants of `mid`, when the caller has them (a weather batch: the same for each of its groups). */
+    given?: RowInstants,
   ) {
     const n = mid.length;
     this.n = n;
@@ -191,9 +191,9 @@ export class PreparedGroup implements AnomalyGroup {
     const errors = view.alpha && created ? view.errors : [];
     const alpha = created ? view.alpha : null;
     this.alpha = alpha;
-    const distinct = given ?? distinctInstants(mid);
-    const instants = Float64Array.from(distinct.instants);
-    this.runs = rowRuns(distinct.slot);
+    const distinct = given ?? rowInstants(mid);
+    const instants = distinct.times;
+    this.runs = distinct.runs;
     const u = (this.instantCount = instants.length);
     const truthLength = u * 2 * truthField.k;
     const rowsLength = n * 2 * truthField.k;

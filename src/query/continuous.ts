@@ -50,15 +50,19 @@ export function stitchRows(o: StitchOptions, window: HourWindow, firstHour: numb
   const from = Math.max(window.startHour, firstHour);
   if (from > window.endHour) return rows;
   const lastDay = lastStitchableDay(o, nowMs);
-  for (let day = localDateOfHour(o.timezone, from); compareDates(day, lastDay) <= 0; day = addDays(day, 1)) {
-    const dayStart = localDayStartHour(o.timezone, day);
-    if (dayStart > window.endHour) break;
-    const dayEnd = localDayStartHour(o.timezone, addDays(day, 1));
+  let day = localDateOfHour(o.timezone, from);
+  // A day ends where the next begins: each day's start is found once.
+  let dayStart = localDayStartHour(o.timezone, day);
+  while (compareDates(day, lastDay) <= 0 && dayStart <= window.endHour) {
+    const next = addDays(day, 1);
+    const dayEnd = localDayStartHour(o.timezone, next);
     const created = runForDay(o, day);
     for (let h = Math.max(dayStart, from); h < dayEnd && h <= window.endHour; h++) {
       rows.valid.push(h);
       rows.created.push(created);
     }
+    day = next;
+    dayStart = dayEnd;
   }
   return rows;
 }

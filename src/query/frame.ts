@@ -30,4 +30,32 @@ export interface Frame {
    * that do not offer it are small enough to compute whole (daily series, single targets).
    */
   slice?(from: number, to: number): Frame;
+  /**
+   * The sum of the columns as written (addAsWritten; NaN where no column has a value) into
+   * `out`, made without filling each column, where the frame offers it: the continuous frames of
+   * several leads sum their targets once over the rows they share (a skill's sum over an ISO's
+   * plants).
+   */
+  sumAsWritten?(out: Float64Array): void;
+}
+
+/**
+ * Adds `values`, each rounded as the writers write it (`decimals` places), into `sum` from row
+ * `at`, and marks in `present` the rows that had a value (NaN, no value, is skipped): the sum of
+ * several columns as a client adding up the written values finds it.
+ */
+export function addAsWritten(sum: Float64Array, present: Uint8Array, values: ArrayLike<number>, decimals: number, at = 0): void {
+  const f = 10 ** decimals;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) continue;
+    sum[at + i] += Math.round(v * f) / f;
+    present[at + i] = 1;
+  }
+}
+
+/** NaN on the rows of `sum` that no column added a value to (addAsWritten's `present`). */
+export function withoutAbsent(sum: Float64Array, present: Uint8Array): Float64Array {
+  for (let i = 0; i < sum.length; i++) if (!present[i]) sum[i] = Number.NaN;
+  return sum;
 }

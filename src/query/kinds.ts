@@ -13,7 +13,7 @@ import { addDays, formatDate, localDateOfHour, localDayStartHour, type CivilDate
 import { lastStitchableDay, stitchRows, type StitchedRows, type StitchOptions } from './continuous.ts';
 import { QueryError, queryValueError } from './errors.ts';
 import { UNIT_DECIMALS, type Unit } from '../catalog/metrics.ts';
-import type { Frame } from './frame.ts';
+import { addAsWritten, withoutAbsent, type Frame } from './frame.ts';
 import { actualRows, lastActualHour } from './runs.ts';
 import { resolveWindow, type RequestInstant } from './window.ts';
 
@@ -105,6 +105,8 @@ function frameOf<T>(
   source: (rows: StitchedRows) => (target: T) => Float64Array,
   first = 0,
   count = rows.valid.length - first,
+  /** The sum of the targets as written over `rows` (Frame.sumAsWritten), where the caller makes it without each target's values. */
+  sums?: (rows: StitchedRows) => Float64Array,
 ): Frame {
   let values: ((t: T) => Float64Array) | undefined;
   const valuesOf = () => (values ??= source(rows));
@@ -122,8 +124,9 @@ function frameOf<T>(
     slice: (from, to) => {
       const { start, end } = wholeLocalDays(group.timezone, rows.valid, first + from, first + to);
       const sub = { valid: rows.valid.slice(start, end), created: rows.created.slice(start, end) };
-      return frameOf(group, model, createdAtHour, sub, source, first + from - start, to - from);
+      return frameOf(group, model, createdAtHour, sub, source, first + from - start, to - from, sums);
     },
+    sumAsWritten: sums && ((out: Float64Array) => out.set(sums(rows).subarray(first, first + out.length))),
   };
 }
 
@@ -248,6 +251,17 @@ function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; index
   return { rows, indexOf };
 }
 
+/** The rows of `rows` within their run's horizon. */
+function withinHorizon(rows: StitchedRows, model: ForecastModel): StitchedRows {
+  const out: StitchedRows = { valid: [], created: [] };
+  for (let i = 0; i < rows.valid.length; i++) {
+    if (beyondHorizon(model, rows.valid[i], rows.created[i])) continue;
+    out.valid.push(rows.valid[i]);
+    out.created.push(rows.created[i]);
+  }
+  return out;
+}
+
 /** One row per valid hour of `sets`, with the latest run any of them has for it. */
 function latestRunOfEachHour(sets: readonly StitchedRows[]): StitchedRows {
   const latest = new Map<number, number>();
@@ -264,28 +278,52 @@ function latestRunOfEachHour(sets: readonly StitchedRows[]): StitchedRows {
 const UNION_CHUNK_ROWS = 6000;
 
 /**
- * Every target's values over `rows` (ordered by run), computed in pieces of about
- * UNION_CHUNK_ROWS rows that end where a run's rows end (so a run's shared lagged days are
- * computed once); each piece's computation is dropped before the next.
+ * `use` of each piece of `rows` (ordered by run), from `from`: every target's values over it,
+ * computed in pieces of about UNION_CHUNK_ROWS rows that end where a run's rows end (so a run's
+ * shared lagged days are computed once); each piece's computation is dropped before the next.
  */
+function eachChunk<T>(
+  rows: StitchedRows,
+  values: (rows: StitchedRows) => (target: T) => Float64Array,
+  use: (piece: (target: T) => Float64Array, from: number) => void,
+): void {
+  const n = rows.valid.length;
+  for (let from = 0; from < n;) {
+    let to = Math.min(n, from + UNION_CHUNK_ROWS);
+    while (to < n && Object.is(rows.created[to], rows.created[to - 1])) to++;
+    // A piece's weather is dropped once its targets are read: its arenas' memory serves the next piece.
+    withPooledArenas(() => use(values({ valid: rows.valid.slice(from, to), created: rows.created.slice(from, to) }), from));
+    from = to;
+  }
+}
+
+/** Every target's values over `rows`, computed piece by piece (eachChunk). */
 function valuesInChunks<T>(
   targets: readonly T[],
   rows: StitchedRows,
   values: (rows: StitchedRows) => (target: T) => Float64Array,
 ): Map<T, Float64Array> {
-  const n = rows.valid.length;
-  const out = new Map(targets.map((t) => [t, new Float64Array(n)]));
-  for (let from = 0; from < n;) {
-    let to = Math.min(n, from + UNION_CHUNK_ROWS);
-    while (to < n && Object.is(rows.created[to], rows.created[to - 1])) to++;
-    // A piece's weather is dropped once its targets are read: its arenas' memory serves the next piece.
-    withPooledArenas(() => {
-      const piece = values({ valid: rows.valid.slice(from, to), created: rows.created.slice(from, to) });
-      for (const t of targets) out.get(t)!.set(piece(t), from);
-    });
-    from = to;
-  }
+  const out = new Map(targets.map((t) => [t, new Float64Array(rows.valid.length)]));
+  eachChunk(rows, values, (piece, from) => {
+    for (const t of targets) out.get(t)!.set(piece(t), from);
+  });
   return out;
+}
+
+/** The sum of the targets as written over `rows` (addAsWritten), piece by piece: no target's values are kept. */
+function sumsInChunks<T>(
+  targets: readonly T[],
+  rows: StitchedRows,
+  values: (rows: StitchedRows) => (target: T) => Float64Array,
+  decimals: number,
+): Float64Array {
+  const sum = new Float64Array(rows.valid.length);
+  const present = new Uint8Array(rows.valid.length);
+  eachChunk(rows, values, (piece, from) => {
+    // A target's values are read before the next target's are asked for (PlantColumns' scratch).
+    for (const t of targets) addAsWritten(sum, present, piece(t), decimals, from);
+  });
+  return withoutAbsent(sum, present);
 }
 
 /** `f` of each lead, or the 422 it throws (a lead without data). */
@@ -317,41 +355,61 @@ export function continuousFrames<T>(
   );
   const model = FORECAST_MODELS[p.model];
   const perHour = group.sameInEveryRun?.(model) === true;
-  let computed: { rowOf: (created: number, valid: number) => number; values: Map<T, Float64Array> } | undefined;
-  const compute = () => {
+  let union: { rows: StitchedRows; rowOf: (created: number, valid: number) => number } | undefined;
+  const unionRows = () => {
+    if (union) return union;
     const sets = parts.flatMap((part) => (part instanceof QueryError ? [] : [part.rows]));
     if (!perHour) {
-      const union = unionOfRows(sets);
-      return { rowOf: union.indexOf, values: valuesInChunks(group.targets, union.rows, forecasts.values) };
+      // Rows beyond their run's horizon have no value (NaN in every group's frame): not computed.
+      // (The ISO model's 8 days leave most of days_ahead=8 and all of 14 beyond.)
+      const all = unionOfRows(sets.map((rows) => withinHorizon(rows, model)));
+      return (union = { rows: all.rows, rowOf: all.indexOf });
     }
     // Each hour from its latest run, which reaches it whenever any of the runs does.
-    const union = unionOfRows([latestRunOfEachHour(sets)]);
-    const rowOfHour = new Map(union.rows.valid.map((valid, i) => [valid, i]));
-    return {
-      rowOf: (_: number, valid: number) => rowOfHour.get(valid)!,
-      values: valuesInChunks(group.targets, union.rows, forecasts.values),
-    };
+    const latest = unionOfRows([latestRunOfEachHour(sets)]).rows;
+    const rowOfHour = new Map(latest.valid.map((valid, i) => [valid, i]));
+    return (union = { rows: latest, rowOf: (_: number, valid: number) => rowOfHour.get(valid)! });
+  };
+  // Every target's values over the union, or only their sum as written (a skill's sum over an
+  // ISO's plants: the values of ~100 targets over a year of leads are never kept), each on first use.
+  let values: Map<T, Float64Array> | undefined;
+  const valuesOf = () => (values ??= valuesInChunks(group.targets, unionRows().rows, forecasts.values));
+  let sums: Float64Array | undefined;
+  const sumsOf = () => {
+    if (sums) return sums;
+    const decimals = UNIT_DECIMALS[group.units];
+    if (!values) return (sums = sumsInChunks(group.targets, unionRows().rows, forecasts.values, decimals));
+    const present = new Uint8Array(unionRows().rows.valid.length);
+    sums = new Float64Array(present.length);
+    for (const t of group.targets) addAsWritten(sums, present, values.get(t)!, decimals);
+    return withoutAbsent(sums, present);
   };
   // Per set of rows a lead reads (a frame's, or a slice's), each row's place in the union, found
   // once for all its targets (−1: no value).
   const placesOf = new WeakMap<StitchedRows, Int32Array>();
-  const source = (rows: StitchedRows) => (t: T) => {
-    const { rowOf, values } = (computed ??= compute());
+  const placesIn = (rows: StitchedRows) => {
     let places = placesOf.get(rows);
     if (!places) {
+      const { rowOf } = unionRows();
       places = Int32Array.from(rows.valid, (valid, i) =>
         // A run whose horizon stops before the hour has no value there, whatever a later run has.
-        perHour && beyondHorizon(model, valid, rows.created[i]) ? -1 : rowOf(rows.created[i], valid),
+        beyondHorizon(model, valid, rows.created[i]) ? -1 : rowOf(rows.created[i], valid),
       );
       placesOf.set(rows, places);
     }
-    const all = values.get(t)!;
+    return places;
+  };
+  /** `all` (a value per union row) on `rows`: NaN where a row has no place. */
+  const onRows = (rows: StitchedRows, all: Float64Array) => {
+    const places = placesIn(rows);
     const out = new Float64Array(places.length);
     for (let i = 0; i < places.length; i++) out[i] = places[i] < 0 ? Number.NaN : all[places[i]];
     return out;
   };
+  const source = (rows: StitchedRows) => (t: T) => onRows(rows, valuesOf().get(t)!);
+  const sumOn = (rows: StitchedRows) => onRows(rows, sumsOf());
   return parts.map((part) =>
-    part instanceof QueryError ? part : frameOf(group, forecasts.name, null, part.rows, source, part.offset, part.count),
+    part instanceof QueryError ? part : frameOf(group, forecasts.name, null, part.rows, source, part.offset, part.count, sumOn),
   );
 }
 

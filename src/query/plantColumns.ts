@@ -37,7 +37,7 @@ export class PlantColumns {
         this.world,
         { valid: this.rows.valid, created: this.model ? this.rows.created : null },
         this.model?.skill ?? null,
-        weatherNeedsFor(this.metric),
+        weatherNeedsFor(this.metric, this.model?.skill ?? null),
       ),
       this.metric,
       this.rows.valid,

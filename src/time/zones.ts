@@ -14,6 +14,9 @@ export interface CivilDate {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, Map<number, number>>();
+/** The zone offsetMinutesAtHour read last, and its cache. */
+let lastZone: string | null = null;
+let lastZoneCache: Map<number, number> | null = null;
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
@@ -48,11 +51,14 @@ export function offsetMinutesAt(zone: string, ms: number): number {
  * transition falls inside it.
  */
 export function offsetMinutesAtHour(zone: string, hour: number): number {
-  let cache = offsetCache.get(zone);
+  // Requests read one zone many times in a row: its cache is found without hashing the name.
+  let cache = zone === lastZone ? lastZoneCache! : offsetCache.get(zone);
   if (!cache) {
     cache = new Map();
     offsetCache.set(zone, cache);
   }
+  lastZone = zone;
+  lastZoneCache = cache;
   const day = Math.floor(hour / DAY_HOURS);
   let perDay = cache.get(day);
   if (perDay === undefined) {
@@ -124,10 +130,11 @@ export function localWallHourToEpochHour(zone: string, date: CivilDate, hourOfDa
   // Candidates: the wall time read with the offsets in force a day either side of it.
   const offBefore = offsetMinutesAtHour(zone, wallAsUtcHour - DAY_HOURS) / 60;
   const offAfter = offsetMinutesAtHour(zone, wallAsUtcHour + DAY_HOURS) / 60;
-  const candidates = [wallAsUtcHour - offBefore, wallAsUtcHour - offAfter].sort((a, b) => a - b);
-  for (const c of candidates) {
-    if (c + offsetMinutesAtHour(zone, c) / 60 === wallAsUtcHour) return c; // earliest valid reading
-  }
+  // The earlier candidate first: the earliest valid reading wins.
+  const earlier = Math.min(wallAsUtcHour - offBefore, wallAsUtcHour - offAfter);
+  const later = Math.max(wallAsUtcHour - offBefore, wallAsUtcHour - offAfter);
+  if (earlier + offsetMinutesAtHour(zone, earlier) / 60 === wallAsUtcHour) return earlier;
+  if (later + offsetMinutesAtHour(zone, later) / 60 === wallAsUtcHour) return later;
   // Nonexistent wall time: shift forward by the gap, i.e. read it with the earlier offset.
   return wallAsUtcHour - offBefore;
 }

@@ -63,7 +63,7 @@ export class FleetProxy {
       this.world,
       { valid: this.hours, created: this.hours.map(() => created) },
       skill,
-      weatherNeedsFor(this.metric),
+      weatherNeedsFor(this.metric, skill),
     );
     const computer = new PlantSeriesComputer(batch, this.metric, this.hours, this.suns);
     const values = new Float64Array(n);

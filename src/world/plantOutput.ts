@@ -18,11 +18,12 @@ import {
   type SolarWeather,
   type SunPosition,
 } from './physics/solar.ts';
-import { windPlantConstants, windSeriesMw } from './physics/wind.ts';
+import { windPlantConstants, windSeriesMw, type WindPlantConstants } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { exp, logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
 import { COLD_ROW_MAX_C, newWeatherSeries, type WeatherBatch, type WeatherNeeds, type WeatherSeries } from './weather/batch.ts';
+import type { WeatherSkill } from './weather/skill.ts';
 
 export const PLANT_METRICS = metricsOf('plant');
 export type PlantMetric = MetricsOf<'plant'>;
@@ -37,10 +38,12 @@ export const PLANT_METRIC_TYPE = Object.fromEntries(PLANT_METRICS.map((m) => [m,
  * synoptic weather per synoptic cell (WeatherNeeds.synopticCells): an ISO's hundreds of plants
  * lie in a few dozen cells.
  */
-export function weatherNeedsFor(metric: PlantMetric): WeatherNeeds {
+export function weatherNeedsFor(metric: PlantMetric, skill: WeatherSkill | null = null): WeatherNeeds {
+  // The normal model reads no cold-row weather: icing and snow are 0 at the normal state (computeNormal).
+  const coldRows = !skill?.climatology;
   return PLANT_METRIC_TYPE[metric] === 'wind'
-    ? { wind: true, moisture: true, synopticCells: true }
-    : { cloud: true, moisture: true, trailing: true, synopticCells: true };
+    ? { wind: true, moisture: coldRows, synopticCells: true }
+    : { cloud: true, moisture: coldRows, trailing: coldRows, synopticCells: true };
 }
 
 /** Share of output lost while icing conditions hold (blades shed power, many turbines stop). */
@@ -143,8 +146,15 @@ interface WindNormalTable {
   /** Hub (2 m + lapse) reference temperature of the table, K. */
   refHubK: number;
   lapseDrop: number;
-  /** Expected output (MW) at climatological mean 100 m speed k·NORMAL_STEP_MS. */
+  /**
+   * Expected output (MW) at climatological mean 100 m speed k·NORMAL_STEP_MS; NaN until an hour
+   * needs step k (tabulate): a plant's hours reach a few dozen of the table's 402 steps.
+   */
   mw: Float64Array;
+  /** What a step's output is computed from: the plant's constants, surface pressure and annual mean temperature. */
+  constants: WindPlantConstants;
+  pressurePa: number;
+  tempC: number;
 }
 
 const windNormalTables = new WeakMap<WindPlant, WindNormalTable>();
@@ -159,23 +169,53 @@ const normalTableNoIcing = new Float64Array(normalTableSpeeds.length);
 function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTable {
   let t = windNormalTables.get(plant);
   if (!t) {
-    // One series call over every (step, node) speed: a call per speed (25,792 of them) cost a
-    // cold PJM wind skill request ~0.1-0.3 s of table building. The same arithmetic per speed.
-    const nodes = WIND_X_NODES.length;
-    const outputs = new Float64Array(normalTableSpeeds.length);
-    const temps = new Float64Array(normalTableSpeeds.length).fill(climate.tempMean);
-    windSeriesMw(windPlantConstants(plant, SHEAR_ALPHA), climate.pressurePa, normalTableSpeeds, temps, normalTableNoIcing, outputs);
-    const mw = new Float64Array(NORMAL_TABLE_STEPS);
-    for (let k = 0; k < mw.length; k++) {
-      let sum = 0;
-      for (let j = 0; j < nodes; j++) sum += outputs[k * nodes + j];
-      mw[k] = sum / nodes;
-    }
     const lapseDrop = STANDARD_LAPSE_K_PER_M * (hubHeightM(plant) - SCREEN_HEIGHT_M);
-    t = { refHubK: climate.tempMean + 273.15 - lapseDrop, lapseDrop, mw };
+    t = {
+      refHubK: climate.tempMean + 273.15 - lapseDrop,
+      lapseDrop,
+      mw: new Float64Array(NORMAL_TABLE_STEPS).fill(Number.NaN),
+      constants: windPlantConstants(plant, SHEAR_ALPHA),
+      pressurePa: climate.pressurePa,
+      tempC: climate.tempMean,
+    };
     windNormalTables.set(plant, t);
   }
   return t;
+}
+
+/**
+ * Computes the steps [from, to) of a normal table that are still NaN, in one series call over
+ * every (step, node) speed between the first and last missing step (a call per speed cost a cold
+ * PJM wind skill request ~0.1-0.3 s; the whole table for each plant, ~70 ms more). A step's
+ * value is the same whenever it is computed.
+ */
+function tabulate(t: WindNormalTable, from: number, to: number): void {
+  const mw = t.mw;
+  while (from < to && !Number.isNaN(mw[from])) from++;
+  while (to > from && !Number.isNaN(mw[to - 1])) to--;
+  if (from >= to) return;
+  const nodes = WIND_X_NODES.length;
+  const speeds = normalTableSpeeds.subarray(from * nodes, to * nodes);
+  const outputs = new Float64Array(speeds.length);
+  const temps = new Float64Array(speeds.length).fill(t.tempC);
+  windSeriesMw(t.constants, t.pressurePa, speeds, temps, normalTableNoIcing.subarray(0, speeds.length), outputs);
+  for (let k = from; k < to; k++) {
+    let sum = 0;
+    for (let j = 0; j < nodes; j++) sum += outputs[(k - from) * nodes + j];
+    mw[k] = sum / nodes;
+  }
+}
+
+/** Where an hour with climatological mean 100 m speed `meanSpeedMs` and 2 m temperature `tempC` lies on the table, in steps. */
+function normalTablePos(t: WindNormalTable, meanSpeedMs: number, tempC: number): number {
+  const m = meanSpeedMs * Math.cbrt(t.refHubK / (tempC + 273.15 - t.lapseDrop));
+  return Math.min(Math.max(m, 0), NORMAL_MAX_MS) / NORMAL_STEP_MS;
+}
+
+/** The table's value at `pos` (tabulated there), linear between steps. */
+function normalTableAt(t: WindNormalTable, pos: number): number {
+  const i = pos | 0;
+  return t.mw[i] + (t.mw[i + 1] - t.mw[i]) * (pos - i);
 }
 
 /**
@@ -185,10 +225,24 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
  */
 export function windNormalMw(plant: WindPlant, climate: PointClimate, meanSpeedMs: number, tempC: number): number {
   const t = windNormalTable(plant, climate);
-  const m = meanSpeedMs * Math.cbrt(t.refHubK / (tempC + 273.15 - t.lapseDrop));
-  const pos = Math.min(Math.max(m, 0), NORMAL_MAX_MS) / NORMAL_STEP_MS;
-  const i = pos | 0;
-  return t.mw[i] + (t.mw[i + 1] - t.mw[i]) * (pos - i);
+  const pos = normalTablePos(t, meanSpeedMs, tempC);
+  tabulate(t, pos | 0, (pos | 0) + 2);
+  return normalTableAt(t, pos);
+}
+
+/** windNormalMw of every hour of the climatological weather `w` into `out`: the table's steps they need computed at once. */
+function windNormalSeries(plant: WindPlant, climate: PointClimate, w: WeatherSeries, out: Float64Array): void {
+  const t = windNormalTable(plant, climate);
+  let lowest = Infinity;
+  let highest = -Infinity;
+  for (let i = 0; i < out.length; i++) {
+    const pos = normalTablePos(t, w.wind100Ms[i] * RICE_MEAN, w.tempC[i]);
+    out[i] = pos;
+    if (pos < lowest) lowest = pos;
+    if (pos > highest) highest = pos;
+  }
+  if (lowest <= highest) tabulate(t, lowest | 0, (highest | 0) + 2);
+  for (let i = 0; i < out.length; i++) out[i] = normalTableAt(t, out[i]);
 }
 
 /**
@@ -322,7 +376,7 @@ export class PlantSeriesComputer {
       return;
     }
     if (plant.plant_type === 'wind') {
-      for (let i = 0; i < out.length; i++) out[i] = windNormalMw(plant, climate, w.wind100Ms[i] * RICE_MEAN, w.tempC[i]);
+      windNormalSeries(plant, climate, w, out);
       return;
     }
     const sun = createSunPosition();

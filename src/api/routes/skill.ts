@@ -9,7 +9,7 @@ import type { MetricName } from '../../catalog/metrics.ts';
 import { FORECAST_MODEL_NAMES, type ForecastModelName } from '../../models/forecastModels.ts';
 import type { ContinuousParams } from '../../query/kinds.ts';
 import { QueryError, queryValueError } from '../../query/errors.ts';
-import type { Frame } from '../../query/frame.ts';
+import { addAsWritten, withoutAbsent, type Frame } from '../../query/frame.ts';
 import { cachedBlocks, heldBlocks, hourBlocks, uncached } from '../../query/blockCache.ts';
 import { SCORED_QUANTILES, type QuantileSeries } from '../../query/skillScores.ts';
 import { lastActualHour } from '../../query/runs.ts';
@@ -258,19 +258,17 @@ function seriesOf(frame: Frame): HourSeries {
     frame.columns[0].fill(values);
     return { hours: frame.hours, values };
   }
-  const f = 10 ** frame.decimals;
+  if (frame.sumAsWritten) {
+    frame.sumAsWritten(values);
+    return { hours: frame.hours, values };
+  }
   const column = new Float64Array(n);
   const present = new Uint8Array(n);
   for (const c of frame.columns) {
     c.fill(column);
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(column[i])) continue;
-      values[i] += Math.round(column[i] * f) / f;
-      present[i] = 1;
-    }
+    addAsWritten(values, present, column, frame.decimals);
   }
-  for (let i = 0; i < n; i++) if (!present[i]) values[i] = Number.NaN;
-  return { hours: frame.hours, values };
+  return { hours: frame.hours, values: withoutAbsent(values, present) };
 }
 
 /** The longest window euro_ens is scored over: its 51 members cost ~50 continuous series each. */

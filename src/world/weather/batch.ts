@@ -349,6 +349,11 @@ export class WeatherBatch {
    * the instant.
    */
   private walkLocal(localSeed: number, stream: number, hours: number, out: Float64Array): void {
+    // The climatology knows nothing of the point-local weather (its weight is 0 on every row).
+    if (this.climatology) {
+      out.fill(0);
+      return;
+    }
     const walker = new ValueNoise1Walker(localSeed, stream);
     const repeated = this.repeated;
     if (!repeated) walker.walk(this.mid, hours, out);

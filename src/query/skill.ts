@@ -128,13 +128,17 @@ class HourIndex {
   }
 }
 
-/** Values of `series` (indexed by `index`) at `hours`, rounded (NaN where it has no row). */
-function alignedTo(series: HourSeries, index: HourIndex, hours: ArrayLike<number>, round: (x: number) => number): Float64Array {
-  const out = new Float64Array(hours.length);
-  for (let i = 0; i < hours.length; i++) {
-    const at = index.rowOf(hours[i]);
-    out[i] = at < 0 ? Number.NaN : round(series.values[at]);
-  }
+/** The row of `index`'s series at each of `hours` (−1 where it has none). */
+function rowsAt(index: HourIndex, hours: ArrayLike<number>): Int32Array {
+  const rows = new Int32Array(hours.length);
+  for (let i = 0; i < hours.length; i++) rows[i] = index.rowOf(hours[i]);
+  return rows;
+}
+
+/** `values` at `rows` (rowsAt), rounded (NaN where there is no row). */
+function gathered(values: Float64Array, rows: Int32Array, round: (x: number) => number): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = rows[i] < 0 ? Number.NaN : round(values[rows[i]]);
   return out;
 }
 
@@ -145,25 +149,28 @@ function roundedValues(values: ArrayLike<number>, round: (x: number) => number):
   return out;
 }
 
-/** A forecast paired with the actual (and the baseline and capacity) over the forecast's rows. */
+const asIs = (x: number) => x;
+
+/**
+ * A forecast paired with the actual (and the baseline and capacity) over the forecast's rows.
+ * `capacity`: the capacity in operation at each of the actual's rows (a row without an actual
+ * is never scored, so its capacity is not needed).
+ */
 function paired(
   input: SkillInput,
   f: ForecastSeries,
   baseline: ForecastSeries | undefined,
   indexOf: (s: HourSeries) => HourIndex,
+  capacity: Float64Array | undefined,
 ): PairedSeries {
   const round = rounder(input.decimals);
   const hours = f.hours;
-  let capacity: Float64Array | undefined;
-  if (input.capacityAt) {
-    capacity = new Float64Array(hours.length);
-    for (let i = 0; i < hours.length; i++) capacity[i] = input.capacityAt(hours[i]);
-  }
+  const actualRows = rowsAt(indexOf(input.actual), hours);
   return {
     forecast: roundedValues(f.values, round),
-    actual: alignedTo(input.actual, indexOf(input.actual), hours, round),
-    capacity,
-    baseline: baseline ? alignedTo(baseline, indexOf(baseline), hours, round) : undefined,
+    actual: gathered(input.actual.values, actualRows, round),
+    capacity: capacity && gathered(capacity, actualRows, asIs),
+    baseline: baseline ? gathered(baseline.values, rowsAt(indexOf(baseline), hours), round) : undefined,
     quantiles: f.quantiles?.map((q) => ({ p: q.p, values: roundedValues(q.values, round) })),
     members: f.members?.map((m) => roundedValues(m, round)),
   };
@@ -219,22 +226,40 @@ function rounded(scores: Scores, decimals: number): Scores {
 
 type BucketKey = Pick<SkillRecord, 'month' | 'hour_of_day' | 'day_of_week'>;
 
-/** The bucket of each row of `hours` for `by` (lead_day and none: one bucket). */
-function bucketsOf(by: SkillBy, timezone: string, hours: ArrayLike<number>): Map<string, { key: BucketKey; rows: number[] }> {
-  const buckets = new Map<string, { key: BucketKey; rows: number[] }>();
-  // A lead day is one bucket even when it has no row (a horizon that stops before it): n = 0.
-  if (by === 'lead_day') buckets.set('{}', { key: {}, rows: Array.from({ length: hours.length }, (_, i) => i) });
-  else
-    for (let i = 0; i < hours.length; i++) {
+/** The bucket an hour falls in, by its name (the key as JSON), remembered for the request's other series (the same hours). */
+type BucketOfHour = (hour: number) => { name: string; key: BucketKey };
+
+function bucketOfHour(by: SkillBy, timezone: string): BucketOfHour {
+  const known = new Map<number, { name: string; key: BucketKey }>();
+  return (hour) => {
+    let bucket = known.get(hour);
+    if (!bucket) {
       let key: BucketKey = {};
-      if (by === 'month') key = { month: formatDate(localDateOfHour(timezone, hours[i])).slice(0, 7) };
-      else if (by === 'hour_of_day') key = { hour_of_day: localHourOfDay(timezone, hours[i]) };
-      else if (by === 'day_of_week') key = { day_of_week: isoDayOfWeek(localDateOfHour(timezone, hours[i])) };
-      const name = JSON.stringify(key);
+      if (by === 'month') key = { month: formatDate(localDateOfHour(timezone, hour)).slice(0, 7) };
+      else if (by === 'hour_of_day') key = { hour_of_day: localHourOfDay(timezone, hour) };
+      else if (by === 'day_of_week') key = { day_of_week: isoDayOfWeek(localDateOfHour(timezone, hour)) };
+      known.set(hour, (bucket = { name: JSON.stringify(key), key }));
+    }
+    return bucket;
+  };
+}
+
+/** The bucket of each row of `hours` for `by` (lead_day and none: one bucket). */
+function bucketsOf(by: SkillBy, bucketOf: BucketOfHour, hours: ArrayLike<number>): Map<string, { key: BucketKey; rows: number[] }> {
+  const buckets = new Map<string, { key: BucketKey; rows: number[] }>();
+  if (by === 'lead_day') {
+    // A lead day is one bucket even when it has no row (a horizon that stops before it): n = 0.
+    const rows = new Array<number>(hours.length);
+    for (let i = 0; i < rows.length; i++) rows[i] = i;
+    buckets.set('{}', { key: {}, rows });
+  } else {
+    for (let i = 0; i < hours.length; i++) {
+      const { name, key } = bucketOf(hours[i]);
       let bucket = buckets.get(name);
       if (!bucket) buckets.set(name, (bucket = { key, rows: [] }));
       bucket.rows.push(i);
     }
+  }
   const order = (k: BucketKey) => k.month ?? k.hour_of_day ?? k.day_of_week ?? 0;
   return new Map([...buckets].sort(([, a], [, b]) => (order(a.key) < order(b.key) ? -1 : order(a.key) > order(b.key) ? 1 : 0)));
 }
@@ -274,7 +299,9 @@ export function skillRecords(input: SkillInput): SkillRecord[] {
     if (!index) indexes.set(series, (index = new HourIndex(series.hours)));
     return index;
   };
-  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f), indexOf) }));
+  const capacityAt = input.capacityAt;
+  const capacity = capacityAt && Float64Array.from(input.actual.hours, (hour) => capacityAt(hour));
+  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f), indexOf, capacity) }));
   const out: SkillRecord[] = [];
   if (input.by === 'none') {
     for (const model of new Set(input.forecasts.map((f) => f.model))) {
@@ -286,12 +313,13 @@ export function skillRecords(input: SkillInput): SkillRecord[] {
     }
     return out;
   }
+  const bucketOf = bucketOfHour(input.by, input.timezone);
   for (const { f, s } of pairs) {
     if (input.windowDays !== undefined) {
       out.push(...rollingRecords(input, f, s, input.windowDays));
       continue;
     }
-    for (const { key, rows } of bucketsOf(input.by, input.timezone, f.hours).values()) {
+    for (const { key, rows } of bucketsOf(input.by, bucketOf, f.hours).values()) {
       out.push({ model: f.model, ...key, days_ahead: f.daysAhead, ...rounded(scoreRows(s, rows, input.rules), input.decimals) });
     }
   }

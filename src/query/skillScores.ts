@@ -113,9 +113,12 @@ export function ensembleCrps(members: readonly number[], actual: number): number
 /** The rows of `rows` that count: forecast and actual present (and not both 0 when daylightOnly). */
 export function countedRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreRules): number[] {
   const out: number[] = [];
-  for (const r of rows) {
-    const f = s.forecast[r];
-    const a = s.actual[r];
+  const list = Array.isArray(rows) ? (rows as readonly number[]) : [...rows];
+  const { forecast, actual } = s;
+  for (let k = 0; k < list.length; k++) {
+    const r = list[k];
+    const f = forecast[r];
+    const a = actual[r];
     if (!Number.isFinite(f) || !Number.isFinite(a)) continue;
     if (rules.daylightOnly && f === 0 && a === 0) continue;
     out.push(r);
@@ -127,16 +130,19 @@ export function countedRows(s: PairedSeries, rows: Iterable<number>, rules: Scor
 export function scoreRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreRules): Scores {
   const counted = countedRows(s, rows, rules);
   const n = counted.length;
+  // The arrays read once, outside the loops over a year of rows (a skill request scores ~24 series).
+  const { forecast, actual, capacity, baseline } = s;
   let abs = 0;
   let sq = 0;
   let signed = 0;
   let absActual = 0;
-  for (const r of counted) {
-    const e = s.forecast[r] - s.actual[r];
+  for (let k = 0; k < n; k++) {
+    const r = counted[k];
+    const e = forecast[r] - actual[r];
     abs += Math.abs(e);
     sq += e * e;
     signed += e;
-    absActual += Math.abs(s.actual[r]);
+    absActual += Math.abs(actual[r]);
   }
   const threshold = ((rules.mapeSkipFraction ?? MAPE_SKIP_FRACTION) * absActual) / n;
   let pct = 0;
@@ -145,22 +151,27 @@ export function scoreRows(s: PairedSeries, rows: Iterable<number>, rules: ScoreR
   let capN = 0;
   let modelAbs = 0;
   let baseAbs = 0;
-  for (const r of counted) {
-    const a = s.actual[r];
-    const absErr = Math.abs(s.forecast[r] - a);
+  for (let k = 0; k < n; k++) {
+    const r = counted[k];
+    const a = actual[r];
+    const absErr = Math.abs(forecast[r] - a);
     if (a !== 0 && Math.abs(a) >= threshold) {
       pct += absErr / Math.abs(a);
       pctN++;
     }
-    const cap = s.capacity?.[r] ?? Number.NaN;
-    if (cap > 0) {
-      capPct += absErr / cap;
-      capN++;
+    if (capacity) {
+      const cap = capacity[r];
+      if (cap > 0) {
+        capPct += absErr / cap;
+        capN++;
+      }
     }
-    const b = s.baseline?.[r] ?? Number.NaN;
-    if (Number.isFinite(b)) {
-      modelAbs += absErr;
-      baseAbs += Math.abs(b - a);
+    if (baseline) {
+      const b = baseline[r];
+      if (Number.isFinite(b)) {
+        modelAbs += absErr;
+        baseAbs += Math.abs(b - a);
+      }
     }
   }
   return {
@@ -191,9 +202,10 @@ export function quantileScores(
   actual: Float64Array,
   rows: readonly number[],
 ): Pick<Scores, 'coverage_p10_p90' | 'pinball'> {
-  const p10 = quantiles && levelOf(quantiles, 0.1);
-  const p90 = quantiles && levelOf(quantiles, 0.9);
-  const scored = quantiles ? SCORED_QUANTILES.map((p) => levelOf(quantiles, p)) : [];
+  if (!quantiles) return { coverage_p10_p90: null, pinball: null };
+  const p10 = levelOf(quantiles, 0.1);
+  const p90 = levelOf(quantiles, 0.9);
+  const scored = SCORED_QUANTILES.map((p) => levelOf(quantiles, p));
   const hasAll = scored.length > 0 && scored.every((q) => q !== undefined);
   let covered = 0;
   let coverageN = 0;

@@ -358,13 +358,11 @@ interface SeriesTask {
 
 /**
  * The models whose series another compute runner computes, when one is idle: the first synthetic
- * model, and the baseline too when a third model is left to this runner (measured on PJM: the
- * request's runner computes the actual and the rest, the helper about as long).
+ * model (measured on PJM wind and demand: the request's runner computes the actual and the rest,
+ * the baseline's one series per hour among them, about as long).
  */
-function handedOutModels(scored: readonly string[], baseline: string | undefined): string[] {
-  if (scored.length < 2 || !isSynthetic(scored[0])) return [];
-  const withBaseline = baseline !== undefined && baseline !== scored[0] && scored.length > 2 && scored.includes(baseline);
-  return withBaseline ? [scored[0], baseline] : [scored[0]];
+function handedOutModels(scored: readonly string[]): string[] {
+  return scored.length >= 2 && isSynthetic(scored[0]) ? [scored[0]] : [];
 }
 
 /**
@@ -476,7 +474,7 @@ export function skillRoute<R>(group: GroupRoutesSpec<R>, skill: SkillGroupSpec<R
       // actuals, which the helper does not need. A window the actuals refuse is refused as before
       // (the helper's work is then thrown away); frames that cannot be made here are left to the
       // path below, which reports what it reported.
-      let handedOut = ctx.helper && worldServed() ? handedOutModels(scored, baseline) : [];
+      let handedOut = ctx.helper && worldServed() ? handedOutModels(scored) : [];
       const handedFrames = new Map<string, (Frame | QueryError)[]>();
       try {
         for (const model of handedOut) handedFrames.set(model, await leadFrames(group, ctx, continuous, model, days));

@@ -135,10 +135,10 @@ function rowsAt(index: HourIndex, hours: ArrayLike<number>): Int32Array {
   return rows;
 }
 
-/** `values` at `rows` (rowsAt), rounded (NaN where there is no row). */
-function gathered(values: Float64Array, rows: Int32Array, round: (x: number) => number): Float64Array {
+/** `values` at `rows` (rowsAt; NaN where there is no row). */
+function gathered(values: Float64Array, rows: Int32Array): Float64Array {
   const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = rows[i] < 0 ? Number.NaN : round(values[rows[i]]);
+  for (let i = 0; i < rows.length; i++) out[i] = rows[i] < 0 ? Number.NaN : values[rows[i]];
   return out;
 }
 
@@ -149,7 +149,11 @@ function roundedValues(values: ArrayLike<number>, round: (x: number) => number):
   return out;
 }
 
-const asIs = (x: number) => x;
+/** A series every forecast is aligned with (the actual, a lead's baseline): where each hour is, and its values as written. */
+interface AlignedSeries {
+  index: HourIndex;
+  rounded: Float64Array;
+}
 
 /**
  * A forecast paired with the actual (and the baseline and capacity) over the forecast's rows.
@@ -157,20 +161,19 @@ const asIs = (x: number) => x;
  * is never scored, so its capacity is not needed).
  */
 function paired(
-  input: SkillInput,
   f: ForecastSeries,
-  baseline: ForecastSeries | undefined,
-  indexOf: (s: HourSeries) => HourIndex,
+  round: (x: number) => number,
+  actual: AlignedSeries,
+  baseline: AlignedSeries | undefined,
   capacity: Float64Array | undefined,
 ): PairedSeries {
-  const round = rounder(input.decimals);
   const hours = f.hours;
-  const actualRows = rowsAt(indexOf(input.actual), hours);
+  const actualRows = rowsAt(actual.index, hours);
   return {
     forecast: roundedValues(f.values, round),
-    actual: gathered(input.actual.values, actualRows, round),
-    capacity: capacity && gathered(capacity, actualRows, asIs),
-    baseline: baseline ? gathered(baseline.values, rowsAt(indexOf(baseline), hours), round) : undefined,
+    actual: gathered(actual.rounded, actualRows),
+    capacity: capacity && gathered(capacity, actualRows),
+    baseline: baseline ? gathered(baseline.rounded, rowsAt(baseline.index, hours)) : undefined,
     quantiles: f.quantiles?.map((q) => ({ p: q.p, values: roundedValues(q.values, round) })),
     members: f.members?.map((m) => roundedValues(m, round)),
   };
@@ -292,16 +295,20 @@ export function skillRecords(input: SkillInput): SkillRecord[] {
     input.baselineModel === undefined
       ? undefined
       : input.forecasts.find((b) => b.model === input.baselineModel && b.daysAhead === f.daysAhead);
-  // The actual is aligned with every forecast, each baseline with the forecasts of its lead: indexed once each.
-  const indexes = new Map<HourSeries, HourIndex>();
-  const indexOf = (series: HourSeries) => {
-    let index = indexes.get(series);
-    if (!index) indexes.set(series, (index = new HourIndex(series.hours)));
-    return index;
+  // The actual is aligned with every forecast, each baseline with the forecasts of its lead: indexed and rounded once each.
+  const round = rounder(input.decimals);
+  const aligned = new Map<HourSeries, AlignedSeries>();
+  const alignedOf = (series: HourSeries) => {
+    let out = aligned.get(series);
+    if (!out) aligned.set(series, (out = { index: new HourIndex(series.hours), rounded: roundedValues(series.values, round) }));
+    return out;
   };
   const capacityAt = input.capacityAt;
   const capacity = capacityAt && Float64Array.from(input.actual.hours, (hour) => capacityAt(hour));
-  const pairs = input.forecasts.map((f) => ({ f, s: paired(input, f, baselineOf(f), indexOf, capacity) }));
+  const pairs = input.forecasts.map((f) => {
+    const baseline = baselineOf(f);
+    return { f, s: paired(f, round, alignedOf(input.actual), baseline && alignedOf(baseline), capacity) };
+  });
   const out: SkillRecord[] = [];
   if (input.by === 'none') {
     for (const model of new Set(input.forecasts.map((f) => f.model))) {

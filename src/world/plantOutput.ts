@@ -18,7 +18,7 @@ import {
   type SolarWeather,
   type SunPosition,
 } from './physics/solar.ts';
-import { windPlantConstants, windSeriesMw, type WindPlantConstants } from './physics/wind.ts';
+import { cubeRootNearOne, windPlantConstants, windSeriesMw, type WindPlantConstants } from './physics/wind.ts';
 import { hubHeightM, SCREEN_HEIGHT_M, STANDARD_LAPSE_K_PER_M } from './physics/atmosphere.ts';
 import { exp, logistic } from '../util/math.ts';
 import { CLOUD_LOGIT_GAIN, LOCAL_CLOUD_LOGIT_SD, LOCAL_WIND_REL_SD, RICE_MEAN, WIND_SPREAD } from './weather/fields.ts';
@@ -208,7 +208,8 @@ function tabulate(t: WindNormalTable, from: number, to: number): void {
 
 /** Where an hour with climatological mean 100 m speed `meanSpeedMs` and 2 m temperature `tempC` lies on the table, in steps. */
 function normalTablePos(t: WindNormalTable, meanSpeedMs: number, tempC: number): number {
-  const m = meanSpeedMs * Math.cbrt(t.refHubK / (tempC + 273.15 - t.lapseDrop));
+  // The density ratio is near 1 (the hour's climatological temperature against the annual mean).
+  const m = meanSpeedMs * cubeRootNearOne(t.refHubK / (tempC + 273.15 - t.lapseDrop));
   return Math.min(Math.max(m, 0), NORMAL_MAX_MS) / NORMAL_STEP_MS;
 }
 

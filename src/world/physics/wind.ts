@@ -212,7 +212,7 @@ const NEAR_ONE = 0.3;
  * registers around the call): y ≈ r^(−1/3) from its Taylor cubic at 1, two Newton steps
  * y ← y·(4 − r·y³)/3 (no division), then ∛r = r·y². Math.cbrt outside that range.
  */
-function cubeRootNearOne(r: number): number {
+export function cubeRootNearOne(r: number): number {
   const d = r - 1;
   if (!(d > -NEAR_ONE && d < NEAR_ONE)) return r > 0 ? Math.cbrt(r) : 1;
   let y = 1 + d * (-1 / 3 + d * (2 / 9 - d * (14 / 81)));

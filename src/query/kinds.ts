@@ -184,8 +184,20 @@ function continuousRows<T>(
   const lastHour = Math.min(stitchable, forecasts.lastValidHour ?? stitchable);
   const window = resolveWindow(p.start, p.end, tz, { lastHour, days: DEFAULT_WINDOW_DAYS });
   const firstHour = localDayStartHour(tz, historyStart);
-  const rows = stitchRows(stitch, window, firstHour, p.nowMs);
-  if (rows.valid.length === 0) {
+  const from = Math.max(window.startHour, firstHour);
+  // The whole local days around the window and up to a day past its last row (values are
+  // computed and cached by local day), stitched once: the window's rows lie within.
+  const wide = stitchRows(
+    stitch,
+    { startHour: localDayStartHour(tz, localDateOfHour(tz, from)), endHour: window.endHour + 24 },
+    firstHour,
+    p.nowMs,
+  );
+  let offset = 0;
+  while (offset < wide.valid.length && wide.valid[offset] < from) offset++;
+  let end = offset;
+  while (end < wide.valid.length && wide.valid[end] <= window.endHour) end++;
+  if (end === offset) {
     // Point at the parameter that put the window where there is no data, if one was sent.
     const param = window.endHour < firstHour ? (p.end ? 'end' : 'start') : p.start ? 'start' : 'end';
     noData(
@@ -195,13 +207,10 @@ function continuousRows<T>(
         `through the last day whose run (days_ahead=${p.daysAhead}, latest_hour=${p.latestHour}) has been issued`,
     );
   }
-  const fullDays = stitchRows(
-    stitch,
-    { startHour: localDayStartHour(tz, localDateOfHour(tz, rows.valid[0])), endHour: rows.valid[rows.valid.length - 1] + 24 },
-    firstHour,
-    p.nowMs,
-  );
-  return { rows: fullDays, offset: fullDays.valid.indexOf(rows.valid[0]), count: rows.valid.length };
+  let cut = end;
+  while (cut < wide.valid.length && wide.valid[cut] <= wide.valid[end - 1] + 24) cut++;
+  const rows = cut === wide.valid.length ? wide : { valid: wide.valid.slice(0, cut), created: wide.created.slice(0, cut) };
+  return { rows, offset, count: end - offset };
 }
 
 /** Runs and valid hours are epoch hours below 2^22 (the year 2448): a row's key holds both exactly. */

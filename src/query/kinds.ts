@@ -260,6 +260,13 @@ function unionOfRows(sets: readonly StitchedRows[]): { rows: StitchedRows; index
   return { rows, indexOf };
 }
 
+/** `all` (a value per union row) at `places`: NaN where a row has no place (−1). */
+function gathered(all: Float64Array, places: Int32Array): Float64Array {
+  const out = new Float64Array(places.length);
+  for (let i = 0; i < places.length; i++) out[i] = places[i] < 0 ? Number.NaN : all[places[i]];
+  return out;
+}
+
 /** The rows of `rows` within their run's horizon. */
 function withinHorizon(rows: StitchedRows, model: ForecastModel): StitchedRows {
   const out: StitchedRows = { valid: [], created: [] };
@@ -408,13 +415,7 @@ export function continuousFrames<T>(
     }
     return places;
   };
-  /** `all` (a value per union row) on `rows`: NaN where a row has no place. */
-  const onRows = (rows: StitchedRows, all: Float64Array) => {
-    const places = placesIn(rows);
-    const out = new Float64Array(places.length);
-    for (let i = 0; i < places.length; i++) out[i] = places[i] < 0 ? Number.NaN : all[places[i]];
-    return out;
-  };
+  const onRows = (rows: StitchedRows, all: Float64Array) => gathered(all, placesIn(rows));
   const source = (rows: StitchedRows) => (t: T) => onRows(rows, valuesOf().get(t)!);
   const sumOn = (rows: StitchedRows) => onRows(rows, sumsOf());
   return parts.map((part) =>

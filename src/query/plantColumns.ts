@@ -50,11 +50,7 @@ export class PlantColumns {
    * when given, which the caller reads before asking for another plant's: no array per plant.
    */
   values(plant: Plant, scratch?: Float64Array): Float64Array {
-    const compute = (values: Float64Array) => {
-      this.computerFor().compute(plant, plantFirstHour(plant), values);
-      // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
-      for (const i of (this.beyond ??= rowsBeyondHorizon(this.rows, this.model))) values[i] = Number.NaN;
-    };
+    const compute = (values: Float64Array) => this.computeInto(plant, values);
     const n = this.rows.valid.length;
     if (!caching()) {
       // compute writes every row.
@@ -64,5 +60,12 @@ export class PlantColumns {
     }
     const prefix = `plant:${plant.id}:${this.metric}:${this.model?.name ?? 'truth'}`;
     return cachedBlocks(prefix, (this.blocks ??= dayBlocks(this.rows)), n, compute);
+  }
+
+  /** The plant's values on every row into `values`. */
+  private computeInto(plant: Plant, values: Float64Array): void {
+    this.computerFor().compute(plant, plantFirstHour(plant), values);
+    // Hours beyond a run's horizon have no forecast (the ISO model reaches 8 days).
+    for (const i of (this.beyond ??= rowsBeyondHorizon(this.rows, this.model))) values[i] = Number.NaN;
   }
 }

@@ -78,12 +78,14 @@ function plantSumSource(world: WeatherWorld, iso: IsoCode, metric: 'wind' | 'sol
   return (region: Region): Float64Array => {
     if (region.region_type === 'zone') return zoneSum(region.id);
     const total = new Float64Array(rows.valid.length);
-    for (const zone of zoneRegionsOf(iso)) {
-      const z = zoneSum(zone.id);
-      for (let i = 0; i < total.length; i++) total[i] += z[i];
-    }
+    for (const zone of zoneRegionsOf(iso)) addInto(total, zoneSum(zone.id));
     return total;
   };
+}
+
+/** total += values, row by row (a function of its own: see aggregates.ts addPlants). */
+function addInto(total: Float64Array, values: Float64Array): void {
+  for (let i = 0; i < total.length; i++) total[i] += values[i];
 }
 
 export function regionGroup(world: WeatherWorld, { iso, metric, id }: TargetRequest<HourlyRegionMetric>): SeriesGroup<Region> {

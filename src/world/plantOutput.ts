@@ -189,11 +189,19 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
  * PJM wind skill request ~0.1-0.3 s; the whole table for each plant, ~70 ms more). A step's
  * value is the same whenever it is computed.
  */
-function tabulate(t: WindNormalTable, from: number, to: number): void {
+function tabulate(t: WindNormalTable, wantFrom: number, wantTo: number): void {
   const mw = t.mw;
-  while (from < to && !Number.isNaN(mw[from])) from++;
-  while (to > from && !Number.isNaN(mw[to - 1])) to--;
-  if (from >= to) return;
+  // The first and last missing step, in one pass whose every operation runs on every call (a
+  // first call, on an empty table, left a narrowing loop's step without type feedback, and the
+  // next request's call threw the optimised code away).
+  let from = -1;
+  let to = -1;
+  for (let k = wantFrom; k < wantTo; k++) {
+    if (!Number.isNaN(mw[k])) continue;
+    if (from < 0) from = k;
+    to = k + 1;
+  }
+  if (from < 0) return;
   const nodes = WIND_X_NODES.length;
   const speeds = normalTableSpeeds.subarray(from * nodes, to * nodes);
   const outputs = new Float64Array(speeds.length);

@@ -59,3 +59,10 @@ export function withoutAbsent(sum: Float64Array, present: Uint8Array): Float64Ar
   for (let i = 0; i < sum.length; i++) if (!present[i]) sum[i] = Number.NaN;
   return sum;
 }
+
+/** `values` at `places` (indices into it): NaN, no value, where a place is −1. */
+export function valuesAt(values: Float64Array, places: Int32Array): Float64Array {
+  const out = new Float64Array(places.length);
+  for (let i = 0; i < places.length; i++) out[i] = places[i] < 0 ? Number.NaN : values[places[i]];
+  return out;
+}

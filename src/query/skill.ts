@@ -9,6 +9,7 @@
  */
 import { addDays, compareDates, formatDate, localDateOfHour, localHourOfDay, parseDate, type CivilDate } from '../time/zones.ts';
 import { decimalsOf, metricSpec, type MetricName, type MetricSpec } from '../catalog/metrics.ts';
+import { valuesAt } from './frame.ts';
 import {
   PRICE_MAPE_SKIP_FRACTION,
   scoreRows,
@@ -135,13 +136,6 @@ function rowsAt(index: HourIndex, hours: ArrayLike<number>): Int32Array {
   return rows;
 }
 
-/** `values` at `rows` (rowsAt; NaN where there is no row). */
-function gathered(values: Float64Array, rows: Int32Array): Float64Array {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = rows[i] < 0 ? Number.NaN : values[rows[i]];
-  return out;
-}
-
 /** `values` rounded as they are written. */
 function roundedValues(values: ArrayLike<number>, round: (x: number) => number): Float64Array {
   const out = new Float64Array(values.length);
@@ -171,9 +165,9 @@ function paired(
   const actualRows = rowsAt(actual.index, hours);
   return {
     forecast: roundedValues(f.values, round),
-    actual: gathered(actual.rounded, actualRows),
-    capacity: capacity && gathered(capacity, actualRows),
-    baseline: baseline ? gathered(baseline.rounded, rowsAt(baseline.index, hours)) : undefined,
+    actual: valuesAt(actual.rounded, actualRows),
+    capacity: capacity && valuesAt(capacity, actualRows),
+    baseline: baseline ? valuesAt(baseline.rounded, rowsAt(baseline.index, hours)) : undefined,
     quantiles: f.quantiles?.map((q) => ({ p: q.p, values: roundedValues(q.values, round) })),
     members: f.members?.map((m) => roundedValues(m, round)),
   };

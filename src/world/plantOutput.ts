@@ -184,7 +184,7 @@ function windNormalTable(plant: WindPlant, climate: PointClimate): WindNormalTab
 }
 
 /**
- * Computes the steps [from, to) of a normal table that are still NaN, in one series call over
+ * Computes the steps [wantFrom, wantTo) of a normal table that are still NaN, in one series call over
  * every (step, node) speed between the first and last missing step (a call per speed cost a cold
  * PJM wind skill request ~0.1-0.3 s; the whole table for each plant, ~70 ms more). A step's
  * value is the same whenever it is computed.
